@@ -1,0 +1,255 @@
+"""The tools and tasks the harness times, and how to read a checkable answer out of each run.
+
+Every tool runs as its own process with its working directory `work` (a fresh, empty folder):
+its standard output and error are saved to work/stdout and work/stderr, and its output files go
+in `work` too. `parse(work)` turns what the run left there into an Answer.
+"""
+import functools
+import importlib.metadata
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, List, Optional
+
+from reference import REPO, fen4
+
+HERE = Path(__file__).resolve().parent
+DRIVERS = HERE / "drivers"
+PGN_EXTRACT = "/usr/games/pgn-extract"
+FEN_COMMENT = re.compile(rb'\{ "([1-8pnbrqkPNBRQK/]+ [wb] [-A-Ha-hKQkq]+ [-a-h1-8]+ \d+ \d+)" \}')
+GAME_START = re.compile(rb"(?:\A|\n[ \t]*\r?\n)[ \t]*\[")
+
+
+@dataclass
+class Answer:
+    games: Optional[int] = None          # games the tool reports or wrote
+    fens: Optional[List] = None          # final FEN (4 fields) per game, None where it gave none
+    notes: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Tool:
+    name: str                            # id for --tools
+    label: str                           # row label in the tables
+    group: str                           # "peer" or "pgntools"
+    argv: Callable[[Path, Path], list]   # (input file, work dir) -> command line
+    parse: Callable[[Path], Answer]      # work dir -> Answer
+    valid_only: bool = False             # writes only the games it accepts
+    slow: bool = False                   # skipped on big inputs unless named in --tools
+    needs: tuple = ()                    # python modules that must import
+    subcommand: str = ""                 # pgntools subcommand (probed with --help)
+
+
+# ---- reading answers ----
+
+def _read(work, name):
+    p = work / name
+    return p.read_bytes() if p.exists() else b""
+
+
+def driver_answer(work):
+    """Driver output: one FEN (or "error") per line, then "# key=value ..."."""
+    answer, fens, has_fens = Answer(), [], False
+    for line in _read(work, "stdout").decode().splitlines():
+        if line.startswith("#"):
+            kv = dict(item.split("=", 1) for item in line[1:].split())
+            answer.games = int(kv.pop("games"))
+            answer.notes += [f"{k} {int(v):,}" for k, v in kv.items()]
+        elif line.strip():
+            has_fens = True
+            fens.append(None if line == "error" else fen4(line))
+    if has_fens:
+        answer.fens = fens
+    return answer
+
+
+def count_game_starts(data):
+    """Games in a PGN file: tag sections that begin the file or follow a blank line."""
+    return len(GAME_START.findall(data))
+
+
+def pgn_output_answer(work, name="out.pgn"):
+    return Answer(games=count_game_starts(_read(work, name)))
+
+
+def pgn_extract_fen_answer(work):
+    data = _read(work, "out.pgn")
+    fens = [fen4(m.decode()) for m in FEN_COMMENT.findall(data)]
+    return Answer(games=count_game_starts(data), fens=fens)
+
+
+def pgn_extract_check_answer(work):
+    m = re.search(rb"(\d+) games? matched out of (\d+)", _read(work, "stderr"))
+    errors = _read(work, "stderr").count(b"Failed to make move")
+    return Answer(games=int(m.group(2)) if m else None, notes=[f"{errors} move errors reported"])
+
+
+def first_count(text):
+    """A game count from free text: JSON {"games": n}, 'games: n', 'n games', or the last integer."""
+    try:
+        return int(json.loads(text)["games"])
+    except (ValueError, KeyError, TypeError):
+        pass
+    for pattern in (r"games\D{0,3}?([\d,]+)", r"([\d,]+)\s+games"):
+        m = re.search(pattern, text, re.IGNORECASE)
+        if m:
+            return int(m.group(1).replace(",", ""))
+    numbers = re.findall(r"\d+", text)
+    return int(numbers[-1]) if numbers else None
+
+
+def scan_answer(work):
+    return Answer(games=first_count(_read(work, "stdout").decode(errors="replace")))
+
+
+def summary_answer(work):
+    try:
+        s = json.loads(_read(work, "summary.json"))
+    except ValueError:
+        return Answer(notes=["no summary JSON"])
+    notes = [f"{k} {s[k]:,}" for k in ("valid", "fixed", "invalid") if isinstance(s.get(k), int)]
+    return Answer(games=s.get("games"), notes=notes)
+
+
+def fen_lines_answer(work):
+    lines = [line for line in _read(work, "out.fen").decode().splitlines() if line.strip()]
+    return Answer(games=len(lines), fens=[fen4(line) for line in lines])
+
+
+def parquet_answer(work):
+    """Rows of the games table of a --parquet export (a file or folder named like 'games')."""
+    import pyarrow.dataset as ds
+
+    out = work / "parquet"
+    candidates = sorted(p for p in out.rglob("*") if "game" in p.name.lower()) if out.exists() else []
+    for p in candidates:
+        if p.is_dir() or p.suffix == ".parquet":
+            try:
+                return Answer(games=ds.dataset(p, format="parquet").count_rows(), notes=[f"rows of {p.name}"])
+            except Exception:
+                continue
+    files = sorted(out.rglob("*.parquet")) if out.exists() else []
+    return Answer(notes=[f"no games table found ({len(files)} parquet files)"])
+
+
+# ---- pgntools command line ----
+
+@functools.lru_cache(maxsize=None)
+def pgntools_base():
+    exe = shutil.which("pgntools")
+    if exe:
+        return (exe,)
+    return (sys.executable, "-c", "import sys; from pgntools.cli import main; sys.exit(main())")
+
+
+@functools.lru_cache(maxsize=None)
+def pgntools_help(subcommand):
+    """(help text, None) or (None, why it cannot run)."""
+    try:
+        p = subprocess.run([*pgntools_base(), subcommand, "--help"], cwd=REPO, capture_output=True,
+                           text=True, timeout=120, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, str(e)
+    if p.returncode != 0:
+        lines = (p.stderr or p.stdout).strip().splitlines() or [f"exit {p.returncode}"]
+        return None, lines[-1][:160]
+    return p.stdout, None
+
+
+def pgntools_argv(subcommand, *args):
+    """pgntools SUBCOMMAND [--no-progress] [--jobs 1] ARGS, the flags only where --help lists them."""
+    def argv(path, work):
+        help_text, _ = pgntools_help(subcommand)
+        flags = [f for f in ("--no-progress",) if help_text and f in help_text]
+        if help_text and "--jobs" in help_text:
+            flags += ["--jobs", "1"]
+        fill = {"FILE": str(path), "WORK": str(work)}
+        return [*pgntools_base(), subcommand, *flags, *(a.format(**fill) for a in args)]
+    return argv
+
+
+# ---- the tools ----
+
+def _py(script, *extra):
+    return lambda path, work: [sys.executable, str(DRIVERS / script), str(path), *extra]
+
+
+def _pgn_extract(*flags, out=True):
+    return lambda path, work: [PGN_EXTRACT, *flags, *(["-o", str(work / "out.pgn")] if out else []), str(path)]
+
+
+TOOLS = [
+    Tool("pgn-extract-check", "pgn-extract `-r` (check only)", "peer", _pgn_extract("-r", out=False),
+         pgn_extract_check_answer),
+    Tool("pgn-extract-rewrite", "pgn-extract `-s` (rewrite)", "peer", _pgn_extract("-s", "--quiet"),
+         pgn_output_answer, valid_only=True),
+    Tool("pgn-extract-fen", "pgn-extract `-F` (final FEN)", "peer", _pgn_extract("-F", "-s", "--quiet"),
+         pgn_extract_fen_answer, valid_only=True),
+    Tool("python-chess", "python-chess BoardBuilder", "peer", _py("python_chess.py"), driver_answer,
+         slow=True, needs=("chess",)),
+    Tool("rust-1t", "rust binding, 1 thread (Arrow)", "peer", _py("rust_binding.py", "1"), driver_answer,
+         slow=True, needs=("rust_pgn_reader_python_binding", "pyarrow")),
+    Tool("rust-all", "rust binding, all threads (Arrow)", "peer", _py("rust_binding.py", "0"), driver_answer,
+         slow=True, needs=("rust_pgn_reader_python_binding", "pyarrow")),
+    Tool("bulletchess", "bulletchess", "peer", _py("bulletchess_driver.py"), driver_answer,
+         needs=("bulletchess",)),
+    Tool("scan", "pgntools scan", "pgntools", pgntools_argv("scan", "{FILE}"), scan_answer, subcommand="scan"),
+    Tool("validate", "pgntools validate --summary", "pgntools",
+         pgntools_argv("validate", "--summary", "{WORK}/summary.json", "{FILE}"), summary_answer,
+         subcommand="validate"),
+    Tool("validate-out", "pgntools validate -o", "pgntools",
+         pgntools_argv("validate", "-o", "{WORK}/out.pgn", "{FILE}"), pgn_output_answer,
+         valid_only=True, subcommand="validate"),
+    Tool("to-fen", "pgntools to-fen", "pgntools", pgntools_argv("to-fen", "{FILE}", "-o", "{WORK}/out.fen"),
+         fen_lines_answer, valid_only=True, subcommand="to-fen"),
+    Tool("export", "pgntools export --parquet", "pgntools",
+         pgntools_argv("export", "--parquet", "{WORK}/parquet", "{FILE}"), parquet_answer,
+         subcommand="export"),
+]
+
+
+def unavailable(tool):
+    """None if the tool can run here, else why not."""
+    if tool.name.startswith("pgn-extract") and not Path(PGN_EXTRACT).exists():
+        return f"{PGN_EXTRACT} not installed (run benchmarks/setup_peers.sh)"
+    for module in tool.needs:
+        if importlib.util.find_spec(module) is None:
+            return f"python module {module} not installed"
+    if tool.subcommand:
+        _, why = pgntools_help(tool.subcommand)
+        if why:
+            return f"`pgntools {tool.subcommand}` not available yet: {why}"
+    return None
+
+
+# ---- versions ----
+
+def _dist_version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _git_head():
+    p = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else "no commit yet"
+
+
+def versions():
+    out = {}
+    if Path(PGN_EXTRACT).exists():
+        p = subprocess.run([PGN_EXTRACT, "-h"], capture_output=True, text=True)
+        m = re.search(r"pgn-extract (v[\w.-]+)", p.stdout + p.stderr)
+        out["pgn-extract"] = m.group(1) if m else "?"
+    for dist in ("chess", "rust-pgn-reader-python-binding", "pyarrow", "bulletchess"):
+        v = _dist_version(dist)
+        if v:
+            out["python-chess" if dist == "chess" else dist] = v
+    out["pgntools"] = f"{_dist_version('pgntools') or 'not installed'} (repo {_git_head()})"
+    return out

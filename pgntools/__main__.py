@@ -1,0 +1,3 @@
+from pgntools.cli import main
+
+main()

@@ -1,0 +1,57 @@
+/* Basic chess types shared by every part of the core: squares, pieces, bitboards, moves. */
+#ifndef PGNT_CHESS_H
+#define PGNT_CHESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t bb_t;
+
+enum { WHITE = 0, BLACK = 1 };
+enum { NO_TYPE = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6 };
+
+#define NO_SQ 64
+#define SQ(file, rank) ((rank) * 8 + (file))
+#define FILE_OF(sq) ((sq) & 7)
+#define RANK_OF(sq) ((sq) >> 3)
+#define BB(sq) (1ULL << (sq))
+
+/* A piece code on the mailbox board: 0 empty, else type | color << 3. */
+#define PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
+#define PIECE_TYPE(pc) ((pc) & 7)
+#define PIECE_COLOR(pc) ((pc) >> 3)
+
+/* A move in 16 bits: from (0-5), to (6-11), promotion piece - KNIGHT (12-13), type (14-15).
+ * Castling is stored as "king takes own rook" (to = the rook's square), which covers Chess960. */
+typedef uint16_t move_t;
+enum { MT_NORMAL = 0, MT_PROMOTION = 1, MT_EN_PASSANT = 2, MT_CASTLE = 3 };
+#define MOVE_NONE ((move_t)0)
+
+static inline move_t mv_make(int from, int to, int type, int promo)
+{
+    return (move_t)(from | (to << 6) | ((promo ? promo - KNIGHT : 0) << 12) | (type << 14));
+}
+static inline int mv_from(move_t m) { return m & 63; }
+static inline int mv_to(move_t m) { return (m >> 6) & 63; }
+static inline int mv_type(move_t m) { return m >> 14; }
+static inline int mv_promo(move_t m) { return mv_type(m) == MT_PROMOTION ? ((m >> 12) & 3) + KNIGHT : 0; }
+
+static inline int bb_lsb(bb_t b) { return __builtin_ctzll(b); }
+static inline int bb_msb(bb_t b) { return 63 - __builtin_clzll(b); }
+static inline int bb_count(bb_t b) { return __builtin_popcountll(b); }
+static inline int bb_pop(bb_t *b)
+{
+    int s = bb_lsb(*b);
+    *b &= *b - 1;
+    return s;
+}
+
+#define RANK_1 0xFFULL
+#define RANK_8 (0xFFULL << 56)
+#define FILE_A 0x0101010101010101ULL
+#define DARK_SQUARES 0xAA55AA55AA55AA55ULL
+
+extern const char PIECE_LETTERS[8]; /* " PNBRQK" */
+
+#endif

@@ -1,0 +1,36 @@
+/* FEN parsing with validation that reports every problem at once, and FEN formatting. */
+#ifndef PGNT_FEN_H
+#define PGNT_FEN_H
+
+#include "position.h"
+
+enum {
+    FEN_MALFORMED = 1 << 0,
+    FEN_MISSING_WHITE_KING = 1 << 1,
+    FEN_MISSING_BLACK_KING = 1 << 2,
+    FEN_TOO_MANY_KINGS = 1 << 3,
+    FEN_PAWN_ON_BACK_RANK = 1 << 4,
+    FEN_OPPOSITE_CHECK = 1 << 5,
+    FEN_BAD_CASTLING_RIGHTS = 1 << 6,
+    FEN_BAD_EN_PASSANT = 1 << 7,
+    FEN_IMPOSSIBLE_CHECK = 1 << 8,
+    FEN_TOO_MANY_PIECES = 1 << 9,
+    FEN_PROBLEM_COUNT = 10
+};
+
+/* Output options for fen_format. */
+enum {
+    FEN_EP_ALWAYS = 1 << 0, /* en-passant square after every double step (the standard's form) */
+    FEN_SHREDDER = 1 << 1,  /* castling as rook files (HAha) instead of X-FEN (KQkq) */
+};
+
+#define FEN_MAX 100
+
+/* Parses `len` bytes of `text` into p. Returns 0 or a set of FEN_* problem bits; on problems
+ * the position holds whatever could be read. */
+int fen_parse(Position *p, const char *text, size_t len, bool chess960);
+const char *fen_problem_name(int bit_index);
+/* Writes a NUL-terminated FEN into out (at least FEN_MAX bytes); returns its length. */
+size_t fen_format(const Position *p, char *out, int options);
+
+#endif

@@ -1,0 +1,179 @@
+/* Legal move generation with check and pin masks, filtered by piece type and square masks so
+ * that SAN resolution generates only the few candidate moves it needs. */
+#include "position.h"
+
+static inline void add(MoveList *ml, int from, int to, int type, int promo)
+{
+    ml->moves[ml->n++] = mv_make(from, to, type, promo);
+}
+
+static inline void add_pawn_moves(MoveList *ml, int from, bb_t targets)
+{
+    while (targets) {
+        int to = bb_pop(&targets);
+        if (RANK_OF(to) == 0 || RANK_OF(to) == 7) {
+            for (int promo = QUEEN; promo >= KNIGHT; promo--)
+                add(ml, from, to, MT_PROMOTION, promo);
+        } else {
+            add(ml, from, to, MT_NORMAL, 0);
+        }
+    }
+}
+
+/* Pieces of `color` pinned to their king by an enemy slider. */
+static bb_t pinned_pieces(const Position *p, int color, int ksq)
+{
+    bb_t occ = pos_occ(p), them = p->by_color[color ^ 1], pinned = 0;
+    bb_t snipers = ((BB_RAYS[DIR_N][ksq] | BB_RAYS[DIR_S][ksq] | BB_RAYS[DIR_E][ksq] | BB_RAYS[DIR_W][ksq]) &
+                    (p->by_type[ROOK] | p->by_type[QUEEN]) & them) |
+                   ((BB_RAYS[DIR_NE][ksq] | BB_RAYS[DIR_NW][ksq] | BB_RAYS[DIR_SE][ksq] | BB_RAYS[DIR_SW][ksq]) &
+                    (p->by_type[BISHOP] | p->by_type[QUEEN]) & them);
+    while (snipers) {
+        int s = bb_pop(&snipers);
+        bb_t between = BB_BETWEEN[ksq][s] & occ;
+        if (between && !(between & (between - 1)) && (between & p->by_color[color]))
+            pinned |= between;
+    }
+    return pinned;
+}
+
+static bool attacked_by(const Position *p, int sq, int color, bb_t occ)
+{
+    return (pos_attackers(p, sq, occ) & p->by_color[color]) != 0;
+}
+
+static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
+{
+    int us = p->turn;
+    bb_t occ = pos_occ(p);
+    for (int side = 0; side < 2; side++) {
+        int rsq = p->castle[us][side];
+        if (rsq == NO_SQ || !(BB(rsq) & to_mask))
+            continue;
+        int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
+        bb_t must_be_empty = (BB_BETWEEN[ksq][kt] | BB(kt) | BB_BETWEEN[rsq][rt] | BB(rt)) & ~(BB(ksq) | BB(rsq));
+        if (occ & must_be_empty)
+            continue;
+        bb_t without = occ ^ BB(ksq) ^ BB(rsq);
+        bb_t path = BB_BETWEEN[ksq][kt] | BB(kt);
+        bool safe = true;
+        while (path && safe) {
+            int s = bb_pop(&path);
+            safe = !attacked_by(p, s, us ^ 1, without);
+        }
+        /* Chess960: the rook may have shielded the king's target along the back rank. */
+        if (safe && !attacked_by(p, kt, us ^ 1, without | BB(kt) | BB(rt)))
+            add(ml, ksq, rsq, MT_CASTLE, 0);
+    }
+}
+
+static void gen_en_passant(const Position *p, MoveList *ml, int ksq, bb_t from_mask)
+{
+    int us = p->turn, ep = p->ep, captured = ep ^ 8;
+    bb_t candidates = BB_PAWN_ATTACKS[us ^ 1][ep] & pos_pieces(p, us, PAWN) & from_mask;
+    while (candidates) {
+        int from = bb_pop(&candidates);
+        bb_t occ = (pos_occ(p) ^ BB(from) ^ BB(captured)) | BB(ep);
+        bb_t checkers = pos_attackers(p, ksq, occ) & p->by_color[us ^ 1] & ~BB(captured);
+        if (!checkers)
+            add(ml, from, ep, MT_EN_PASSANT, 0);
+    }
+}
+
+void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
+{
+    ml->n = 0;
+    int us = p->turn, them = us ^ 1;
+    int ksq = pos_king(p, us);
+    if (ksq == NO_SQ)
+        return;
+    bb_t occ = pos_occ(p), ours = p->by_color[us];
+    bb_t checkers = pos_attackers(p, ksq, occ) & p->by_color[them];
+
+    if ((gen & (1 << KING)) && (BB(ksq) & from_mask)) {
+        bb_t targets = BB_KING[ksq] & ~ours & to_mask;
+        bb_t without_king = occ ^ BB(ksq);
+        while (targets) {
+            int to = bb_pop(&targets);
+            if (!attacked_by(p, to, them, without_king))
+                add(ml, ksq, to, MT_NORMAL, 0);
+        }
+    }
+    if (checkers & (checkers - 1))
+        return; /* double check: only the king moves */
+    if ((gen & GEN_CASTLING) && !checkers && (BB(ksq) & from_mask))
+        gen_castling(p, ml, ksq, to_mask);
+
+    bb_t target = ~ours & to_mask;
+    if (checkers)
+        target &= BB_BETWEEN[ksq][bb_lsb(checkers)] | checkers;
+    bb_t pinned = pinned_pieces(p, us, ksq);
+
+    if (gen & (1 << PAWN)) {
+        bb_t pawns = pos_pieces(p, us, PAWN) & from_mask;
+        int forward = us == WHITE ? 8 : -8;
+        int start_rank = us == WHITE ? 1 : 6;
+        while (pawns) {
+            int from = bb_pop(&pawns);
+            bb_t moves = BB_PAWN_ATTACKS[us][from] & p->by_color[them];
+            int one = from + forward;
+            if (!(occ & BB(one))) {
+                moves |= BB(one);
+                if (RANK_OF(from) == start_rank && !(occ & BB(one + forward)))
+                    moves |= BB(one + forward);
+            }
+            moves &= target;
+            if (pinned & BB(from))
+                moves &= BB_LINE[ksq][from];
+            add_pawn_moves(ml, from, moves);
+        }
+        if (p->ep != NO_SQ && (BB(p->ep) & to_mask))
+            gen_en_passant(p, ml, ksq, from_mask);
+    }
+    for (int type = KNIGHT; type <= QUEEN; type++) {
+        if (!(gen & (1 << type)))
+            continue;
+        bb_t pieces = pos_pieces(p, us, type) & from_mask;
+        if (type == KNIGHT)
+            pieces &= ~pinned; /* a pinned knight can never move */
+        while (pieces) {
+            int from = bb_pop(&pieces);
+            bb_t moves;
+            switch (type) {
+            case KNIGHT: moves = BB_KNIGHT[from]; break;
+            case BISHOP: moves = bb_bishop_attacks(from, occ); break;
+            case ROOK: moves = bb_rook_attacks(from, occ); break;
+            default: moves = bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ); break;
+            }
+            moves &= target;
+            if (pinned & BB(from))
+                moves &= BB_LINE[ksq][from];
+            while (moves)
+                add(ml, from, bb_pop(&moves), MT_NORMAL, 0);
+        }
+    }
+}
+
+bool pos_has_legal_move(const Position *p)
+{
+    MoveList ml;
+    pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL); /* Chess960 castling can be the only legal move */
+    return ml.n > 0;
+}
+
+uint64_t pos_perft(const Position *p, int depth)
+{
+    MoveList ml;
+    if (depth <= 0)
+        return 1;
+    pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL);
+    if (depth == 1)
+        return (uint64_t)ml.n; /* bulk counting at the leaves */
+    uint64_t nodes = 0;
+    for (int i = 0; i < ml.n; i++) {
+        Position child = *p;
+        pos_make(&child, ml.moves[i]);
+        nodes += pos_perft(&child, depth - 1);
+    }
+    return nodes;
+}

@@ -1,0 +1,215 @@
+/* Board state changes: placing pieces, making moves, hashing, and the game-end status checks. */
+#include <string.h>
+
+#include "position.h"
+
+void zobrist_init(void);
+
+void pos_clear(Position *p)
+{
+    bb_init();
+    zobrist_init();
+    memset(p, 0, sizeof *p);
+    p->ep = NO_SQ;
+    p->castle[0][0] = p->castle[0][1] = p->castle[1][0] = p->castle[1][1] = NO_SQ;
+    p->fullmove = 1;
+}
+
+void pos_put(Position *p, int sq, int color, int type)
+{
+    p->board[sq] = PIECE(color, type);
+    p->by_type[type] |= BB(sq);
+    p->by_color[color] |= BB(sq);
+}
+
+void pos_init_start(Position *p)
+{
+    static const int back[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+    pos_clear(p);
+    for (int f = 0; f < 8; f++) {
+        pos_put(p, SQ(f, 0), WHITE, back[f]);
+        pos_put(p, SQ(f, 1), WHITE, PAWN);
+        pos_put(p, SQ(f, 6), BLACK, PAWN);
+        pos_put(p, SQ(f, 7), BLACK, back[f]);
+    }
+    p->castle[WHITE][0] = SQ(7, 0);
+    p->castle[WHITE][1] = SQ(0, 0);
+    p->castle[BLACK][0] = SQ(7, 7);
+    p->castle[BLACK][1] = SQ(0, 7);
+    pos_rehash(p);
+}
+
+static uint64_t castle_key(const Position *p)
+{
+    uint64_t h = 0;
+    for (int c = 0; c < 2; c++)
+        for (int s = 0; s < 2; s++)
+            if (p->castle[c][s] != NO_SQ)
+                h ^= ZOBRIST_CASTLE[p->castle[c][s]];
+    return h;
+}
+
+void pos_rehash(Position *p)
+{
+    uint64_t h = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (p->board[sq])
+            h ^= ZOBRIST_PIECE[p->board[sq]][sq];
+    h ^= castle_key(p);
+    if (p->turn == BLACK)
+        h ^= ZOBRIST_TURN;
+    p->ep_hashed = p->ep != NO_SQ && pos_has_legal_ep(p);
+    if (p->ep_hashed)
+        h ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    p->hash = h;
+}
+
+bb_t pos_attackers(const Position *p, int sq, bb_t occ)
+{
+    bb_t diag = p->by_type[BISHOP] | p->by_type[QUEEN];
+    bb_t orth = p->by_type[ROOK] | p->by_type[QUEEN];
+    return (BB_PAWN_ATTACKS[BLACK][sq] & pos_pieces(p, WHITE, PAWN)) |
+           (BB_PAWN_ATTACKS[WHITE][sq] & pos_pieces(p, BLACK, PAWN)) | (BB_KNIGHT[sq] & p->by_type[KNIGHT]) |
+           (BB_KING[sq] & p->by_type[KING]) | (bb_bishop_attacks(sq, occ) & diag) | (bb_rook_attacks(sq, occ) & orth);
+}
+
+bb_t pos_checkers(const Position *p)
+{
+    int k = pos_king(p, p->turn);
+    if (k == NO_SQ)
+        return 0;
+    return pos_attackers(p, k, pos_occ(p)) & p->by_color[p->turn ^ 1];
+}
+
+static inline void remove_piece(Position *p, int sq)
+{
+    uint8_t pc = p->board[sq];
+    p->by_type[PIECE_TYPE(pc)] ^= BB(sq);
+    p->by_color[PIECE_COLOR(pc)] ^= BB(sq);
+    p->hash ^= ZOBRIST_PIECE[pc][sq];
+    p->board[sq] = 0;
+}
+
+static inline void add_piece(Position *p, int sq, uint8_t pc)
+{
+    p->by_type[PIECE_TYPE(pc)] |= BB(sq);
+    p->by_color[PIECE_COLOR(pc)] |= BB(sq);
+    p->hash ^= ZOBRIST_PIECE[pc][sq];
+    p->board[sq] = pc;
+}
+
+/* Drop the castling right tied to a rook square (the rook moved or was captured). */
+static inline void lose_castle_at(Position *p, int sq)
+{
+    for (int c = 0; c < 2; c++)
+        for (int s = 0; s < 2; s++)
+            if (p->castle[c][s] == sq)
+                p->castle[c][s] = NO_SQ;
+}
+
+void pos_make(Position *p, move_t m)
+{
+    int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
+    uint8_t pc = p->board[from];
+    int piece = PIECE_TYPE(pc);
+    uint64_t old_castle = castle_key(p);
+
+    if (p->ep_hashed)
+        p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    p->ep = NO_SQ;
+    p->ep_hashed = 0;
+    p->halfmove++;
+
+    if (type == MT_CASTLE) {
+        int side = castle_side_of(p, us, to);
+        remove_piece(p, from);
+        remove_piece(p, to);
+        add_piece(p, castle_king_target(us, side), pc);
+        add_piece(p, castle_rook_target(us, side), PIECE(us, ROOK));
+        p->castle[us][0] = p->castle[us][1] = NO_SQ;
+    } else {
+        if (type == MT_EN_PASSANT) {
+            remove_piece(p, to ^ 8);
+        } else if (p->board[to]) {
+            remove_piece(p, to);
+            p->halfmove = 0;
+            lose_castle_at(p, to);
+        }
+        remove_piece(p, from);
+        add_piece(p, to, type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc);
+        if (piece == PAWN) {
+            p->halfmove = 0;
+            if ((from ^ to) == 16)
+                p->ep = (uint8_t)((from + to) / 2);
+        } else if (piece == KING) {
+            p->castle[us][0] = p->castle[us][1] = NO_SQ;
+        } else if (piece == ROOK) {
+            lose_castle_at(p, from);
+        }
+    }
+
+    p->hash ^= old_castle ^ castle_key(p);
+    p->turn ^= 1;
+    p->hash ^= ZOBRIST_TURN;
+    if (us == BLACK)
+        p->fullmove++;
+    if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, p->turn, PAWN)) && pos_has_legal_ep(p)) {
+        p->ep_hashed = 1;
+        p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    }
+}
+
+bool pos_has_legal_ep(const Position *p)
+{
+    if (p->ep == NO_SQ)
+        return false;
+    MoveList ml;
+    pos_gen_legal(p, &ml, 1 << PAWN, ~0ULL, BB(p->ep));
+    for (int i = 0; i < ml.n; i++)
+        if (mv_type(ml.moves[i]) == MT_EN_PASSANT)
+            return true;
+    return false;
+}
+
+bool pos_is_checkmate(const Position *p) { return pos_in_check(p) && !pos_has_legal_move(p); }
+bool pos_is_stalemate(const Position *p) { return !pos_in_check(p) && !pos_has_legal_move(p); }
+
+/* Whether `color` cannot possibly checkmate, whatever the opponent plays (the rule set that
+ * python-chess and Lichess use for "insufficient material"). */
+bool pos_color_has_insufficient_material(const Position *p, int color)
+{
+    bb_t ours = p->by_color[color], theirs = p->by_color[color ^ 1];
+    if (ours & (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]))
+        return false;
+    if (ours & p->by_type[KNIGHT]) /* a lone knight mates only with the opponent's help pieces */
+        return bb_count(ours) <= 2 && !(theirs & ~p->by_type[KING] & ~p->by_type[QUEEN]);
+    if (ours & p->by_type[BISHOP]) {
+        bb_t bishops = p->by_type[BISHOP];
+        bool same_colour = !(bishops & DARK_SQUARES) || !(bishops & ~DARK_SQUARES);
+        return same_colour && !p->by_type[PAWN] && !p->by_type[KNIGHT];
+    }
+    return true;
+}
+
+bool pos_is_insufficient_material(const Position *p)
+{
+    return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
+}
+
+int pos_repetition_count(const uint64_t *history, int n, int halfmove)
+{
+    if (n == 0)
+        return 0;
+    int count = 1;
+    uint64_t now = history[n - 1];
+    for (int i = n - 3; i >= 0 && n - 1 - i <= halfmove; i -= 2)
+        count += history[i] == now;
+    return count;
+}
+
+int pos_check_status(const Position *p)
+{
+    if (!pos_in_check(p))
+        return 0;
+    return pos_has_legal_move(p) ? 1 : 2;
+}

@@ -1,0 +1,76 @@
+/* A chess position: bitboards + mailbox, castling rights by rook square (Chess960-ready),
+ * clocks and an incrementally kept Zobrist hash. Also legal move generation and status. */
+#ifndef PGNT_POSITION_H
+#define PGNT_POSITION_H
+
+#include "bitboard.h"
+
+typedef struct {
+    bb_t by_type[7]; /* index by PAWN..KING; [0] unused */
+    bb_t by_color[2];
+    uint8_t board[64];
+    uint8_t turn;
+    uint8_t ep;            /* the square behind a pawn that just advanced two squares, else NO_SQ */
+    uint8_t ep_hashed;     /* ep is in the hash: only when a legal en-passant capture exists */
+    uint8_t castle[2][2];  /* rook square per [color][0 = king side, 1 = queen side], NO_SQ if none */
+    uint8_t chess960;
+    uint16_t halfmove;
+    uint32_t fullmove;
+    uint64_t hash;
+} Position;
+
+typedef struct {
+    move_t moves[256];
+    int n;
+} MoveList;
+
+/* Filter bits for pos_gen_legal: one bit per piece type (1 << type), plus castling. */
+#define GEN_ALL_PIECES 0x7E
+#define GEN_CASTLING 0x80
+#define GEN_ALL (GEN_ALL_PIECES | GEN_CASTLING)
+
+void pos_init_start(Position *p);
+void pos_clear(Position *p);
+void pos_put(Position *p, int sq, int color, int type);
+void pos_rehash(Position *p); /* recompute hash and ep_hashed from scratch */
+
+static inline bb_t pos_occ(const Position *p) { return p->by_color[WHITE] | p->by_color[BLACK]; }
+static inline bb_t pos_pieces(const Position *p, int color, int type) { return p->by_type[type] & p->by_color[color]; }
+static inline int pos_king(const Position *p, int color)
+{
+    bb_t k = pos_pieces(p, color, KING);
+    return k ? bb_lsb(k) : NO_SQ;
+}
+
+bb_t pos_attackers(const Position *p, int sq, bb_t occ); /* pieces of both colors attacking sq */
+bb_t pos_checkers(const Position *p);
+static inline bool pos_in_check(const Position *p) { return pos_checkers(p) != 0; }
+
+/* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.
+ * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */
+void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
+bool pos_has_legal_move(const Position *p);
+bool pos_has_legal_ep(const Position *p);
+void pos_make(Position *p, move_t m); /* m must be legal; callers copy the position to undo */
+uint64_t pos_perft(const Position *p, int depth);
+
+/* Castling geometry for the side `side` (0 king side, 1 queen side) of `color`. */
+static inline int castle_king_target(int color, int side) { return SQ(side == 0 ? 6 : 2, color == WHITE ? 0 : 7); }
+static inline int castle_rook_target(int color, int side) { return SQ(side == 0 ? 5 : 3, color == WHITE ? 0 : 7); }
+static inline int castle_side_of(const Position *p, int color, int rook_sq) { return rook_sq == p->castle[color][0] ? 0 : 1; }
+
+/* 0 no check, 1 check, 2 checkmate: the suffix SAN writes. */
+int pos_check_status(const Position *p);
+bool pos_is_checkmate(const Position *p);
+bool pos_is_stalemate(const Position *p);
+bool pos_is_insufficient_material(const Position *p);
+bool pos_color_has_insufficient_material(const Position *p, int color);
+
+/* Zobrist keys (fixed pseudo-random; our own, generated at init). */
+extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[64], ZOBRIST_EP[8], ZOBRIST_TURN;
+
+/* How often the last position of `history` (hashes, oldest first) occurred, looking back over
+ * the last `halfmove` reversible plies. */
+int pos_repetition_count(const uint64_t *history, int n, int halfmove);
+
+#endif

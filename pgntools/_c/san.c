@@ -1,0 +1,366 @@
+#include <string.h>
+
+#include "san.h"
+
+static const char *const ERROR_NAMES[SAN_ERROR_COUNT] = {
+    "ok", "invalid_san", "illegal_move", "ambiguous_move", "invalid_promotion", "null_move", "drop",
+};
+static const char *const NOTE_NAMES[NOTE_COUNT] = {
+    "castling_with_zeros", "long_algebraic", "uci_notation", "promotion_without_equals",
+    "over_disambiguation", "missing_check_marker", "wrong_check_marker", "en_passant_suffix",
+    "missing_capture_marker", "lowercase_promotion", "wrong_capture_marker",
+};
+
+const char *san_error_name(int kind) { return kind >= 0 && kind < SAN_ERROR_COUNT ? ERROR_NAMES[kind] : "unknown"; }
+const char *san_note_name(int bit) { return bit >= 0 && bit < NOTE_COUNT ? NOTE_NAMES[bit] : "unknown"; }
+
+static inline bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+static inline bool is_rank(char c) { return c >= '1' && c <= '8'; }
+static int piece_of_letter(char c)
+{
+    const char *s = c ? strchr(" PNBRQK", c) : NULL;
+    return s && c != ' ' ? (int)(s - " PNBRQK") : NO_TYPE;
+}
+
+static bool text_is(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+/* Strips annotation glyphs, check markers and "e.p." from the end, recording what was there. */
+static size_t strip_suffixes(const char *s, size_t n, SanMove *out)
+{
+    for (;;) {
+        if (n >= 4 && memcmp(s + n - 4, "e.p.", 4) == 0) {
+            out->notes |= NOTE_EN_PASSANT_SUFFIX;
+            n -= 4;
+        } else if (n && (s[n - 1] == '!' || s[n - 1] == '?' || s[n - 1] == ' ')) {
+            n--;
+        } else if (n && s[n - 1] == '#') {
+            out->check = 2;
+            n--;
+        } else if (n && s[n - 1] == '+') {
+            out->check = (n >= 2 && s[n - 2] == '+') ? 2 : (out->check ? out->check : 1);
+            n -= (n >= 2 && s[n - 2] == '+') ? 2 : 1;
+        } else {
+            return n;
+        }
+    }
+}
+
+int san_parse(const char *s, size_t n, SanMove *out)
+{
+    memset(out, 0, sizeof *out);
+    out->from_file = out->from_rank = -1;
+    n = strip_suffixes(s, n, out);
+    if (n == 0)
+        return SAN_INVALID;
+
+    if (text_is(s, n, "--") || text_is(s, n, "Z0") || text_is(s, n, "0000") || text_is(s, n, "@@@@"))
+        return SAN_NULL_MOVE;
+    if (memchr(s, '@', n))
+        return (n == 3 || (n == 4 && piece_of_letter(s[0]))) && s[n - 3] == '@' && is_file(s[n - 2]) && is_rank(s[n - 1])
+                   ? SAN_DROP
+                   : SAN_INVALID;
+    if (text_is(s, n, "O-O") || text_is(s, n, "0-0") || text_is(s, n, "O-O-O") || text_is(s, n, "0-0-0")) {
+        out->kind = n == 3 ? SAN_KIND_CASTLE_KING : SAN_KIND_CASTLE_QUEEN;
+        out->piece = KING;
+        if (s[0] == '0')
+            out->notes |= NOTE_CASTLING_WITH_ZEROS;
+        return SAN_OK;
+    }
+
+    size_t i = 0;
+    out->piece = PAWN;
+    if (piece_of_letter(s[0]) > PAWN) {
+        out->piece = (uint8_t)piece_of_letter(s[0]);
+        i = 1;
+    }
+    int ff = -1, fr = -1;
+    bool dash = false;
+    if (i < n && is_file(s[i]))
+        ff = s[i++] - 'a';
+    if (i < n && is_rank(s[i]))
+        fr = s[i++] - '1';
+    if (i < n && (s[i] == 'x' || s[i] == ':')) {
+        out->capture = 1;
+        i++;
+    } else if (i < n && s[i] == '-') {
+        dash = true;
+        i++;
+    }
+    if (i + 1 < n && is_file(s[i]) && is_rank(s[i + 1])) {
+        out->to = (uint8_t)SQ(s[i] - 'a', s[i + 1] - '1');
+        i += 2;
+    } else if (ff >= 0 && fr >= 0 && !out->capture && !dash) {
+        out->to = (uint8_t)SQ(ff, fr); /* what we read as the origin was the destination */
+        ff = fr = -1;
+    } else {
+        return SAN_INVALID;
+    }
+    out->from_file = (int8_t)ff;
+    out->from_rank = (int8_t)fr;
+
+    bool full_origin = ff >= 0 && fr >= 0;
+    if (dash || (out->piece == PAWN && full_origin))
+        out->notes |= NOTE_LONG_ALGEBRAIC;
+    if (out->piece == PAWN && ((fr >= 0 && ff < 0) || (out->capture && ff < 0)))
+        return SAN_INVALID;
+
+    if (i < n) { /* promotion */
+        bool equals = s[i] == '=';
+        if (equals)
+            i++;
+        if (i + 1 != n)
+            return SAN_INVALID;
+        char c = s[i];
+        bool lower = c >= 'a' && c <= 'z';
+        int promo = piece_of_letter(lower ? (char)(c - 32) : c);
+        if (!promo)
+            return SAN_INVALID;
+        out->promo = (uint8_t)promo;
+        if (lower && !equals && full_origin) {
+            out->notes = (uint16_t)((out->notes & ~NOTE_LONG_ALGEBRAIC) | NOTE_UCI_NOTATION);
+        } else {
+            if (lower)
+                out->notes |= NOTE_LOWERCASE_PROMOTION;
+            if (!equals)
+                out->notes |= NOTE_PROMOTION_WITHOUT_EQUALS;
+        }
+    }
+    return SAN_OK;
+}
+
+/* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to`. */
+static void needed_disambiguation(const Position *p, int piece, int from, int to, bool *file, bool *rank)
+{
+    MoveList others;
+    *file = *rank = false;
+    if (piece == PAWN || piece == KING)
+        return;
+    pos_gen_legal(p, &others, 1 << piece, ~BB(from), BB(to));
+    if (others.n == 0)
+        return;
+    bool same_file = false, same_rank = false;
+    for (int i = 0; i < others.n; i++) {
+        int o = mv_from(others.moves[i]);
+        same_file |= FILE_OF(o) == FILE_OF(from);
+        same_rank |= RANK_OF(o) == RANK_OF(from);
+    }
+    if (!same_file)
+        *file = true;
+    else if (!same_rank)
+        *rank = true;
+    else
+        *file = *rank = true;
+}
+
+static int resolve_castle(const Position *p, int side, move_t *out)
+{
+    int us = p->turn, ksq = pos_king(p, us), rsq = p->castle[us][side];
+    MoveList ml;
+    if (ksq == NO_SQ || rsq == NO_SQ)
+        return SAN_ILLEGAL;
+    pos_gen_legal(p, &ml, GEN_CASTLING, BB(ksq), BB(rsq));
+    if (ml.n != 1)
+        return SAN_ILLEGAL;
+    *out = ml.moves[0];
+    return SAN_OK;
+}
+
+/* A king move written with its origin may be castling: e1g1 / Ke1-g1, or king takes own rook. */
+static int castle_side_of_king_move(const Position *p, int from, int to)
+{
+    int us = p->turn;
+    if (from != pos_king(p, us))
+        return -1;
+    for (int side = 0; side < 2; side++)
+        if (p->castle[us][side] == to)
+            return side;
+    if (!p->chess960 && RANK_OF(from) == RANK_OF(to) && FILE_OF(from) == 4 && (FILE_OF(to) == 6 || FILE_OF(to) == 2))
+        return FILE_OF(to) == 6 ? 0 : 1;
+    return -1;
+}
+
+int san_resolve(const Position *p, SanMove *sm, move_t *out)
+{
+    int us = p->turn;
+    if (sm->kind != SAN_KIND_MOVE)
+        return resolve_castle(p, sm->kind == SAN_KIND_CASTLE_KING ? 0 : 1, out);
+
+    int to = sm->to, piece = sm->piece;
+    if (piece == PAWN && sm->from_file >= 0 && sm->from_rank >= 0) {
+        /* Coordinate notation (e2e4, g1f3) names no piece: the board does. */
+        uint8_t pc = p->board[SQ(sm->from_file, sm->from_rank)];
+        if (!pc || PIECE_COLOR(pc) != us)
+            return SAN_ILLEGAL;
+        piece = sm->piece = PIECE_TYPE(pc);
+    }
+    if (piece == KING && sm->from_file >= 0 && sm->from_rank >= 0) {
+        int side = castle_side_of_king_move(p, SQ(sm->from_file, sm->from_rank), to);
+        if (side >= 0)
+            return resolve_castle(p, side, out);
+    }
+    if (piece == PAWN) {
+        int last = us == WHITE ? 7 : 0;
+        if (RANK_OF(to) == last ? (!sm->promo || sm->promo == KING || sm->promo == PAWN) : sm->promo != 0)
+            return SAN_INVALID_PROMOTION;
+    } else if (sm->promo) {
+        return SAN_INVALID_PROMOTION;
+    }
+
+    bb_t from_mask = ~0ULL;
+    if (sm->from_file >= 0)
+        from_mask &= FILE_A << sm->from_file;
+    else if (piece == PAWN)
+        from_mask &= FILE_A << FILE_OF(to); /* a pawn move without origin file is a push */
+    if (sm->from_rank >= 0)
+        from_mask &= RANK_1 << (8 * sm->from_rank);
+
+    MoveList ml;
+    pos_gen_legal(p, &ml, 1 << piece, from_mask, BB(to));
+    move_t found = MOVE_NONE;
+    int count = 0;
+    for (int i = 0; i < ml.n; i++) {
+        move_t m = ml.moves[i];
+        if (mv_type(m) == MT_CASTLE || mv_promo(m) != sm->promo)
+            continue;
+        found = m;
+        count++;
+    }
+    if (count == 0)
+        return SAN_ILLEGAL;
+    if (count > 1)
+        return SAN_AMBIGUOUS;
+    *out = found;
+
+    int from = mv_from(found);
+    bool is_capture = p->board[to] != 0 || mv_type(found) == MT_EN_PASSANT;
+    bool written_long = sm->notes & (NOTE_LONG_ALGEBRAIC | NOTE_UCI_NOTATION);
+    if (is_capture && !sm->capture && !written_long)
+        sm->notes |= NOTE_MISSING_CAPTURE_MARKER;
+    if (!is_capture && sm->capture)
+        sm->notes |= NOTE_WRONG_CAPTURE_MARKER;
+    if (piece != PAWN && !written_long && (sm->from_file >= 0 || sm->from_rank >= 0)) {
+        bool need_file, need_rank;
+        needed_disambiguation(p, piece, from, to, &need_file, &need_rank);
+        if ((sm->from_file >= 0 && !need_file) || (sm->from_rank >= 0 && !need_rank))
+            sm->notes |= NOTE_OVER_DISAMBIGUATION;
+    }
+    return SAN_OK;
+}
+
+int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes)
+{
+    SanMove sm;
+    int rc = san_parse(text, len, &sm);
+    if (rc == SAN_OK)
+        rc = san_resolve(p, &sm, out);
+    if (notes)
+        *notes = sm.notes;
+    return rc;
+}
+
+static char *put_square(char *o, int sq)
+{
+    *o++ = (char)('a' + FILE_OF(sq));
+    *o++ = (char)('1' + RANK_OF(sq));
+    return o;
+}
+
+size_t san_format_base(const Position *p, move_t m, char *out)
+{
+    char *o = out;
+    int from = mv_from(m), to = mv_to(m), type = mv_type(m);
+    int piece = PIECE_TYPE(p->board[from]);
+    if (type == MT_CASTLE) {
+        bool king_side = castle_side_of(p, p->turn, to) == 0;
+        memcpy(o, king_side ? "O-O" : "O-O-O", king_side ? 3 : 5);
+        o += king_side ? 3 : 5;
+    } else {
+        bool capture = p->board[to] || type == MT_EN_PASSANT;
+        if (piece == PAWN) {
+            if (capture) {
+                *o++ = (char)('a' + FILE_OF(from));
+                *o++ = 'x';
+            }
+            o = put_square(o, to);
+            if (type == MT_PROMOTION) {
+                *o++ = '=';
+                *o++ = PIECE_LETTERS[mv_promo(m)];
+            }
+        } else {
+            bool file, rank;
+            *o++ = PIECE_LETTERS[piece];
+            needed_disambiguation(p, piece, from, to, &file, &rank);
+            if (file)
+                *o++ = (char)('a' + FILE_OF(from));
+            if (rank)
+                *o++ = (char)('1' + RANK_OF(from));
+            if (capture)
+                *o++ = 'x';
+            o = put_square(o, to);
+        }
+    }
+    *o = 0;
+    return (size_t)(o - out);
+}
+
+size_t san_format(const Position *p, move_t m, char *out)
+{
+    size_t n = san_format_base(p, m, out);
+    Position after = *p;
+    pos_make(&after, m);
+    if (pos_in_check(&after)) {
+        out[n++] = pos_has_legal_move(&after) ? '+' : '#';
+        out[n] = 0;
+    }
+    return n;
+}
+
+size_t uci_format(const Position *p, move_t m, char *out)
+{
+    char *o = out;
+    int to = mv_to(m);
+    if (mv_type(m) == MT_CASTLE && !p->chess960)
+        to = castle_king_target(p->turn, castle_side_of(p, p->turn, to));
+    o = put_square(o, mv_from(m));
+    o = put_square(o, to);
+    if (mv_promo(m))
+        *o++ = (char)(PIECE_LETTERS[mv_promo(m)] + 32);
+    *o = 0;
+    return (size_t)(o - out);
+}
+
+int uci_to_move(const Position *p, const char *s, size_t n, move_t *out)
+{
+    if (text_is(s, n, "0000"))
+        return SAN_NULL_MOVE;
+    if ((n != 4 && n != 5) || !is_file(s[0]) || !is_rank(s[1]) || !is_file(s[2]) || !is_rank(s[3]))
+        return SAN_INVALID;
+    int from = SQ(s[0] - 'a', s[1] - '1'), to = SQ(s[2] - 'a', s[3] - '1');
+    int promo = 0;
+    if (n == 5 && !(promo = piece_of_letter(s[4] >= 'a' ? (char)(s[4] - 32) : s[4])))
+        return SAN_INVALID;
+    if (PIECE_TYPE(p->board[from]) == KING) {
+        int side = castle_side_of_king_move(p, from, to);
+        if (side >= 0 && !promo)
+            return resolve_castle(p, side, out);
+    }
+    MoveList ml;
+    pos_gen_legal(p, &ml, GEN_ALL_PIECES, BB(from), BB(to));
+    for (int i = 0; i < ml.n; i++) {
+        if (mv_promo(ml.moves[i]) == promo) {
+            *out = ml.moves[i];
+            return SAN_OK;
+        }
+    }
+    return SAN_ILLEGAL;
+}
+
+uint16_t san_check_notes(int written, int actual)
+{
+    if (written == actual)
+        return 0;
+    return written == 0 ? NOTE_MISSING_CHECK_MARKER : NOTE_WRONG_CHECK_MARKER;
+}

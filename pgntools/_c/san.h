@@ -1,0 +1,72 @@
+/* SAN (and the long-algebraic / UCI forms found in real files): parse the text without a board,
+ * resolve it against a position, and format moves as canonical SAN and UCI. */
+#ifndef PGNT_SAN_H
+#define PGNT_SAN_H
+
+#include "position.h"
+
+/* Error kinds, shared with the game replay: stable, and named in san_error_name. */
+enum {
+    SAN_OK = 0,
+    SAN_INVALID,           /* invalid_san: not a move in any notation we know */
+    SAN_ILLEGAL,           /* illegal_move */
+    SAN_AMBIGUOUS,         /* ambiguous_move */
+    SAN_INVALID_PROMOTION, /* invalid_promotion: bare e8, =K, =P, promotion off the last rank */
+    SAN_NULL_MOVE,         /* null_move: --, Z0, 0000, @@@@ */
+    SAN_DROP,              /* drop: P@e4 */
+    SAN_ERROR_COUNT
+};
+
+/* Normalisations a move needed to be read (bit flags; "notes" in reports). */
+enum {
+    NOTE_CASTLING_WITH_ZEROS = 1 << 0,  /* 0-0 */
+    NOTE_LONG_ALGEBRAIC = 1 << 1,       /* e2e4, e2-e4, Ng1-f3, e7e8=Q */
+    NOTE_UCI_NOTATION = 1 << 2,         /* e7e8q */
+    NOTE_PROMOTION_WITHOUT_EQUALS = 1 << 3, /* e8Q */
+    NOTE_OVER_DISAMBIGUATION = 1 << 4,  /* Ngf3 where Nf3 is unique */
+    NOTE_MISSING_CHECK_MARKER = 1 << 5,
+    NOTE_WRONG_CHECK_MARKER = 1 << 6,
+    NOTE_EN_PASSANT_SUFFIX = 1 << 7,    /* exd6 e.p. */
+    NOTE_MISSING_CAPTURE_MARKER = 1 << 8, /* ed5, Nf3 taking */
+    NOTE_LOWERCASE_PROMOTION = 1 << 9,  /* e8=q */
+    NOTE_WRONG_CAPTURE_MARKER = 1 << 10, /* Nxf3 to an empty square */
+    NOTE_COUNT = 11
+};
+
+enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN };
+
+typedef struct {
+    uint8_t kind;
+    uint8_t piece;       /* PAWN..KING */
+    int8_t from_file;    /* -1 when not given */
+    int8_t from_rank;    /* -1 when not given */
+    uint8_t to;
+    uint8_t promo;       /* 0, or the piece letter's type (may be KING or PAWN: rejected on resolve) */
+    uint8_t capture;     /* 'x' or ':' written */
+    uint8_t check;       /* 0 none, 1 '+', 2 '#' */
+    uint16_t notes;
+} SanMove;
+
+/* Syntax only. Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE or SAN_DROP. */
+int san_parse(const char *text, size_t len, SanMove *out);
+/* Finds the one legal move; on success may add notes (over-disambiguation, check markers). */
+int san_resolve(const Position *p, SanMove *sm, move_t *out);
+/* Both steps. */
+int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes);
+
+/* Canonical SAN without the check suffix (callers that make the move anyway add it). */
+size_t san_format_base(const Position *p, move_t m, char *out);
+/* Canonical SAN with +/#; returns the length written (max 8 + NUL). */
+size_t san_format(const Position *p, move_t m, char *out);
+/* UCI; Chess960 castling as king-takes-rook, standard castling as e1g1. Returns the length. */
+size_t uci_format(const Position *p, move_t m, char *out);
+/* Parses UCI text (e1g1 and e1h1 both castle in standard chess). SAN_OK or an error kind. */
+int uci_to_move(const Position *p, const char *text, size_t len, move_t *out);
+
+/* Notes for a check marker that was written (0, 1 '+', 2 '#') against the actual status. */
+uint16_t san_check_notes(int written, int actual);
+
+const char *san_error_name(int kind);
+const char *san_note_name(int bit_index);
+
+#endif

@@ -1,0 +1,56 @@
+# Declarations of the C core (pgntools/_c). Only `cdef extern` blocks here; logic lives in _core.pyx.
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t
+
+cdef extern from "chess.h":
+    ctypedef uint64_t bb_t
+    ctypedef uint16_t move_t
+    int NO_SQ
+    int WHITE, BLACK
+    int MT_CASTLE
+    int mv_type(move_t m)
+
+cdef extern from "position.h":
+    ctypedef struct Position:
+        uint8_t turn
+        uint8_t ep
+        uint8_t chess960
+        uint16_t halfmove
+        uint32_t fullmove
+        uint64_t hash
+    ctypedef struct MoveList:
+        move_t moves[256]
+        int n
+    int GEN_ALL
+    void pos_init_start(Position *p)
+    bint pos_in_check(const Position *p)
+    void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
+    bint pos_has_legal_move(const Position *p)
+    void pos_make(Position *p, move_t m)
+    uint64_t pos_perft(const Position *p, int depth) nogil
+    bint pos_is_checkmate(const Position *p)
+    bint pos_is_stalemate(const Position *p)
+    bint pos_is_insufficient_material(const Position *p)
+    int pos_repetition_count(const uint64_t *history, int n, int halfmove)
+
+cdef extern from "fen.h":
+    int FEN_EP_ALWAYS, FEN_SHREDDER, FEN_MAX, FEN_PROBLEM_COUNT
+    int fen_parse(Position *p, const char *text, size_t len, bint chess960)
+    const char *fen_problem_name(int bit_index)
+    size_t fen_format(const Position *p, char *out, int options)
+
+cdef extern from "san.h":
+    int SAN_OK, SAN_INVALID, NOTE_COUNT, NOTE_MISSING_CHECK_MARKER, NOTE_WRONG_CHECK_MARKER
+    ctypedef struct SanMove:
+        uint8_t check
+        uint16_t notes
+    int san_parse(const char *text, size_t len, SanMove *out)
+    int san_resolve(const Position *p, SanMove *sm, move_t *out)
+    size_t san_format(const Position *p, move_t m, char *out)
+    size_t uci_format(const Position *p, move_t m, char *out)
+    int uci_to_move(const Position *p, const char *text, size_t len, move_t *out)
+    const char *san_error_name(int kind)
+    const char *san_note_name(int bit_index)
+    uint16_t san_check_notes(int written, int actual)
+
+cdef extern from "position.h":
+    int pos_check_status(const Position *p)

@@ -1,0 +1,82 @@
+"""Errors: exceptions for the stream and the API, and GameError records for per-game problems.
+
+Per-game problems are data (a bad game never stops the stream); only problems with the stream
+itself (unreadable input, corrupt compression) and misuse of the API raise.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+
+class PgnToolsError(Exception):
+    """Root of every exception pgntools raises on purpose."""
+
+
+class InvalidFenError(PgnToolsError, ValueError):
+    """A FEN that cannot be read or describes an impossible position.
+
+    ``problems`` lists every reason at once (snake_case names such as ``missing_white_king``).
+    """
+
+    def __init__(self, fen: str, problems: list[str]):
+        self.fen = fen
+        self.problems = problems
+        super().__init__(f"invalid FEN {fen!r}: {', '.join(problems)}")
+
+
+class MoveError(PgnToolsError, ValueError):
+    """A move that cannot be played; ``kind`` is the stable snake_case error kind."""
+
+    def __init__(self, kind: str, move: str, message: str):
+        self.kind = kind
+        self.move = move
+        super().__init__(message)
+
+
+class IllegalMoveError(MoveError):
+    """``illegal_move``: well-formed, but not legal in the position."""
+
+
+class AmbiguousMoveError(MoveError):
+    """``ambiguous_move``: more than one legal move matches the SAN."""
+
+
+class InvalidMoveError(MoveError):
+    """``invalid_san``, ``invalid_promotion``, ``null_move`` or ``drop``: not a playable move text."""
+
+
+class InputError(PgnToolsError):
+    """An input stream that cannot be opened or read (missing file, corrupt compression)."""
+
+
+class OutputError(PgnToolsError):
+    """An output that cannot be written."""
+
+
+@dataclass
+class GameError:
+    """One problem found in one game. ``ply`` is the 1-based half-move, or None."""
+
+    kind: str
+    message: str
+    game_index: int
+    byte_offset: int
+    line: int
+    ply: Optional[int] = None
+    token: Optional[str] = None
+    column: Optional[int] = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+MOVE_ERRORS = {
+    "illegal_move": IllegalMoveError,
+    "ambiguous_move": AmbiguousMoveError,
+}
+
+
+def move_error(kind: str, move: str, message: str) -> MoveError:
+    """The exception class that matches an error kind."""
+    return MOVE_ERRORS.get(kind, InvalidMoveError)(kind, move, message)

@@ -1,0 +1,73 @@
+"""Shared helpers for the rules-core tests.
+
+The real-game corpora live outside the repository, in ``../shared/corpora`` (next to the
+repo root). They are used only when present; tests that need them skip with a reason
+otherwise. Nothing from them is copied into the project.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator, List, Optional
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CORPORA_DIR = REPO_ROOT.parent / "shared" / "corpora"
+
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# Default (CI) sample of each corpus file: the first SAMPLE_HEAD games, plus every
+# SAMPLE_STRIDE-th game after that. Deterministic, so a failure always reproduces.
+SAMPLE_HEAD = 150
+SAMPLE_STRIDE = 50
+
+CHESS_REASON = "python-chess (pip install chess==1.11.2) is the test oracle and is not importable"
+
+
+def corpus_pgn_files() -> List[Path]:
+    """Every ``*.pgn`` file under the shared corpora, sorted; empty if the folder is absent."""
+    if not CORPORA_DIR.is_dir():
+        return []
+    return sorted(p for p in CORPORA_DIR.rglob("*") if p.is_file() and p.suffix.lower() == ".pgn")
+
+
+def corpus_id(path: Optional[Path]) -> str:
+    if path is None:
+        return "no-corpora"
+    return path.relative_to(CORPORA_DIR).as_posix()
+
+
+def in_sample(index: int, head: int = SAMPLE_HEAD, stride: int = SAMPLE_STRIDE) -> bool:
+    """Whether the game at 0-based ``index`` of a file belongs to the default sample."""
+    return index < head or index % stride == 0
+
+
+def iter_games(path: Path, full: bool) -> Iterator[tuple]:
+    """Yield ``(index, game)`` for the sampled games of one PGN file (every game if ``full``).
+
+    Games outside the sample are skipped with ``chess.pgn.skip_game`` (no move parsing), so
+    the default run stays fast even on the 30,000-game files.
+    """
+    chess_pgn = pytest.importorskip("chess.pgn", reason=CHESS_REASON)
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        index = 0
+        while True:
+            if full or in_sample(index):
+                game = chess_pgn.read_game(handle)
+                if game is None:
+                    return
+                yield index, game
+            elif not chess_pgn.skip_game(handle):
+                return
+            index += 1
+
+
+def require_corpora() -> None:
+    if not CORPORA_DIR.is_dir():
+        pytest.skip(f"shared corpora not found at {CORPORA_DIR} (they live beside the repo, not in it)")
+
+
+@pytest.fixture(scope="session")
+def chess_oracle():
+    """python-chess, used only as an oracle inside tests."""
+    return pytest.importorskip("chess", reason=CHESS_REASON)
