@@ -1,5 +1,5 @@
 # Declarations of the C core (pgntools/_c). Only `cdef extern` blocks here; logic lives in _core.pyx.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 
 cdef extern from "chess.h":
     ctypedef uint64_t bb_t
@@ -21,11 +21,11 @@ cdef extern from "position.h":
         move_t moves[256]
         int n
     int GEN_ALL
-    void pos_init_start(Position *p)
+    void pos_init_start(Position *p) nogil
     bint pos_in_check(const Position *p)
     void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
     bint pos_has_legal_move(const Position *p)
-    void pos_make(Position *p, move_t m)
+    void pos_make(Position *p, move_t m) nogil
     uint64_t pos_perft(const Position *p, int depth) nogil
     bint pos_is_checkmate(const Position *p)
     bint pos_is_stalemate(const Position *p)
@@ -44,6 +44,7 @@ cdef extern from "san.h":
         uint8_t check
         uint16_t notes
     int san_parse(const char *text, size_t len, SanMove *out)
+    int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes) nogil
     int san_resolve(const Position *p, SanMove *sm, move_t *out)
     size_t san_format(const Position *p, move_t m, char *out)
     size_t uci_format(const Position *p, move_t m, char *out)
@@ -54,3 +55,57 @@ cdef extern from "san.h":
 
 cdef extern from "position.h":
     int pos_check_status(const Position *p)
+
+cdef extern from "tokenizer.h":
+    ctypedef struct Scanner:
+        const char *buf
+        size_t len
+        size_t pos
+        bint eof
+        int64_t line
+        int64_t base
+
+cdef extern from "batch.h":
+    int BATCH_NCOLS, BATCH_NSTRS
+    ctypedef struct Batch:
+        size_t n_games
+        bint failed
+    const void *batch_col_data(const Batch *b, int id, size_t *nbytes)
+    const int32_t *batch_str_offsets(const Batch *b, int id, size_t *count)
+    const char *batch_str_data(const Batch *b, int id, size_t *nbytes)
+    const char *batch_column_name(int id)
+    const char *batch_column_format(int id)
+    const char *batch_string_name(int id)
+    void batch_clear(Batch *b)
+
+
+cdef extern from "game.h":
+    ctypedef struct GameOptions:
+        bint replay
+        bint moves
+        bint comments
+        bint fen_every_ply
+        bint final_fen
+        bint pgn
+        bint raw_invalid
+        bint strict
+        bint fix_results
+        bint strip_comments
+        bint strip_variations
+        bint reduced
+        int fen_options
+        int max_games
+        int max_errors
+    ctypedef struct GameReader:
+        pass
+    int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY
+    int ERR_COUNT, NOTE_KIND_COUNT
+    GameReader *gr_new(const GameOptions *opt)
+    void gr_free(GameReader *r)
+    Scanner *gr_scanner(GameReader *r)
+    Batch *gr_batch(GameReader *r)
+    int gr_fill(GameReader *r) nogil
+    int64_t gr_games_read(const GameReader *r)
+    const char *game_error_name(int kind)
+    const char *game_note_name(int kind)
+    const char *result_string(int result)

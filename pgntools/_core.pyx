@@ -215,3 +215,171 @@ cdef class Board:
 
     def __eq__(self, other):
         return isinstance(other, Board) and self.fen(en_passant="fen") == other.fen(en_passant="fen")
+
+
+# ---------------------------------------------------------------- the batch reader
+
+from libc.string cimport memmove
+from libc.stdint cimport int32_t, int64_t
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
+NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
+RESULTS = [result_string(i).decode() for i in range(5)]
+COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
+
+
+cdef class BatchReader:
+    """Reads a binary stream in one reusable buffer and yields batches of game records.
+
+    Each batch is a dict: numeric columns as bytes (see COLUMN_FORMATS), string columns as
+    (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``.
+    """
+
+    cdef GameReader *reader
+    cdef char *buf
+    cdef size_t cap
+    cdef size_t max_buffer
+    cdef object stream
+    cdef bint done
+
+    def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
+                  bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
+                  bint strict=False,
+                  bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
+                  bint reduced=False, str en_passant="legal", bint shredder=False,
+                  int batch_games=1024, size_t buffer_size=1 << 20, size_t max_buffer=1 << 30):
+        cdef GameOptions opt
+        if en_passant not in _EN_PASSANT_MODES:
+            raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
+        opt.replay = replay
+        opt.moves = moves
+        opt.comments = comments
+        opt.fen_every_ply = fen_every_ply
+        opt.final_fen = final_fen
+        opt.pgn = pgn
+        opt.raw_invalid = raw_invalid
+        opt.strict = strict
+        opt.fix_results = fix_results
+        opt.strip_comments = strip_comments
+        opt.strip_variations = strip_variations
+        opt.reduced = reduced
+        opt.fen_options = _EN_PASSANT_MODES[en_passant] | (FEN_SHREDDER if shredder else 0)
+        opt.max_games = batch_games
+        opt.max_errors = 16
+        self.reader = gr_new(&opt)
+        self.cap = max(buffer_size, 4096)
+        self.max_buffer = max(max_buffer, self.cap)
+        self.buf = <char *>malloc(self.cap)
+        if self.reader == NULL or self.buf == NULL:
+            raise MemoryError()
+        cdef Scanner *sc = gr_scanner(self.reader)
+        sc.buf = self.buf
+        sc.len = 0
+        sc.pos = 0
+        sc.eof = False
+        self.stream = stream
+        self.done = False
+
+    def __dealloc__(self):
+        gr_free(self.reader)
+        free(self.buf)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef int rc
+        cdef Batch *batch = gr_batch(self.reader)
+        if self.done:
+            raise StopIteration
+        while True:
+            with nogil:
+                rc = gr_fill(self.reader)
+            if rc == GR_NEED_MORE:
+                self._refill()
+                continue
+            if rc == GR_NO_MEMORY:
+                raise MemoryError("out of memory while reading games")
+            if rc == GR_END:
+                self.done = True
+                if batch.n_games == 0:
+                    raise StopIteration
+            return self._take_batch()
+
+    cdef _refill(self):
+        cdef Scanner *sc = gr_scanner(self.reader)
+        cdef size_t keep = sc.pos, remaining = sc.len - sc.pos
+        if keep:
+            memmove(self.buf, self.buf + keep, remaining)
+            sc.base += keep
+            sc.pos = 0
+            sc.len = remaining
+        if remaining == self.cap:  # one game fills the buffer: grow it
+            if self.cap >= self.max_buffer:
+                raise ValueError(f"a game at byte {sc.base} is larger than the {self.max_buffer} byte limit")
+            newcap = min(self.cap * 2, self.max_buffer)
+            newbuf = <char *>realloc(self.buf, newcap)
+            if newbuf == NULL:
+                raise MemoryError()
+            self.buf = newbuf
+            self.cap = newcap
+            sc.buf = self.buf
+        cdef char[::1] view = <char[:self.cap]> self.buf
+        n = self.stream.readinto(view[remaining:])
+        if not n:
+            sc.eof = True
+        else:
+            sc.len = remaining + n
+
+    cdef dict _take_batch(self):
+        cdef Batch *b = gr_batch(self.reader)
+        cdef size_t nbytes, count
+        cdef const char *data
+        cdef const int32_t *offsets
+        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - b.n_games}
+        for i in range(BATCH_NCOLS):
+            data = <const char *>batch_col_data(b, i, &nbytes)
+            out[batch_column_name(i).decode()] = PyBytes_FromStringAndSize(data, nbytes) if nbytes else b""
+        for i in range(BATCH_NSTRS):
+            offsets = batch_str_offsets(b, i, &count)
+            data = batch_str_data(b, i, &nbytes)
+            out[batch_string_name(i).decode()] = (
+                PyBytes_FromStringAndSize(<const char *>offsets, count * sizeof(int32_t)),
+                PyBytes_FromStringAndSize(data, nbytes) if nbytes else b"",
+            )
+        batch_clear(b)
+        return out
+
+
+def replay_movetext(bytes data):
+    """Benchmark helper: replays one game per line of space-separated SAN; returns the plies."""
+    cdef const char *p = data
+    cdef size_t n = len(data), i = 0, start
+    cdef Position pos
+    cdef move_t m = 0
+    cdef uint16_t notes
+    cdef long plies = 0
+    cdef bint line_start = True
+    with nogil:
+        while i < n:
+            if line_start:
+                pos_init_start(&pos)
+                line_start = False
+            if p[i] == b'\n':
+                line_start = True
+                i += 1
+                continue
+            if p[i] == b' ':
+                i += 1
+                continue
+            start = i
+            while i < n and p[i] != b' ' and p[i] != b'\n':
+                i += 1
+            if san_to_move(&pos, p + start, i - start, &m, &notes) != SAN_OK:
+                break
+            pos_make(&pos, m)
+            plies += 1
+    if i < n:
+        raise ValueError(f"cannot replay move at byte {start}")
+    return plies

@@ -1,25 +1,152 @@
-"""The command line: a Click group with one short function per command."""
+"""The command line: a Click group with one short function per command over the library."""
 from __future__ import annotations
+
+import functools
+import signal
+import sys
 
 import click
 
 import pgntools
+from pgntools.errors import PgnToolsError
+from pgntools.pipeline import PgnSink, RejectsSink, ReportSink, Run
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(pgntools.__version__, prog_name="pgntools")
 def cli():
     """Validate, convert and export chess games (PGN) at pipeline scale.
 
     Every game is replayed move by move with a compiled rules core: illegal, ambiguous or
     malformed games are caught and located, never silently dropped or "fixed".
+
+    Inputs may be .pgn files, '-' for stdin, or .gz/.bz2/.xz/.zst compressed files.
+    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
     """
+
+
+# ---------------------------------------------------------------- shared options
+
+def inputs(f):
+    return click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))(f)
+
+
+def checking_options(f):
+    """Options every game-reading command shares: what is checked and what is reported."""
+    decorators = [
+        click.option("--report", type=click.Path(allow_dash=True), metavar="PATH",
+                     help="JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."),
+        click.option("--summary", type=click.Path(allow_dash=True), metavar="PATH",
+                     help="JSON: games, valid, fixed, invalid, counts per error kind, bytes, seconds."),
+        click.option("--strict", is_flag=True,
+                     help="Treat notation that needed normalising (e8Q, 0-0, e2e4, Ngf3, a wrong +/#) as errors."),
+        click.option("--fix-results/--no-fix-results", default=True, show_default=True,
+                     help="Repair a Result tag or termination marker that the game itself decides; "
+                          "with --no-fix-results such games are invalid."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr (default: only when stderr is a terminal)."),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
+def handle_errors(f):
+    """Library errors become one-line messages; Ctrl-C and SIGTERM exit cleanly (130/143)."""
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        try:
+            return f(*args, **kwargs)
+        except PgnToolsError as exc:
+            click.echo(f"pgntools: error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        except KeyboardInterrupt:
+            click.echo("pgntools: interrupted; no output was left under its final name", err=True)
+            sys.exit(130)
+        except _Terminated:
+            click.echo("pgntools: terminated; no output was left under its final name", err=True)
+            sys.exit(143)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return wrapper
+
+
+class _Terminated(BaseException):
+    pass
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
+
+
+def finish(summary):
+    click.echo(summary.line(), err=True)
+    sys.exit(EXIT_INVALID if summary.invalid else 0)
+
+
+# ---------------------------------------------------------------- commands
+
+@cli.command()
+@inputs
+@click.option("-o", "--output", type=click.Path(allow_dash=True), metavar="PATH",
+              help="Write the valid and fixed games as export-format PGN ('-' for stdout).")
+@click.option("--rejects", type=click.Path(allow_dash=True), metavar="PATH",
+              help="Write the invalid games exactly as they were in the input.")
+@click.option("--strip-comments", is_flag=True, help="Leave comments out of the output.")
+@click.option("--strip-variations", is_flag=True, help="Leave variations out of the output.")
+@click.option("--reduced", is_flag=True, help="The PGN standard's reduced export format: Seven Tag Roster, "
+                                               "moves and result only.")
+@checking_options
+@handle_errors
+def validate(files, output, rejects, strip_comments, strip_variations, reduced, report, summary, strict,
+             fix_results, progress):
+    """Replay every game of FILES and check every move, the start position and the result.
+
+    \b
+    Examples:
+      pgntools validate games.pgn                      # check; exit status 1 if any game is invalid
+      pgntools validate games.pgn.zst -o clean.pgn --rejects bad.pgn --report report.jsonl
+      zstdcat month.pgn.zst | pgntools validate - --summary summary.json
+    """
+    run = Run("validate", list(files), dict(
+        pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
+        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced),
+        outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress)
+
+    def sinks(opened):
+        made = []
+        if "pgn" in opened:
+            made.append(PgnSink(opened["pgn"]))
+        if "rejects" in opened:
+            made.append(RejectsSink(opened["rejects"]))
+        if "report" in opened:
+            made.append(ReportSink(opened["report"]))
+        return made
+
+    finish(run.execute(sinks))
+
+
+@cli.command()
+@inputs
+@handle_errors
+def scan(files):
+    """Count the games in FILES without replaying them (the scanner alone; for benchmarks)."""
+    run = Run("scan", list(files), dict(replay=False), progress=False)
+    summary = run.execute(lambda opened: [])
+    click.echo(summary.games)
 
 
 @cli.command()
 @click.argument("depth", type=click.IntRange(0, 12))
 @click.option("--fen", default=None, help="Start position (default: the standard start).")
 @click.option("--chess960", is_flag=True, help="Read --fen as a Chess960 (X-FEN/Shredder-FEN) position.")
+@handle_errors
 def perft(depth, fen, chess960):
     """Count the leaf nodes of the legal move tree to DEPTH (a rules-core self-check).
 

@@ -1,0 +1,83 @@
+#include "batch.h"
+
+#define AS_SIZE(id, T, fmt, name) sizeof(T),
+#define AS_FORMAT(id, T, fmt, name) fmt,
+#define AS_NAME(id, T, fmt, name) name,
+#define AS_STRING_NAME(id, name) name,
+
+static const size_t ITEM_SIZES[BATCH_NCOLS] = {BATCH_COLUMNS(AS_SIZE)};
+static const char *const FORMATS[BATCH_NCOLS] = {BATCH_COLUMNS(AS_FORMAT)};
+static const char *const NAMES[BATCH_NCOLS] = {BATCH_COLUMNS(AS_NAME)};
+static const char *const STRING_NAMES[BATCH_NSTRS] = {BATCH_STRINGS(AS_STRING_NAME)};
+
+const char *batch_column_name(int id) { return NAMES[id]; }
+const char *batch_column_format(int id) { return FORMATS[id]; }
+const char *batch_string_name(int id) { return STRING_NAMES[id]; }
+
+bool batch_init(Batch *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int i = 0; i < BATCH_NCOLS; i++)
+        b->cols[i].item = ITEM_SIZES[i];
+    for (int i = 0; i < BATCH_NSTRS; i++)
+        if (!strcol_init(&b->strs[i]))
+            return false;
+    return true;
+}
+
+void batch_free(Batch *b)
+{
+    for (int i = 0; i < BATCH_NCOLS; i++) {
+        free(b->cols[i].data);
+        b->cols[i].data = NULL;
+        b->cols[i].len = b->cols[i].cap = 0;
+    }
+    for (int i = 0; i < BATCH_NSTRS; i++)
+        strcol_free(&b->strs[i]);
+}
+
+void batch_clear(Batch *b)
+{
+    for (int i = 0; i < BATCH_NCOLS; i++)
+        b->cols[i].len = 0;
+    for (int i = 0; i < BATCH_NSTRS; i++)
+        strcol_clear(&b->strs[i]);
+    b->n_games = 0;
+    b->failed = false;
+}
+
+void batch_mark(const Batch *b, BatchMark *m)
+{
+    for (int i = 0; i < BATCH_NCOLS; i++)
+        m->cols[i] = b->cols[i].len;
+    for (int i = 0; i < BATCH_NSTRS; i++)
+        m->strs[i] = strcol_count(&b->strs[i]);
+    m->n_games = b->n_games;
+}
+
+void batch_rollback(Batch *b, const BatchMark *m)
+{
+    for (int i = 0; i < BATCH_NCOLS; i++)
+        b->cols[i].len = m->cols[i];
+    for (int i = 0; i < BATCH_NSTRS; i++)
+        strcol_truncate(&b->strs[i], m->strs[i]);
+    b->n_games = m->n_games;
+}
+
+const void *batch_col_data(const Batch *b, int id, size_t *nbytes)
+{
+    *nbytes = b->cols[id].len * b->cols[id].item;
+    return b->cols[id].data;
+}
+
+const int32_t *batch_str_offsets(const Batch *b, int id, size_t *count)
+{
+    *count = b->strs[id].offsets.len;
+    return b->strs[id].offsets.data;
+}
+
+const char *batch_str_data(const Batch *b, int id, size_t *nbytes)
+{
+    *nbytes = b->strs[id].data.len;
+    return b->strs[id].data.data;
+}

@@ -1,0 +1,128 @@
+/* A batch of game records as columns (struct of arrays), built in C and handed to Python
+ * whole: numeric columns are plain arrays, string columns are Arrow-layout (offsets + data).
+ * Games, tags, moves, errors and notes are separate tables linked by per-game start indexes. */
+#ifndef PGNT_BATCH_H
+#define PGNT_BATCH_H
+
+#include "buffers.h"
+
+/* X(id, C type, Python struct format, name) */
+#define BATCH_COLUMNS(X)                                                                          \
+    /* one row per game */                                                                        \
+    X(G_OFFSET, int64_t, "q", "offset")              /* stream offset of the game's first byte */ \
+    X(G_LENGTH, int64_t, "q", "length")              /* bytes up to the end of its last token */  \
+    X(G_LINE, int64_t, "q", "line")                  /* 1-based line of its first byte */         \
+    X(G_TAG_START, int32_t, "i", "tag_start")        /* first row in the tag table */             \
+    X(G_MOVE_START, int32_t, "i", "move_start")      /* first row in the move table */            \
+    X(G_ERROR_START, int32_t, "i", "error_start")                                                  \
+    X(G_NOTE_START, int32_t, "i", "note_start")                                                    \
+    X(G_PLY_COUNT, int32_t, "i", "ply_count")        /* mainline plies replayed */                \
+    X(G_STATUS, uint8_t, "B", "status")              /* STATUS_* */                               \
+    X(G_RESULT, uint8_t, "B", "result")              /* RESULT_*: the checked value */            \
+    X(G_RESULT_TAG, uint8_t, "B", "result_tag")      /* RESULT_* as read (NONE: no tag) */        \
+    X(G_RESULT_MARKER, uint8_t, "B", "result_marker") /* RESULT_* as read (NONE: missing) */      \
+    X(G_OUTCOME, uint8_t, "B", "outcome")            /* OUTCOME_*: automatic end reached */       \
+    X(G_FIXES, uint8_t, "B", "fixes")                /* FIX_* bits */                             \
+    X(G_CHESS960, uint8_t, "B", "chess960")                                                        \
+    /* one row per mainline ply */                                                                \
+    X(M_FROM, uint8_t, "B", "from_square")                                                         \
+    X(M_TO, uint8_t, "B", "to_square")                                                             \
+    X(M_PIECE, uint8_t, "B", "piece")                /* PAWN..KING */                             \
+    X(M_CAPTURED, uint8_t, "B", "captured")          /* 0 or PAWN..QUEEN */                       \
+    X(M_PROMOTION, uint8_t, "B", "promotion")        /* 0 or KNIGHT..QUEEN */                     \
+    X(M_FLAGS, uint8_t, "B", "flags")                /* MF_* bits */                              \
+    X(M_HALFMOVE, uint16_t, "H", "halfmove_clock")   /* after the move */                         \
+    X(M_HAS, uint8_t, "B", "has")                    /* HAS_* bits: which values below are set */ \
+    X(M_CLOCK, double, "d", "clock")                 /* seconds, from [%clk] */                   \
+    X(M_EMT, double, "d", "emt")                     /* seconds, from [%emt] */                   \
+    X(M_EVAL_CP, int32_t, "i", "eval_cp")            /* centipawns, from [%eval] */               \
+    X(M_EVAL_MATE, int16_t, "h", "eval_mate")        /* mate in n (signed), from [%eval #n] */    \
+    X(M_NAG_START, int32_t, "i", "nag_start")        /* first row in the NAG list */              \
+    X(N_NAG, uint8_t, "B", "nag")                    /* NAG values, by move */                    \
+    /* one row per error */                                                                       \
+    X(E_KIND, uint8_t, "B", "error_kind")                                                          \
+    X(E_PLY, int32_t, "i", "error_ply")              /* 1-based, 0 when not tied to a move */     \
+    X(E_OFFSET, int64_t, "q", "error_offset")                                                      \
+    X(E_LINE, int64_t, "q", "error_line")                                                          \
+    X(E_COLUMN, int64_t, "q", "error_column")                                                      \
+    X(E_DETAIL, int32_t, "i", "error_detail")        /* kind-specific: FEN problem bits, ... */   \
+    /* one row per (game, note kind) */                                                           \
+    X(O_KIND, uint8_t, "B", "note_kind")                                                           \
+    X(O_PLY, int32_t, "i", "note_ply")               /* first ply where it occurred */            \
+    X(O_COUNT, int32_t, "i", "note_count")
+
+#define BATCH_STRINGS(X)                                      \
+    X(S_TAG_NAME, "tag_name")                                 \
+    X(S_TAG_VALUE, "tag_value")                               \
+    X(S_SAN, "san")                                           \
+    X(S_UCI, "uci")                                           \
+    X(S_COMMENT, "comment")      /* per move, when asked */    \
+    X(S_FEN, "fen")              /* per move, when asked */    \
+    X(S_START_FEN, "start_fen")  /* per game */                \
+    X(S_FINAL_FEN, "final_fen")  /* per game, when asked */    \
+    X(S_PGN, "pgn")              /* per game, when asked */    \
+    X(S_RAW, "raw")              /* invalid games' input bytes, when asked */ \
+    X(S_ERROR_TOKEN, "error_token")                           \
+    X(S_NOTE_TOKEN, "note_token")
+
+#define AS_ENUM(id, ...) id,
+enum { BATCH_COLUMNS(AS_ENUM) BATCH_NCOLS };
+enum { BATCH_STRINGS(AS_ENUM) BATCH_NSTRS };
+
+typedef struct {
+    void *data;
+    size_t len, cap, item;
+} Column;
+
+typedef struct {
+    Column cols[BATCH_NCOLS];
+    StrCol strs[BATCH_NSTRS];
+    size_t n_games;
+    bool failed; /* an allocation failed: the batch is unusable */
+} Batch;
+
+/* Lengths of every column at one moment: a game is rolled back to its mark when the buffer
+ * ends inside it. */
+typedef struct {
+    size_t cols[BATCH_NCOLS];
+    size_t strs[BATCH_NSTRS];
+    size_t n_games;
+} BatchMark;
+
+enum { STATUS_VALID = 0, STATUS_FIXED = 1, STATUS_INVALID = 2 };
+enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICIENT, OUTCOME_SEVENTYFIVE, OUTCOME_FIVEFOLD };
+enum { FIX_RESULT_TAG = 1, FIX_RESULT_MARKER = 2 };
+enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16 };
+enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
+
+bool batch_init(Batch *b);
+void batch_free(Batch *b);
+void batch_clear(Batch *b);
+void batch_mark(const Batch *b, BatchMark *m);
+void batch_rollback(Batch *b, const BatchMark *m);
+const char *batch_column_name(int id);
+const char *batch_column_format(int id);
+const char *batch_string_name(int id);
+/* Raw views for the Python boundary. */
+const void *batch_col_data(const Batch *b, int id, size_t *nbytes);
+const int32_t *batch_str_offsets(const Batch *b, int id, size_t *count);
+const char *batch_str_data(const Batch *b, int id, size_t *nbytes);
+
+static inline bool col_reserve(Column *c, size_t extra)
+{
+    return vec_reserve_raw(&c->data, &c->cap, c->len, extra, c->item);
+}
+
+/* Typed push: COL_PUSH(batch, id, type, value). Sets batch->failed on allocation failure. */
+#define COL_PUSH(b, id, T, v)                                   \
+    do {                                                        \
+        Column *c_ = &(b)->cols[id];                            \
+        if (col_reserve(c_, 1))                                 \
+            ((T *)c_->data)[c_->len++] = (T)(v);                \
+        else                                                    \
+            (b)->failed = true;                                 \
+    } while (0)
+#define COL_AT(b, id, T, i) (((T *)(b)->cols[id].data)[i])
+#define COL_LEN(b, id) ((b)->cols[id].len)
+
+#endif

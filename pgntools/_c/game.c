@@ -1,0 +1,861 @@
+#include <stdio.h>
+
+#include "fen.h"
+#include "game.h"
+
+static const char *const ERROR_NAMES[ERR_COUNT] = {
+    "ok", "invalid_san", "illegal_move", "ambiguous_move", "invalid_promotion", "null_move", "drop",
+    "invalid_start_position", "unsupported_variant", "move_after_game_end", "result_mismatch",
+    "result_contradicts_position", "syntax_error", "unterminated_comment", "unterminated_variation",
+    "nonstandard_notation",
+};
+static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
+    "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
+    "threefold_claimable",
+};
+
+const char *game_error_name(int kind) { return kind > 0 && kind < ERR_COUNT ? ERROR_NAMES[kind] : "unknown"; }
+const char *game_note_name(int kind)
+{
+    if (kind >= 0 && kind < NOTE_COUNT)
+        return san_note_name(kind);
+    return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
+}
+const char *result_string(int result)
+{
+    static const char *const names[] = {"", "1-0", "0-1", "1/2-1/2", "*"};
+    return result >= 0 && result <= RESULT_UNKNOWN ? names[result] : "*";
+}
+
+typedef struct {
+    Position before; /* the position before this level's last move: where a variation starts */
+    Position pos;
+    bool has_move;
+    int ply; /* the game ply of this level's last move (variations count from their branch point) */
+} Level;
+
+struct GameReader {
+    Scanner sc;
+    GameOptions opt;
+    Batch batch;
+    int64_t games;
+    VEC(uint64_t) history; /* mainline hashes, for repetitions */
+    VEC(Level) levels;
+    ByteVec movetext;
+    Emitter em;
+};
+
+/* What one game needs while it is read. */
+typedef struct {
+    bool latin1;
+    int depth;
+    int ply;
+    bool replaying;  /* the start position is valid and moves are being replayed */
+    bool stopped;    /* an error stopped the replay */
+    bool need_number;
+    bool pending;    /* a mainline move row still open for its comments */
+    bool has_tags, has_content;
+    int n_errors, n_tags;
+    int outcome, outcome_ply;
+    bool claim_fifty, claim_threefold;
+    int result_tag, result_marker, result;
+    uint8_t fixes;
+    Annotations ann;
+    size_t start, end;
+    int64_t line;
+    int32_t note_ply[NOTE_KIND_COUNT], note_count[NOTE_KIND_COUNT];
+    size_t note_at[NOTE_KIND_COUNT], note_len[NOTE_KIND_COUNT];
+    const char *fen, *variant;
+    size_t fen_len, variant_len;
+    bool has_setup;
+    bool chess960;
+    int64_t last_tag_line;
+    BatchMark mark;
+} Game;
+
+/* ---------------------------------------------------------------- reader lifecycle */
+
+GameReader *gr_new(const GameOptions *opt)
+{
+    GameReader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->opt = *opt;
+    if (r->opt.max_games <= 0)
+        r->opt.max_games = 1024;
+    if (r->opt.max_errors <= 0)
+        r->opt.max_errors = 16;
+    r->sc.line = 1;
+    em_init(&r->em, &r->movetext);
+    if (!batch_init(&r->batch) || !VEC_RESERVE(r->levels, 16)) {
+        gr_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void gr_free(GameReader *r)
+{
+    if (!r)
+        return;
+    batch_free(&r->batch);
+    VEC_FREE(r->history);
+    VEC_FREE(r->levels);
+    VEC_FREE(r->movetext);
+    em_free(&r->em);
+    free(r);
+}
+
+Scanner *gr_scanner(GameReader *r) { return &r->sc; }
+Batch *gr_batch(GameReader *r) { return &r->batch; }
+int64_t gr_games_read(const GameReader *r) { return r->games; }
+
+/* ---------------------------------------------------------------- errors and notes */
+
+static void push_text(GameReader *r, int strcol, const char *s, size_t n, bool latin1)
+{
+    StrCol *c = &r->batch.strs[strcol];
+    if (!bytes_add_text(&c->data, s, n, latin1) || !strcol_end(c))
+        r->batch.failed = true;
+}
+
+static void add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail)
+{
+    if (g->n_errors++ >= r->opt.max_errors)
+        return;
+    Batch *b = &r->batch;
+    COL_PUSH(b, E_KIND, uint8_t, kind);
+    COL_PUSH(b, E_PLY, int32_t, ply);
+    COL_PUSH(b, E_OFFSET, int64_t, t ? r->sc.base + (int64_t)t->start : r->sc.base + (int64_t)g->end);
+    COL_PUSH(b, E_LINE, int64_t, t ? t->line : r->sc.line);
+    COL_PUSH(b, E_COLUMN, int64_t, t ? t->col : 0);
+    COL_PUSH(b, E_DETAIL, int32_t, detail);
+    size_t n = t ? t->len : 0;
+    push_text(r, S_ERROR_TOKEN, t ? r->sc.buf + t->start : "", n > 80 ? 80 : n, g->latin1);
+}
+
+static void add_note(GameReader *r, Game *g, int kind, int ply, const Token *t)
+{
+    if (g->note_count[kind]++ == 0) {
+        g->note_ply[kind] = ply;
+        g->note_at[kind] = t ? t->start : 0;
+        g->note_len[kind] = t ? t->len : 0;
+    }
+    (void)r;
+}
+
+static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
+{
+    for (int i = 0; notes; i++, notes >>= 1) {
+        if (!(notes & 1))
+            continue;
+        add_note(r, g, i, ply, t);
+        if (r->opt.strict)
+            add_error(r, g, ERR_NONSTANDARD_NOTATION, ply, t, i);
+    }
+}
+
+static void push_notes(GameReader *r, Game *g)
+{
+    Batch *b = &r->batch;
+    for (int k = 0; k < NOTE_KIND_COUNT; k++) {
+        if (!g->note_count[k])
+            continue;
+        COL_PUSH(b, O_KIND, uint8_t, k);
+        COL_PUSH(b, O_PLY, int32_t, g->note_ply[k]);
+        COL_PUSH(b, O_COUNT, int32_t, g->note_count[k]);
+        size_t n = g->note_len[k];
+        push_text(r, S_NOTE_TOKEN, r->sc.buf + g->note_at[k], n > 80 ? 80 : n, g->latin1);
+    }
+}
+
+/* ---------------------------------------------------------------- tags */
+
+static int parse_result(const char *s, size_t n)
+{
+    if (n == 3 && memcmp(s, "1-0", 3) == 0)
+        return RESULT_WHITE;
+    if (n == 3 && memcmp(s, "0-1", 3) == 0)
+        return RESULT_BLACK;
+    if (n == 7 && memcmp(s, "1/2-1/2", 7) == 0)
+        return RESULT_DRAW;
+    return RESULT_UNKNOWN;
+}
+
+static bool name_is(const char *s, size_t n, const char *name) { return strlen(name) == n && memcmp(s, name, n) == 0; }
+
+/* Whether this game already has a tag of that name. */
+static bool has_tag(const GameReader *r, const Game *g, const char *name, size_t n)
+{
+    const StrCol *names = &r->batch.strs[S_TAG_NAME];
+    for (size_t i = g->mark.strs[S_TAG_NAME]; i < strcol_count(names); i++) {
+        int32_t a = names->offsets.data[i], z = names->offsets.data[i + 1];
+        if ((size_t)(z - a) == n && memcmp(names->data.data + a, name, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void push_tag_value(GameReader *r, const Game *g, const char *s, size_t n)
+{
+    StrCol *c = &r->batch.strs[S_TAG_VALUE];
+    size_t i = 0;
+    while (i < n) { /* undo \" and \\ */
+        const char *bs = memchr(s + i, '\\', n - i);
+        size_t run = bs ? (size_t)(bs - (s + i)) : n - i;
+        if (!bytes_add_text(&c->data, s + i, run, g->latin1))
+            r->batch.failed = true;
+        i += run;
+        if (bs) {
+            bool escape = i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\\');
+            if (!bytes_add_text(&c->data, s + i + escape, 1, false))
+                r->batch.failed = true;
+            i += 1 + escape;
+        }
+    }
+    if (!strcol_end(c))
+        r->batch.failed = true;
+}
+
+static void on_tag(GameReader *r, Game *g, const Token *t)
+{
+    const char *name = r->sc.buf + t->a, *value = r->sc.buf + t->b;
+    if (has_tag(r, g, name, t->alen)) {
+        add_note(r, g, NOTE_DUPLICATE_TAG, 0, t);
+        return; /* the first value stands */
+    }
+    push_text(r, S_TAG_NAME, name, t->alen, false);
+    push_tag_value(r, g, value, t->blen);
+    g->n_tags++;
+    if (name_is(name, t->alen, "Result")) {
+        g->result_tag = parse_result(value, t->blen);
+    } else if (name_is(name, t->alen, "FEN")) {
+        g->fen = value;
+        g->fen_len = t->blen;
+    } else if (name_is(name, t->alen, "SetUp")) {
+        g->has_setup = true;
+    } else if (name_is(name, t->alen, "Variant")) {
+        g->variant = value;
+        g->variant_len = t->blen;
+    }
+}
+
+/* In a tag section, a second Event, or a repeated tag after a blank line, begins a new game:
+ * the one before had no movetext (broadcasts and studies export such games). */
+static bool starts_next_game(const GameReader *r, const Game *g, const Token *t)
+{
+    const char *name = r->sc.buf + t->a;
+    if (!has_tag(r, g, name, t->alen))
+        return false;
+    return name_is(name, t->alen, "Event") || t->line > g->last_tag_line + 1;
+}
+
+/* ---------------------------------------------------------------- start position */
+
+static bool variant_is(const char *v, size_t n, const char *name)
+{
+    if (strlen(name) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((v[i] | 0x20) != name[i])
+            return false;
+    return true;
+}
+
+/* 0 standard, 1 Chess960, -1 unsupported. */
+static int classify_variant(const char *v, size_t n)
+{
+    static const char *const standard[] = {"", "standard", "from position", "normal", "chess"};
+    static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischer random", "freestyle",
+                                       "960", "frc"};
+    for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
+        if (variant_is(v, n, standard[i]))
+            return 0;
+    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++)
+        if (variant_is(v, n, c960[i]))
+            return 1;
+    return -1;
+}
+
+static void setup_start(GameReader *r, Game *g, const Token *first_move_token)
+{
+    Level *L = &r->levels.data[0];
+    r->levels.len = 1;
+    L->has_move = false;
+    L->ply = 0;
+    int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
+    g->chess960 = variant == 1;
+    g->replaying = r->opt.replay;
+    if (variant < 0) {
+        add_error(r, g, ERR_UNSUPPORTED_VARIANT, 0, first_move_token, 0);
+        g->replaying = false;
+    }
+    if (g->fen) {
+        int problems = fen_parse(&L->pos, g->fen, g->fen_len, g->chess960);
+        if (problems) {
+            add_error(r, g, ERR_INVALID_START_POSITION, 0, first_move_token, problems);
+            g->replaying = false;
+        }
+        if (!g->has_setup)
+            add_note(r, g, NOTE_FEN_WITHOUT_SETUP, 0, NULL);
+        push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
+    } else {
+        pos_init_start(&L->pos);
+        L->pos.chess960 = g->chess960;
+        push_text(r, S_START_FEN, "", 0, false);
+    }
+    r->history.len = 0;
+    VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
+    g->need_number = true;
+    if (r->opt.pgn) {
+        r->movetext.len = 0;
+        em_reset(&r->em, &r->movetext);
+    }
+}
+
+/* ---------------------------------------------------------------- moves */
+
+static bool emitting(const GameReader *r, const Game *g)
+{
+    return r->opt.pgn && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
+}
+
+/* Closes the open mainline move row: its annotations and comment text. */
+static void finish_pending(GameReader *r, Game *g)
+{
+    if (!g->pending)
+        return;
+    Batch *b = &r->batch;
+    COL_PUSH(b, M_HAS, uint8_t, g->ann.has);
+    COL_PUSH(b, M_CLOCK, double, g->ann.clock);
+    COL_PUSH(b, M_EMT, double, g->ann.emt);
+    COL_PUSH(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
+    COL_PUSH(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
+    if (r->opt.comments && !strcol_end(&b->strs[S_COMMENT]))
+        b->failed = true;
+    memset(&g->ann, 0, sizeof g->ann);
+    g->pending = false;
+}
+
+static void push_move_row(GameReader *r, Game *g, const Position *before, const Position *after, move_t m,
+                          const char *san, size_t san_len, int status)
+{
+    Batch *b = &r->batch;
+    int from = mv_from(m), to = mv_to(m), type = mv_type(m);
+    uint8_t captured = type == MT_EN_PASSANT ? PAWN : type == MT_CASTLE ? 0 : PIECE_TYPE(before->board[to]);
+    uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
+                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0));
+    char text[FEN_MAX];
+    finish_pending(r, g);
+    COL_PUSH(b, M_FROM, uint8_t, from);
+    COL_PUSH(b, M_TO, uint8_t, to);
+    COL_PUSH(b, M_PIECE, uint8_t, PIECE_TYPE(before->board[from]));
+    COL_PUSH(b, M_CAPTURED, uint8_t, captured);
+    COL_PUSH(b, M_PROMOTION, uint8_t, mv_promo(m));
+    COL_PUSH(b, M_FLAGS, uint8_t, flags);
+    COL_PUSH(b, M_HALFMOVE, uint16_t, after->halfmove);
+    COL_PUSH(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
+    push_text(r, S_SAN, san, san_len, false);
+    push_text(r, S_UCI, text, uci_format(before, m, text), false);
+    if (r->opt.fen_every_ply)
+        push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
+    g->pending = true;
+}
+
+/* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. */
+static void track_mainline_end(GameReader *r, Game *g, const Position *p, move_t m, bool material_changed)
+{
+    VEC_PUSH(r->history, p->hash, r->batch.failed);
+    if (p->halfmove >= 100)
+        g->claim_fifty = true;
+    if (p->halfmove >= 8) {
+        int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
+        g->claim_threefold |= reps >= 3;
+        if (reps >= 5 && !g->outcome)
+            g->outcome = OUTCOME_FIVEFOLD;
+    }
+    if (!g->outcome && material_changed && pos_is_insufficient_material(p))
+        g->outcome = OUTCOME_INSUFFICIENT;
+    if (!g->outcome && p->halfmove >= 150)
+        g->outcome = OUTCOME_SEVENTYFIVE;
+    if (g->outcome && !g->outcome_ply)
+        g->outcome_ply = g->ply;
+    (void)m;
+}
+
+static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
+{
+    add_error(r, g, kind, ply, t, detail);
+    g->stopped = true;
+}
+
+static void on_move(GameReader *r, Game *g, const Token *t)
+{
+    const char *text = r->sc.buf + t->a;
+    Level *L = &r->levels.data[g->depth];
+    bool mainline = g->depth == 0;
+    if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart */
+        if (g->replaying && !g->stopped && L->has_move)
+            add_move_notes(r, g, NOTE_EN_PASSANT_SUFFIX, g->ply, t);
+        return;
+    }
+    g->has_content = true;
+    if (!g->replaying || g->stopped)
+        return;
+
+    int ply = L->ply + 1;
+    if (mainline && g->outcome) {
+        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, g->outcome);
+        return;
+    }
+    SanMove sm;
+    move_t m = MOVE_NONE;
+    int rc = san_parse(text, t->alen, &sm);
+    if (rc == SAN_OK)
+        rc = san_resolve(&L->pos, &sm, &m);
+    if (rc != SAN_OK) {
+        if (mainline && rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
+            g->outcome = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+            g->outcome_ply = g->ply;
+            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, g->outcome);
+        } else {
+            stop_replay(r, g, rc, ply, t, 0);
+        }
+        return;
+    }
+
+    char san[16];
+    size_t san_len = 0;
+    bool want_san = r->opt.pgn || (mainline && r->opt.moves);
+    if (want_san)
+        san_len = san_format_base(&L->pos, m, san);
+    bool material_changed = L->pos.board[mv_to(m)] || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
+    L->before = L->pos;
+    pos_make(&L->pos, m);
+    L->has_move = true;
+    L->ply = ply;
+    int status = pos_check_status(&L->pos);
+    if (want_san && status)
+        san[san_len++] = status == 2 ? '#' : '+';
+    add_move_notes(r, g, sm.notes | san_check_notes(sm.check, status), ply, t);
+
+    if (emitting(r, g)) {
+        bool black = L->before.turn == BLACK;
+        if (!black || g->need_number)
+            em_move_number(&r->em, L->before.fullmove, black);
+        em_unit(&r->em, san, san_len);
+        g->need_number = false;
+    }
+    if (mainline) {
+        g->ply++;
+        if (status == 2) {
+            g->outcome = OUTCOME_CHECKMATE;
+            g->outcome_ply = g->ply;
+        }
+        track_mainline_end(r, g, &L->pos, m, material_changed);
+        if (r->opt.moves)
+            push_move_row(r, g, &L->before, &L->pos, m, san, san_len, status);
+    }
+}
+
+static void on_comment(GameReader *r, Game *g, const Token *t)
+{
+    const char *text = r->sc.buf + t->a;
+    if (g->depth == 0 && g->pending) {
+        ann_parse(text, t->alen, &g->ann);
+        if (r->opt.comments) {
+            StrCol *c = &r->batch.strs[S_COMMENT];
+            if (g->ann.has & HAS_COMMENT)
+                strcol_addc(c, ' ');
+            if (!bytes_add_text(&c->data, text, t->alen, g->latin1))
+                r->batch.failed = true;
+        }
+        g->ann.has |= HAS_COMMENT;
+    }
+    if (emitting(r, g) && !r->opt.strip_comments && !r->opt.reduced) {
+        em_comment(&r->em, text, t->alen, g->latin1);
+        g->need_number = true;
+    }
+}
+
+static void on_nag(GameReader *r, Game *g, const Token *t)
+{
+    if (t->value > 255) {
+        add_error(r, g, ERR_SYNTAX, g->ply, t, 0);
+        return;
+    }
+    if (g->depth == 0 && g->pending)
+        COL_PUSH(&r->batch, N_NAG, uint8_t, t->value);
+    if (emitting(r, g) && !r->opt.reduced)
+        em_nag(&r->em, t->value);
+}
+
+static void on_open_variation(GameReader *r, Game *g, const Token *t)
+{
+    Level *L = &r->levels.data[g->depth];
+    if (g->replaying && !g->stopped && !L->has_move) {
+        stop_replay(r, g, ERR_SYNTAX, g->ply, t, 1); /* a variation before any move */
+    }
+    if (!VEC_RESERVE(r->levels, 1)) {
+        r->batch.failed = true;
+        return;
+    }
+    L = &r->levels.data[g->depth]; /* the reserve may have moved it */
+    Level *V = &r->levels.data[++g->depth];
+    r->levels.len = (size_t)g->depth + 1;
+    V->pos = L->before;
+    V->has_move = false;
+    V->ply = L->ply - 1;
+    if (emitting(r, g)) {
+        em_open_variation(&r->em);
+        g->need_number = true;
+    }
+}
+
+static void on_close_variation(GameReader *r, Game *g, const Token *t)
+{
+    if (g->depth == 0) {
+        add_error(r, g, ERR_SYNTAX, g->ply, t, 2); /* ')' without '(' */
+        return;
+    }
+    if (emitting(r, g)) {
+        em_close_variation(&r->em);
+        g->need_number = true;
+    }
+    g->depth--;
+    r->levels.len = (size_t)g->depth + 1;
+}
+
+/* ---------------------------------------------------------------- game end */
+
+static bool decided(int result) { return result == RESULT_WHITE || result == RESULT_BLACK || result == RESULT_DRAW; }
+
+static void check_result(GameReader *r, Game *g, const Position *final)
+{
+    int tag = g->result_tag, marker = g->result_marker;
+    int by_position = RESULT_NONE;
+    if (g->outcome == OUTCOME_CHECKMATE)
+        by_position = final->turn == WHITE ? RESULT_BLACK : RESULT_WHITE;
+    else if (g->outcome)
+        by_position = RESULT_DRAW;
+    int32_t detail = tag | marker << 4 | by_position << 8;
+
+    if (g->n_errors) { /* already invalid: keep what was read */
+        g->result = decided(tag) ? tag : decided(marker) ? marker : RESULT_UNKNOWN;
+        return;
+    }
+    bool needs_fix;
+    if (by_position) {
+        g->result = by_position;
+        bool contradiction = (decided(tag) && tag != by_position) || (decided(marker) && marker != by_position);
+        needs_fix = (tag != RESULT_NONE && tag != by_position) || marker != by_position;
+        if (contradiction && !r->opt.fix_results) {
+            add_error(r, g, ERR_RESULT_CONTRADICTS_POSITION, 0, NULL, detail);
+            return;
+        }
+    } else {
+        if (decided(tag) && decided(marker) && tag != marker) {
+            g->result = tag;
+            add_error(r, g, ERR_RESULT_MISMATCH, 0, NULL, detail);
+            return;
+        }
+        g->result = decided(tag) ? tag : decided(marker) ? marker : RESULT_UNKNOWN;
+        needs_fix = (tag != RESULT_NONE && tag != g->result) || marker != g->result;
+    }
+    if (needs_fix && !r->opt.fix_results) {
+        add_error(r, g, ERR_RESULT_MISMATCH, 0, NULL, detail);
+        return;
+    }
+    if (tag != RESULT_NONE && tag != g->result)
+        g->fixes |= FIX_RESULT_TAG;
+    if (marker != g->result)
+        g->fixes |= FIX_RESULT_MARKER;
+    if (tag == RESULT_NONE)
+        add_note(r, g, NOTE_MISSING_RESULT_TAG, 0, NULL);
+}
+
+static void final_outcome(GameReader *r, Game *g, const Position *p)
+{
+    (void)r;
+    if (!g->replaying || g->stopped || g->outcome)
+        return;
+    if (!pos_has_legal_move(p))
+        g->outcome = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+    else if (pos_is_insufficient_material(p))
+        g->outcome = OUTCOME_INSUFFICIENT;
+    else if (p->halfmove >= 150)
+        g->outcome = OUTCOME_SEVENTYFIVE;
+    if (g->outcome)
+        g->outcome_ply = g->ply;
+}
+
+static const char *const SEVEN_TAGS[7] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+static const char *const SEVEN_DEFAULTS[7] = {"?", "?", "????.??.??", "?", "?", "?", ""};
+
+static void put_tag(ByteVec *v, bool *ok, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+    *ok &= bytes_add_text(v, "[", 1, false) && bytes_add_text(v, name, nlen, false) &&
+           bytes_add_text(v, " \"", 2, false) && bytes_add_escaped(v, value, vlen) &&
+           bytes_add_text(v, "\"]\n", 3, false);
+}
+
+/* The export format: Seven Tag Roster in order, then the other tags in ASCII order. */
+static void write_pgn(GameReader *r, Game *g)
+{
+    StrCol *out = &r->batch.strs[S_PGN];
+    const StrCol *names = &r->batch.strs[S_TAG_NAME], *values = &r->batch.strs[S_TAG_VALUE];
+    size_t first = g->mark.strs[S_TAG_NAME], n = strcol_count(names) - first;
+    bool ok = true;
+    int order[256];
+    int n_other = 0;
+    for (int s = 0; s < 7; s++) {
+        const char *value = SEVEN_DEFAULTS[s];
+        size_t vlen = strlen(value);
+        for (size_t i = 0; i < n; i++) {
+            int32_t a = names->offsets.data[first + i], z = names->offsets.data[first + i + 1];
+            if (name_is(names->data.data + a, (size_t)(z - a), SEVEN_TAGS[s])) {
+                value = values->data.data + values->offsets.data[first + i];
+                vlen = (size_t)(values->offsets.data[first + i + 1] - values->offsets.data[first + i]);
+            }
+        }
+        if (s == 6) {
+            value = result_string(g->result);
+            vlen = strlen(value);
+        }
+        put_tag(&out->data, &ok, SEVEN_TAGS[s], strlen(SEVEN_TAGS[s]), value, vlen);
+    }
+    for (size_t i = 0; i < n && n_other < 256; i++) { /* insertion sort of the other tags by name */
+        int32_t a = names->offsets.data[first + i], z = names->offsets.data[first + i + 1];
+        bool seven = false;
+        for (int s = 0; s < 7; s++)
+            seven |= name_is(names->data.data + a, (size_t)(z - a), SEVEN_TAGS[s]);
+        if (seven)
+            continue;
+        if (r->opt.reduced && !name_is(names->data.data + a, (size_t)(z - a), "FEN") &&
+            !name_is(names->data.data + a, (size_t)(z - a), "SetUp"))
+            continue;
+        int j = n_other++;
+        for (; j > 0; j--) {
+            int32_t pa = names->offsets.data[first + order[j - 1]], pz = names->offsets.data[first + order[j - 1] + 1];
+            size_t len = (size_t)(z - a) < (size_t)(pz - pa) ? (size_t)(z - a) : (size_t)(pz - pa);
+            int c = memcmp(names->data.data + pa, names->data.data + a, len);
+            if (c < 0 || (c == 0 && pz - pa <= z - a))
+                break;
+            order[j] = order[j - 1];
+        }
+        order[j] = (int)i;
+    }
+    bool setup_written = false;
+    for (int k = 0; k < n_other; k++) {
+        size_t i = first + (size_t)order[k];
+        const char *name = names->data.data + names->offsets.data[i];
+        size_t nlen = (size_t)(names->offsets.data[i + 1] - names->offsets.data[i]);
+        if (g->fen && !g->has_setup && !setup_written && memcmp(name, "SetUp", nlen < 5 ? nlen : 5) > 0) {
+            put_tag(&out->data, &ok, "SetUp", 5, "1", 1);
+            setup_written = true;
+        }
+        put_tag(&out->data, &ok, name, nlen, values->data.data + values->offsets.data[i],
+                (size_t)(values->offsets.data[i + 1] - values->offsets.data[i]));
+    }
+    if (g->fen && !g->has_setup && !setup_written)
+        put_tag(&out->data, &ok, "SetUp", 5, "1", 1);
+    ok &= bytes_add_text(&out->data, "\n", 1, false);
+    const char *res = result_string(g->result);
+    em_unit(&r->em, res, strlen(res));
+    em_finish(&r->em);
+    ok &= !r->em.failed && bytes_add_text(&out->data, r->movetext.data, r->movetext.len, false) &&
+          bytes_add_text(&out->data, "\n\n", 2, false) && strcol_end(out);
+    if (!ok)
+        r->batch.failed = true;
+}
+
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (!(w & 0x8080808080808080ULL)) {
+                i += 8;
+                continue;
+            }
+        }
+        unsigned char c = s[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (!len || i + len > n || (len == 2 && c < 0xC2))
+            return false;
+        for (size_t k = 1; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return false;
+        i += len;
+    }
+    return true;
+}
+
+static void finish_game(GameReader *r, Game *g)
+{
+    Batch *b = &r->batch;
+    const Position *final = &r->levels.data[0].pos;
+    finish_pending(r, g);
+    if (g->depth > 0)
+        add_error(r, g, ERR_UNTERMINATED_VARIATION, g->ply, NULL, g->depth);
+    final_outcome(r, g, final);
+    check_result(r, g, final);
+    if (g->n_errors == 0 && decided(g->result) && g->result == RESULT_DRAW) {
+        if (g->claim_fifty)
+            add_note(r, g, NOTE_FIFTY_MOVE_CLAIMABLE, g->ply, NULL);
+        if (g->claim_threefold)
+            add_note(r, g, NOTE_THREEFOLD_CLAIMABLE, g->ply, NULL);
+    }
+    if (g->latin1)
+        add_note(r, g, NOTE_LATIN1, 0, NULL);
+    int status = g->n_errors ? STATUS_INVALID : g->fixes ? STATUS_FIXED : STATUS_VALID;
+    if (r->opt.final_fen) {
+        char fen[FEN_MAX];
+        push_text(r, S_FINAL_FEN, fen, fen_format(final, fen, r->opt.fen_options), false);
+    }
+    if (r->opt.pgn) {
+        if (status == STATUS_INVALID)
+            push_text(r, S_PGN, "", 0, false);
+        else
+            write_pgn(r, g);
+    }
+    if (r->opt.raw_invalid)
+        push_text(r, S_RAW, r->sc.buf + g->start, status == STATUS_INVALID ? g->end - g->start : 0, false);
+    push_notes(r, g);
+    COL_PUSH(b, G_OFFSET, int64_t, r->sc.base + (int64_t)g->start);
+    COL_PUSH(b, G_LENGTH, int64_t, (int64_t)(g->end - g->start));
+    COL_PUSH(b, G_LINE, int64_t, g->line);
+    COL_PUSH(b, G_TAG_START, int32_t, g->mark.strs[S_TAG_NAME]);
+    COL_PUSH(b, G_MOVE_START, int32_t, g->mark.cols[M_FROM]);
+    COL_PUSH(b, G_ERROR_START, int32_t, g->mark.cols[E_KIND]);
+    COL_PUSH(b, G_NOTE_START, int32_t, g->mark.cols[O_KIND]);
+    COL_PUSH(b, G_PLY_COUNT, int32_t, g->ply);
+    COL_PUSH(b, G_STATUS, uint8_t, status);
+    COL_PUSH(b, G_RESULT, uint8_t, g->result);
+    COL_PUSH(b, G_RESULT_TAG, uint8_t, g->result_tag);
+    COL_PUSH(b, G_RESULT_MARKER, uint8_t, g->result_marker);
+    COL_PUSH(b, G_OUTCOME, uint8_t, g->outcome);
+    COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
+    COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
+    b->n_games++;
+    r->games++;
+}
+
+/* ---------------------------------------------------------------- the game loop */
+
+enum { GAME_DONE, GAME_NEED_MORE, GAME_NONE, GAME_SKIPPED, GAME_RETRY_LATIN1 };
+
+static int read_game(GameReader *r, bool latin1)
+{
+    Scanner *sc = &r->sc;
+    Scanner start_state = *sc, before;
+    Game g;
+    Token t;
+    memset(&g, 0, sizeof g);
+    g.latin1 = latin1;
+    batch_mark(&r->batch, &g.mark);
+    r->levels.len = 1;
+
+    int k;
+    for (;;) { /* the tag section: tags, possibly with blank lines between them */
+        before = *sc;
+        k = tok_next(sc, &t);
+        if (k == TOK_NEED_MORE)
+            goto need_more;
+        if (k == TOK_END)
+            break;
+        if (!g.has_tags && !g.has_content && g.start == 0 && g.line == 0) {
+            g.start = t.start;
+            g.line = t.line;
+        }
+        if (k == TOK_TAG && g.has_tags && starts_next_game(r, &g, &t)) {
+            *sc = before; /* the game before had tags only */
+            goto done;
+        }
+        if (k == TOK_TAG) {
+            on_tag(r, &g, &t);
+            g.last_tag_line = t.line;
+            g.has_tags = g.has_content = true;
+        } else if (k == TOK_BAD_TAG) {
+            add_error(r, &g, ERR_SYNTAX, 0, &t, 3);
+            g.has_content = true;
+        } else {
+            break;
+        }
+        g.end = t.start + t.len;
+    }
+    if (k == TOK_END && !g.has_content)
+        return GAME_NONE;
+    setup_start(r, &g, k == TOK_END ? NULL : &t);
+
+    for (;;) {
+        switch (k) {
+        case TOK_END: goto done;
+        case TOK_NEED_MORE: goto need_more;
+        case TOK_TAG: *sc = before; goto done;
+        case TOK_BAD_TAG:
+            if (t.line_start) {
+                *sc = before;
+                goto done;
+            }
+            add_error(r, &g, ERR_SYNTAX, g.ply, &t, 3);
+            break;
+        case TOK_RESULT:
+            if (g.depth == 0) {
+                g.result_marker = t.value;
+                g.has_content = true;
+                g.end = t.start + t.len;
+                goto done;
+            }
+            add_error(r, &g, ERR_SYNTAX, g.ply, &t, 4); /* a result inside a variation */
+            break;
+        case TOK_MOVE: on_move(r, &g, &t); break;
+        case TOK_MOVE_NUMBER: break;
+        case TOK_NAG: on_nag(r, &g, &t); break;
+        case TOK_UNTERMINATED_COMMENT: add_error(r, &g, ERR_UNTERMINATED_COMMENT, g.ply, &t, 0); /* fall through */
+        case TOK_COMMENT: on_comment(r, &g, &t); break;
+        case TOK_VAR_OPEN: on_open_variation(r, &g, &t); break;
+        case TOK_VAR_CLOSE: on_close_variation(r, &g, &t); break;
+        default: add_error(r, &g, ERR_SYNTAX, g.ply, &t, 5); break; /* a stray character */
+        }
+        g.end = t.start + t.len;
+        before = *sc;
+        k = tok_next(sc, &t);
+    }
+
+done:
+    if (!g.has_content) { /* only comments or stray text between games: not a game */
+        batch_rollback(&r->batch, &g.mark);
+        return GAME_SKIPPED;
+    }
+    if (!latin1 && !valid_utf8((const unsigned char *)sc->buf + g.start, g.end - g.start)) {
+        batch_rollback(&r->batch, &g.mark);
+        *sc = start_state;
+        return GAME_RETRY_LATIN1;
+    }
+    finish_game(r, &g);
+    return GAME_DONE;
+
+need_more:
+    batch_rollback(&r->batch, &g.mark);
+    *sc = start_state;
+    return GAME_NEED_MORE;
+}
+
+int gr_fill(GameReader *r)
+{
+    while (r->batch.n_games < (size_t)r->opt.max_games) {
+        if (r->batch.failed)
+            return GR_NO_MEMORY;
+        int rc = read_game(r, false);
+        if (rc == GAME_RETRY_LATIN1)
+            rc = read_game(r, true);
+        if (rc == GAME_NEED_MORE)
+            return GR_NEED_MORE;
+        if (rc == GAME_NONE)
+            return GR_END;
+    }
+    return r->batch.failed ? GR_NO_MEMORY : GR_FULL;
+}

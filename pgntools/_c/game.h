@@ -1,0 +1,72 @@
+/* Games out of the scanner: tags, start position, replay of the mainline and its variations,
+ * annotations, result checks, and the batch record (plus export-format PGN when asked). */
+#ifndef PGNT_GAME_H
+#define PGNT_GAME_H
+
+#include "annotations.h"
+#include "batch.h"
+#include "pgn_writer.h"
+#include "position.h"
+#include "san.h"
+#include "tokenizer.h"
+
+/* Error kinds: the SAN ones first (same numbers as san.h), then the game's own. */
+enum {
+    ERR_INVALID_START_POSITION = SAN_ERROR_COUNT,
+    ERR_UNSUPPORTED_VARIANT,
+    ERR_MOVE_AFTER_GAME_END,
+    ERR_RESULT_MISMATCH,
+    ERR_RESULT_CONTRADICTS_POSITION,
+    ERR_SYNTAX,
+    ERR_UNTERMINATED_COMMENT,
+    ERR_UNTERMINATED_VARIATION,
+    ERR_NONSTANDARD_NOTATION,
+    ERR_COUNT
+};
+
+/* Note kinds: the SAN normalisations first (bit indexes of san.h), then the game's own. */
+enum {
+    NOTE_LATIN1 = NOTE_COUNT,
+    NOTE_FEN_WITHOUT_SETUP,
+    NOTE_DUPLICATE_TAG,
+    NOTE_MISSING_RESULT_TAG,
+    NOTE_FIFTY_MOVE_CLAIMABLE,
+    NOTE_THREEFOLD_CLAIMABLE,
+    NOTE_KIND_COUNT
+};
+
+typedef struct {
+    bool replay;          /* false: scan only (tags and tokens, no moves replayed) */
+    bool moves;           /* fill the move table (squares, SAN, UCI, clocks, ...) */
+    bool comments;        /* the per-move comment column */
+    bool fen_every_ply;   /* the per-move FEN column */
+    bool final_fen;
+    bool pgn;             /* export-format PGN per game (valid and fixed games) */
+    bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */
+    bool strict;          /* notation normalisations are errors */
+    bool fix_results;
+    bool strip_comments, strip_variations, reduced;
+    int fen_options;      /* FEN_EP_ALWAYS | FEN_SHREDDER */
+    int max_games;        /* games per batch */
+    int max_errors;       /* errors kept per game */
+} GameOptions;
+
+enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };
+
+typedef struct GameReader GameReader;
+
+GameReader *gr_new(const GameOptions *opt);
+void gr_free(GameReader *r);
+Scanner *gr_scanner(GameReader *r);
+Batch *gr_batch(GameReader *r);
+/* Reads games from the scanner's buffer into the batch until it is full (GR_FULL), the buffer
+ * ends inside a game (GR_NEED_MORE: the scanner is back at that game's first byte, so the
+ * caller keeps buf[pos..], refills and calls again) or the input ends (GR_END). */
+int gr_fill(GameReader *r);
+int64_t gr_games_read(const GameReader *r);
+
+const char *game_error_name(int kind);
+const char *game_note_name(int kind);
+const char *result_string(int result);
+
+#endif

@@ -1,0 +1,296 @@
+#include <string.h>
+
+#include "tokenizer.h"
+
+/* Bytes that end a move-like word. */
+static bool is_delim(unsigned char c)
+{
+    return c <= ' ' || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '$' || c == '[' ||
+           c == ']' || c == '!' || c == '?' || c == '"' || c == 0x7f;
+}
+
+static bool is_tag_name_char(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
+           c == '#' || c == '=' || c == ':' || c == '-';
+}
+
+static inline void new_line(Scanner *s, size_t next)
+{
+    s->line++;
+    s->line_start_abs = s->base + (int64_t)next;
+}
+
+/* Advances over buf[pos..end) counting LF, CRLF and lone CR as line ends. */
+static void advance_to(Scanner *s, size_t end)
+{
+    const char *b = s->buf;
+    for (size_t i = s->pos; i < end; i++) {
+        if (b[i] == '\n')
+            new_line(s, i + 1);
+        else if (b[i] == '\r' && (i + 1 >= s->len || b[i + 1] != '\n'))
+            new_line(s, i + 1);
+    }
+    s->pos = end;
+}
+
+bool tok_looks_like_tag(const Scanner *s, size_t i, bool *need_more)
+{
+    const char *b = s->buf;
+    *need_more = false;
+    if (i >= s->len || b[i] != '[')
+        return false;
+    size_t j = i + 1;
+    while (j < s->len && (b[j] == ' ' || b[j] == '\t'))
+        j++;
+    size_t name = j;
+    while (j < s->len && is_tag_name_char((unsigned char)b[j]))
+        j++;
+    if (j == name) {
+        *need_more = j >= s->len && !s->eof;
+        return false;
+    }
+    while (j < s->len && (b[j] == ' ' || b[j] == '\t'))
+        j++;
+    if (j >= s->len) {
+        *need_more = !s->eof;
+        return false;
+    }
+    return b[j] == '"';
+}
+
+static int finish(Scanner *s, Token *t, int kind, size_t end)
+{
+    t->kind = kind;
+    t->len = end - t->start;
+    advance_to(s, end);
+    s->last_token_line = s->line;
+    return kind;
+}
+
+static int scan_tag(Scanner *s, Token *t)
+{
+    const char *b = s->buf;
+    size_t i = s->pos + 1, n = s->len;
+    while (i < n && (b[i] == ' ' || b[i] == '\t'))
+        i++;
+    t->a = i;
+    while (i < n && is_tag_name_char((unsigned char)b[i]))
+        i++;
+    t->alen = i - t->a;
+    while (i < n && (b[i] == ' ' || b[i] == '\t'))
+        i++;
+    if (i < n && b[i] == '"' && t->alen) {
+        t->b = ++i;
+        while (i < n && b[i] != '"' && b[i] != '\n' && b[i] != '\r')
+            i += (b[i] == '\\' && i + 1 < n && (b[i + 1] == '"' || b[i + 1] == '\\')) ? 2 : 1;
+        if (i < n && b[i] == '"') {
+            t->blen = i - t->b;
+            i++;
+            while (i < n && (b[i] == ' ' || b[i] == '\t'))
+                i++;
+            if (i < n && b[i] == ']')
+                return finish(s, t, TOK_TAG, i + 1);
+        }
+    }
+    /* Malformed: the rest of the line is the bad tag. */
+    i = s->pos;
+    while (i < n && b[i] != '\n' && b[i] != '\r')
+        i++;
+    if (i >= n && !s->eof)
+        return TOK_NEED_MORE;
+    return finish(s, t, TOK_BAD_TAG, i);
+}
+
+static int scan_brace_comment(Scanner *s, Token *t)
+{
+    const char *b = s->buf;
+    size_t n = s->len, i = s->pos + 1;
+    t->a = i;
+    for (;;) {
+        const char *close = memchr(b + i, '}', n - i);
+        size_t limit = close ? (size_t)(close - b) : n;
+        /* A tag line inside a comment means its '}' is missing: end the comment before it. */
+        const char *nl = memchr(b + i, '\n', limit - i);
+        while (nl) {
+            bool need_more;
+            size_t next = (size_t)(nl - b) + 1;
+            if (tok_looks_like_tag(s, next, &need_more)) {
+                t->alen = next - t->a;
+                return finish(s, t, TOK_UNTERMINATED_COMMENT, next);
+            }
+            if (need_more)
+                return TOK_NEED_MORE;
+            nl = memchr(b + next, '\n', limit - next);
+        }
+        if (close) {
+            t->alen = limit - t->a;
+            return finish(s, t, TOK_COMMENT, limit + 1);
+        }
+        if (!s->eof)
+            return TOK_NEED_MORE;
+        t->alen = n - t->a;
+        return finish(s, t, TOK_UNTERMINATED_COMMENT, n);
+    }
+}
+
+static int scan_line_comment(Scanner *s, Token *t)
+{
+    const char *b = s->buf;
+    size_t n = s->len, i = s->pos + 1;
+    t->a = i;
+    while (i < n && b[i] != '\n' && b[i] != '\r')
+        i++;
+    if (i >= n && !s->eof)
+        return TOK_NEED_MORE;
+    t->alen = i - t->a;
+    return finish(s, t, TOK_COMMENT, i);
+}
+
+static int match_result(const char *w, size_t n)
+{
+    if (n == 3 && memcmp(w, "1-0", 3) == 0)
+        return RESULT_WHITE;
+    if (n == 3 && memcmp(w, "0-1", 3) == 0)
+        return RESULT_BLACK;
+    if (n == 7 && memcmp(w, "1/2-1/2", 7) == 0)
+        return RESULT_DRAW;
+    if (n == 1 && w[0] == '*')
+        return RESULT_UNKNOWN;
+    return RESULT_NONE;
+}
+
+static int scan_word(Scanner *s, Token *t)
+{
+    const char *b = s->buf;
+    size_t n = s->len, i = s->pos;
+    while (i < n && !is_delim((unsigned char)b[i]))
+        i++;
+    if (i >= n && !s->eof)
+        return TOK_NEED_MORE;
+    const char *w = b + s->pos;
+    size_t wlen = i - s->pos;
+    t->a = s->pos;
+    t->alen = wlen;
+    if ((t->value = match_result(w, wlen)))
+        return finish(s, t, TOK_RESULT, i);
+    if (w[0] >= '1' && w[0] <= '9') { /* 0-0 and 0000 are moves */
+        /* A move number: digits, then any dots ("12." "12..." or a bare "12"). */
+        size_t j = s->pos;
+        int64_t number = 0;
+        while (j < i && b[j] >= '0' && b[j] <= '9') {
+            number = number < 100000000 ? number * 10 + (b[j] - '0') : number;
+            j++;
+        }
+        size_t digits_end = j;
+        while (j < i && b[j] == '.')
+            j++;
+        if (j == digits_end && j < i)
+            return finish(s, t, TOK_MOVE, i); /* digits glued to letters: not a number */
+        t->value = (int)number;
+        return finish(s, t, TOK_MOVE_NUMBER, j);
+    }
+    return finish(s, t, TOK_MOVE, i);
+}
+
+static int scan_glyph(Scanner *s, Token *t)
+{
+    const char *b = s->buf;
+    size_t n = s->len, i = s->pos;
+    while (i < n && (b[i] == '!' || b[i] == '?') && i - s->pos < 3)
+        i++;
+    if (i >= n && !s->eof)
+        return TOK_NEED_MORE;
+    static const char *const glyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
+    size_t len = i - s->pos;
+    for (int g = 0; g < 6; g++) {
+        if (strlen(glyphs[g]) == len && memcmp(b + s->pos, glyphs[g], len) == 0) {
+            t->value = g + 1;
+            return finish(s, t, TOK_NAG, i);
+        }
+    }
+    return finish(s, t, TOK_BAD_CHAR, i);
+}
+
+static int scan_nag(Scanner *s, Token *t)
+{
+    const char *b = s->buf;
+    size_t n = s->len, i = s->pos + 1;
+    int value = 0;
+    while (i < n && b[i] >= '0' && b[i] <= '9') {
+        value = value < 100000 ? value * 10 + (b[i] - '0') : value;
+        i++;
+    }
+    if (i >= n && !s->eof)
+        return TOK_NEED_MORE;
+    if (i == s->pos + 1)
+        return finish(s, t, TOK_BAD_CHAR, i);
+    t->value = value;
+    return finish(s, t, TOK_NAG, i);
+}
+
+int tok_next(Scanner *s, Token *t)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t n = s->len;
+    for (;;) {
+        size_t i = s->pos;
+        while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f' || b[i] == '\v')) {
+            if (b[i] == '\n' || (b[i] == '\r' && (i + 1 >= n || b[i + 1] != '\n'))) {
+                s->line++;
+                s->line_start_abs = s->base + (int64_t)(i + 1);
+            }
+            i++;
+        }
+        s->pos = i;
+        if (i >= n)
+            return t->kind = s->eof ? TOK_END : TOK_NEED_MORE;
+        if (b[i] == 0xEF) { /* a UTF-8 byte order mark, also mid-stream (concatenated files) */
+            if (i + 3 > n && !s->eof)
+                return t->kind = TOK_NEED_MORE;
+            if (i + 3 <= n && b[i + 1] == 0xBB && b[i + 2] == 0xBF) {
+                s->pos = i + 3;
+                continue;
+            }
+        }
+        if (b[i] == '%' && s->base + (int64_t)i == s->line_start_abs) { /* escape line: ignored by the standard */
+            size_t j = i;
+            while (j < n && b[j] != '\n' && b[j] != '\r')
+                j++;
+            if (j >= n && !s->eof)
+                return t->kind = TOK_NEED_MORE;
+            s->pos = j;
+            continue;
+        }
+        break;
+    }
+    size_t i = s->pos;
+    t->start = i;
+    t->line = s->line;
+    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
+    t->line_start = s->line != s->last_token_line;
+    t->value = 0;
+    t->a = t->alen = t->b = t->blen = 0;
+    switch (b[i]) {
+    case '[': return scan_tag(s, t);
+    case '{': return scan_brace_comment(s, t);
+    case ';': return scan_line_comment(s, t);
+    case '(': return finish(s, t, TOK_VAR_OPEN, i + 1);
+    case ')': return finish(s, t, TOK_VAR_CLOSE, i + 1);
+    case '$': return scan_nag(s, t);
+    case '!':
+    case '?': return scan_glyph(s, t);
+    case '}':
+    case ']':
+    case '"': return finish(s, t, TOK_BAD_CHAR, i + 1);
+    default: return scan_word(s, t);
+    }
+}
+
+int tok_peek(Scanner *s, Token *t)
+{
+    Scanner saved = *s;
+    int kind = tok_next(s, t);
+    *s = saved;
+    return kind;
+}

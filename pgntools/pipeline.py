@@ -1,0 +1,224 @@
+"""Running inputs through sinks: the shared machinery of the commands (outputs written under a
+temporary name and renamed when complete, the JSON Lines report, the summary, progress)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence
+
+from pgntools.errors import OutputError
+from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
+
+
+class AtomicOutput:
+    """A binary output file that appears under its name only when complete. '-' is stdout."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.tmp = None
+        if path == "-":
+            self.file = sys.stdout.buffer
+            return
+        directory = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise OutputError(f"{path}: is a directory")
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part", dir=directory)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
+        self.file = os.fdopen(fd, "wb", buffering=1 << 20)
+
+    def write(self, data: bytes):
+        self.file.write(data)
+
+    def commit(self):
+        if self.tmp is None:
+            self.file.flush()
+            return
+        self.file.close()
+        os.chmod(self.tmp, 0o644)
+        os.replace(self.tmp, self.path)
+        self.tmp = None
+
+    def abort(self):
+        if self.tmp is not None:
+            self.file.close()
+            os.unlink(self.tmp)
+            self.tmp = None
+
+
+@dataclass
+class Summary:
+    command: str
+    games: int = 0
+    valid: int = 0
+    fixed: int = 0
+    invalid: int = 0
+    errors: Counter = field(default_factory=Counter)
+    notes: Counter = field(default_factory=Counter)
+    bytes: int = 0
+    seconds: float = 0.0
+
+    def add(self, batch: GameBatch):
+        status = batch.column("status")
+        counts = Counter(status.tolist())
+        self.games += batch.n_games
+        self.valid += counts[0]
+        self.fixed += counts[1]
+        self.invalid += counts[2]
+        self.errors.update(ERROR_KINDS[k] for k in batch.column("error_kind").tolist())
+        self.notes.update(NOTE_KINDS[k] for k in batch.column("note_kind").tolist())
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
+                "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
+                "bytes": self.bytes, "seconds": round(self.seconds, 3)}
+
+    def line(self) -> str:
+        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, "
+                f"{self.invalid:,} invalid ({self.seconds:.2f} s, {rate:,.0f} games/s)")
+
+
+class Progress:
+    """A tqdm bar of input bytes on stderr; off unless asked for or stderr is a terminal."""
+
+    def __init__(self, sources: Sequence[str], enabled: Optional[bool]):
+        self.bar = None
+        if enabled is False or (enabled is None and not sys.stderr.isatty()):
+            return
+        from tqdm import tqdm
+
+        sizes = [os.path.getsize(s) if s != "-" and os.path.isfile(s) else None for s in sources]
+        total = None if None in sizes else sum(sizes)
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
+                        dynamic_ncols=True, disable=False, smoothing=0.1)
+        self.input = None
+        self.seen = 0
+
+    def on_input(self, inp):
+        self.input = inp
+        self.seen = 0
+
+    def update(self, summary: Summary):
+        if self.bar is None or self.input is None:
+            return
+        now = self.input.bytes_read()
+        self.bar.update(now - self.seen)
+        self.seen = now
+        self.bar.set_postfix(games=summary.games, invalid=summary.invalid, refresh=False)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def report_record(game) -> dict:
+    return {
+        "game": game.index, "file": game.source, "offset": game.offset, "line": game.line, "status": game.status,
+        "errors": [{"kind": e.kind, "ply": e.ply, "token": e.token, "message": e.message, "line": e.line,
+                    "column": e.column, "offset": e.byte_offset} for e in game.errors],
+        "fixes": game.fixes,
+        "notes": game.notes,
+    }
+
+
+class ReportSink:
+    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."""
+
+    def __init__(self, output: AtomicOutput):
+        self.output = output
+
+    def write(self, batch: GameBatch):
+        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(batch.unclean())]
+        if lines:
+            self.output.write("".join(lines).encode("utf-8"))
+
+
+class RejectsSink:
+    """The invalid games exactly as they were in the input, each followed by a blank line."""
+
+    def __init__(self, output: AtomicOutput):
+        self.output = output
+
+    def write(self, batch: GameBatch):
+        offsets_raw, data = batch.string_buffers("raw")
+        if not data:
+            return
+        offsets = memoryview(offsets_raw).cast("i")
+        parts = [data[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1) if offsets[i] != offsets[i + 1]]
+        self.output.write(b"\n\n".join(parts) + b"\n\n")
+
+
+@dataclass
+class Run:
+    """One command's run: inputs → reader → sinks, with report, summary and progress."""
+
+    command: str
+    sources: List[str]
+    reader_options: dict
+    outputs: dict = field(default_factory=dict)  # name -> path ('-' for stdout)
+    progress: Optional[bool] = None
+
+    def open_outputs(self) -> dict:
+        opened = {}
+        try:
+            for name, path in self.outputs.items():
+                if path is not None:
+                    opened[name] = AtomicOutput(path)
+        except Exception:
+            for out in opened.values():
+                out.abort()
+            raise
+        return opened
+
+    def execute(self, make_sinks) -> Summary:
+        """make_sinks(opened outputs) -> list of objects with write(batch) (and optional close())."""
+        opened = self.open_outputs()
+        summary = Summary(self.command)
+        progress = Progress(self.sources, self.progress)
+        started = time.perf_counter()
+        try:
+            sinks = make_sinks(opened)
+            inputs = []
+
+            def on_input(inp):
+                inputs.append(inp)
+                progress.on_input(inp)
+
+            for batch in iter_batches(self.sources, on_input=on_input, **self.reader_options):
+                summary.add(batch)
+                for sink in sinks:
+                    sink.write(batch)
+                progress.update(summary)
+            for sink in sinks:
+                if hasattr(sink, "close"):
+                    sink.close()
+            summary.bytes = sum(inp.bytes_read() for inp in inputs)
+            summary.seconds = time.perf_counter() - started
+            if "summary" in opened:
+                opened["summary"].write((json.dumps(summary.to_dict(), indent=2) + "\n").encode())
+            for out in opened.values():
+                out.commit()
+        except BaseException:
+            for out in opened.values():
+                out.abort()
+            raise
+        finally:
+            progress.close()
+        return summary
+
+
+class PgnSink:
+    """Export-format PGN of the valid and fixed games (built in C; invalid games are empty)."""
+
+    def __init__(self, output: AtomicOutput):
+        self.output = output
+
+    def write(self, batch: GameBatch):
+        self.output.write(batch.string_buffers("pgn")[1])

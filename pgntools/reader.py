@@ -1,0 +1,299 @@
+"""Reading games: the compiled scanner and rules core fill batches of columns; this module
+opens the inputs, numbers the games across them, and turns batches into game records.
+
+Two ways in:
+- ``iter_batches(sources, ...)``: GameBatch objects (columns; what the commands and sinks use).
+- ``read_games(source, ...)``: one ``Game`` record per game, for scripts and tests.
+"""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from pgntools import _core
+from pgntools.errors import GameError, InputError
+from pgntools.io import Input
+
+ERROR_KINDS = _core.ERROR_KINDS
+NOTE_KINDS = _core.NOTE_KINDS
+RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
+STATUSES = ("valid", "fixed", "invalid")
+OUTCOMES = (None, "checkmate", "stalemate", "insufficient_material", "seventyfive_moves", "fivefold_repetition")
+PIECES = (None, "pawn", "knight", "bishop", "rook", "queen", "king")
+FIX_RESULT_TAG, FIX_RESULT_MARKER = 1, 2
+SYNTAX_DETAILS = {
+    1: "a variation starts before any move",
+    2: "')' closes no variation",
+    3: "malformed tag pair",
+    4: "a termination marker inside a variation",
+    5: "unexpected character",
+}
+
+Source = Union[str, "os.PathLike[str]"]
+
+
+class GameBatch:
+    """One batch of games as columns. ``game_ids`` are 0-based over all inputs."""
+
+    def __init__(self, raw: dict, source: str, first_game: int):
+        self.raw = raw
+        self.source = source
+        self.n_games = raw["n_games"]
+        self.first_game = first_game
+
+    def column(self, name: str) -> memoryview:
+        data = self.raw[name]
+        return memoryview(data).cast(_core.COLUMN_FORMATS[name]) if data else memoryview(b"").cast("B")
+
+    def string_buffers(self, name: str) -> Tuple[bytes, bytes]:
+        return self.raw[name]
+
+    def strings(self, name: str) -> List[str]:
+        offsets_raw, data = self.raw[name]
+        offsets = memoryview(offsets_raw).cast("i")
+        text = data.decode("utf-8")
+        if len(text) == len(data):  # ASCII: byte offsets are character offsets
+            return [text[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
+        return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]
+
+    def ranges(self, start_column: str, total: int) -> List[Tuple[int, int]]:
+        """Per game, the [start, end) rows of a child table (tags, moves, errors, notes)."""
+        starts = self.column(start_column).tolist()
+        return list(zip(starts, starts[1:] + [total]))
+
+    def games(self, indices: Optional[Sequence[int]] = None) -> List["Game"]:
+        """Game records for all games of the batch, or for the given batch-local indices."""
+        return _records(self, range(self.n_games) if indices is None else indices)
+
+    def unclean(self) -> List[int]:
+        """Batch-local indices of the games that are not clean: invalid, fixed, or with notes."""
+        status = self.column("status")
+        note_starts = self.column("note_start").tolist() + [len(self.column("note_kind"))]
+        return [g for g in range(self.n_games) if status[g] or note_starts[g] != note_starts[g + 1]]
+
+
+@dataclass
+class Move:
+    san: str
+    uci: str
+    clock: Optional[float] = None
+    emt: Optional[float] = None
+    eval_cp: Optional[int] = None
+    eval_mate: Optional[int] = None
+    nags: List[int] = field(default_factory=list)
+    comment: Optional[str] = None
+
+
+@dataclass
+class Game:
+    """One game as read and checked. ``status`` is "valid", "fixed" or "invalid"."""
+
+    index: int
+    source: str
+    offset: int
+    length: int
+    line: int
+    tags: List[Tuple[str, str]]
+    status: str
+    result: str
+    result_tag: Optional[str]
+    result_marker: Optional[str]
+    outcome: Optional[str]
+    ply_count: int
+    chess960: bool
+    start_fen: Optional[str]
+    errors: List[GameError]
+    notes: List[dict]
+    fixes: List[dict]
+    moves: List[Move] = field(default_factory=list)
+    final_fen: Optional[str] = None
+    pgn: Optional[str] = None
+
+    @property
+    def headers(self) -> dict:
+        return dict(self.tags)
+
+    @property
+    def uci(self) -> List[str]:
+        return [m.uci for m in self.moves]
+
+    @property
+    def san(self) -> List[str]:
+        return [m.san for m in self.moves]
+
+
+def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> str:
+    """A one-line description of an error kind with its context."""
+    where = f" at ply {ply}" if ply else ""
+    if kind == "illegal_move":
+        return f"illegal move {token!r}{where}"
+    if kind == "ambiguous_move":
+        return f"ambiguous move {token!r}{where}: more than one legal move matches"
+    if kind == "invalid_san":
+        return f"cannot read {token!r} as a move{where}"
+    if kind == "invalid_promotion":
+        return f"invalid promotion {token!r}{where}: a pawn must promote on the last rank, to Q, R, B or N"
+    if kind == "null_move":
+        return f"null move {token!r}{where} in a standard game"
+    if kind == "drop":
+        return f"piece drop {token!r}{where} in a standard game"
+    if kind == "invalid_start_position":
+        problems = [_core_fen_problem(i) for i in range(16) if detail & (1 << i)]
+        return f"invalid start position FEN {tags.get('FEN', '')!r}: {', '.join(problems)}"
+    if kind == "unsupported_variant":
+        return f"unsupported variant {tags.get('Variant', '')!r} (only standard chess and Chess960)"
+    if kind == "move_after_game_end":
+        return f"move {token!r}{where} after the game ended by {OUTCOMES[detail] or 'its end'}"
+    if kind in ("result_mismatch", "result_contradicts_position"):
+        tag, marker, by_position = detail & 15, (detail >> 4) & 15, detail >> 8
+        tag_text = RESULTS[tag] if tag else "(no Result tag)"
+        marker_text = RESULTS[marker] if marker else "(no termination marker)"
+        if kind == "result_contradicts_position":
+            return f"the final position decides {RESULTS[by_position]} but the game says Result {tag_text}, marker {marker_text}"
+        return f"Result tag {tag_text} and termination marker {marker_text} disagree"
+    if kind == "syntax_error":
+        return f"syntax error{where}: {SYNTAX_DETAILS.get(detail, 'unexpected token')} {token!r}"
+    if kind == "unterminated_comment":
+        return f"comment opened{where} is never closed"
+    if kind == "unterminated_variation":
+        return f"{detail} variation(s) not closed before the end of the game"
+    if kind == "nonstandard_notation":
+        return f"{NOTE_KINDS[detail].replace('_', ' ')} in {token!r}{where} (--strict)"
+    return kind
+
+
+def _core_fen_problem(bit: int) -> str:
+    names = ["malformed", "missing_white_king", "missing_black_king", "too_many_kings", "pawn_on_back_rank",
+             "opposite_check", "bad_castling_rights", "bad_en_passant", "impossible_check", "too_many_pieces"]
+    return names[bit] if bit < len(names) else f"problem_{bit}"
+
+
+def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cache: dict) -> List[GameError]:
+    """The GameError records of game g of the batch (rows of the error table)."""
+    if "errors" not in cache:
+        cache["errors"] = (batch.column("error_kind"), batch.column("error_ply"), batch.column("error_offset"),
+                           batch.column("error_line"), batch.column("error_column"), batch.column("error_detail"),
+                           batch.strings("error_token"))
+    kinds, plies, offsets, lines, columns, details, tokens = cache["errors"]
+    out = []
+    for i in range(*rows):
+        kind = ERROR_KINDS[kinds[i]]
+        out.append(GameError(kind=kind, message=error_message(kind, tokens[i], plies[i], details[i], tags),
+                             game_index=batch.first_game + g, byte_offset=offsets[i], line=lines[i],
+                             ply=plies[i] or None, token=tokens[i] or None, column=columns[i] or None))
+    return out
+
+
+def game_fixes(fixes: int, result_tag: int, result_marker: int, result: int) -> List[dict]:
+    out = []
+    if fixes & FIX_RESULT_TAG:
+        out.append({"kind": "result_tag", "from": RESULTS[result_tag], "to": RESULTS[result]})
+    if fixes & FIX_RESULT_MARKER:
+        out.append({"kind": "result_marker", "from": RESULTS[result_marker] or None, "to": RESULTS[result]})
+    return out
+
+
+def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
+    names, values = batch.strings("tag_name"), batch.strings("tag_value")
+    tag_rows = batch.ranges("tag_start", len(names))
+    error_rows = batch.ranges("error_start", len(batch.column("error_kind")))
+    note_kinds = batch.column("note_kind")
+    note_rows = batch.ranges("note_start", len(note_kinds))
+    note_plies, note_counts, note_tokens = batch.column("note_ply"), batch.column("note_count"), batch.strings("note_token")
+    col = {name: batch.column(name) for name in ("offset", "length", "line", "ply_count", "status", "result",
+                                                  "result_tag", "result_marker", "outcome", "fixes", "chess960")}
+    start_fens = batch.strings("start_fen")
+    final_fens = batch.strings("final_fen")
+    pgns = batch.strings("pgn")
+    moves = _moves(batch)
+    cache: dict = {}
+    games = []
+    for g in indices:
+        tags = list(zip(names[tag_rows[g][0]:tag_rows[g][1]], values[tag_rows[g][0]:tag_rows[g][1]]))
+        tag_dict = dict(tags)
+        notes = [{"kind": NOTE_KINDS[note_kinds[i]], "ply": note_plies[i] or None, "count": note_counts[i],
+                  "token": note_tokens[i] or None} for i in range(*note_rows[g])]
+        games.append(Game(
+            index=batch.first_game + g, source=batch.source, offset=col["offset"][g], length=col["length"][g],
+            line=col["line"][g], tags=tags, status=STATUSES[col["status"][g]], result=RESULTS[col["result"][g]],
+            result_tag=tag_dict.get("Result"), result_marker=RESULTS[col["result_marker"][g]] or None,
+            outcome=OUTCOMES[col["outcome"][g]], ply_count=col["ply_count"][g], chess960=bool(col["chess960"][g]),
+            start_fen=start_fens[g] or None, errors=game_errors(batch, g, error_rows[g], tag_dict, cache),
+            notes=notes, fixes=game_fixes(col["fixes"][g], col["result_tag"][g], col["result_marker"][g], col["result"][g]),
+            moves=moves[g] if moves else [], final_fen=final_fens[g] if final_fens else None,
+            pgn=pgns[g] if pgns else None,
+        ))
+    return games
+
+
+def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
+    sans = batch.strings("san")
+    if not sans:
+        return None
+    ucis, comments = batch.strings("uci"), batch.strings("comment")
+    has, clock, emt = batch.column("has"), batch.column("clock"), batch.column("emt")
+    eval_cp, eval_mate = batch.column("eval_cp"), batch.column("eval_mate")
+    nag_starts, nags = batch.column("nag_start").tolist(), batch.column("nag").tolist()
+    nag_ends = nag_starts[1:] + [len(nags)]
+    out = []
+    for start, end in batch.ranges("move_start", len(sans)):
+        game_moves = []
+        for i in range(start, end):
+            h = has[i]
+            game_moves.append(Move(
+                san=sans[i], uci=ucis[i], clock=clock[i] if h & 1 else None, emt=emt[i] if h & 2 else None,
+                eval_cp=eval_cp[i] if h & 4 else None, eval_mate=eval_mate[i] if h & 8 else None,
+                nags=nags[nag_starts[i]:nag_ends[i]], comment=comments[i] if comments and h & 16 else None))
+        out.append(game_moves)
+    return out
+
+
+# ---------------------------------------------------------------- entry points
+
+READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
+                  "fix_results", "strip_comments", "strip_variations", "reduced", "en_passant", "shredder", "batch_games",
+                  "buffer_size", "max_buffer")
+
+
+def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **options) -> Iterator[GameBatch]:
+    """Batches of games from one or more inputs, read in order; game ids run across inputs.
+
+    ``on_input(Input)`` is called as each input opens (for progress). Raises InputError for an
+    input that cannot be opened or whose compressed stream is corrupt.
+    """
+    if isinstance(sources, (str, bytes)) or not isinstance(sources, Iterable):
+        sources = [sources]
+    unknown = set(options) - set(READER_OPTIONS)
+    if unknown:
+        raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
+    next_game = 0
+    for source in sources:
+        with Input(source) as inp:
+            if on_input:
+                on_input(inp)
+            batches = _core.BatchReader(inp.stream, **options)
+            while True:
+                try:
+                    raw = next(batches)
+                except StopIteration:
+                    break
+                except (OSError, EOFError, zlib.error, ValueError) as exc:
+                    raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} "
+                                     f"(of the file): {exc}") from exc
+                except Exception as exc:  # zstandard.ZstdError and other codec errors
+                    if type(exc).__module__.startswith("zstandard"):
+                        raise InputError(f"{inp.name}: corrupt zstd stream near byte {inp.bytes_read()}: {exc}") from exc
+                    raise
+                batch = GameBatch(raw, inp.name, next_game)
+                next_game += batch.n_games
+                yield batch
+
+
+def read_games(source: Union[Source, Sequence[Source]], *, moves: bool = True, comments: bool = True,
+               final_fen: bool = True, **options) -> Iterator[Game]:
+    """Game records (tags, moves with clocks/evals/NAGs, errors, notes, result checks) from
+    paths, '-' (stdin) or compressed files, in input order. Per-game problems are in
+    ``game.errors``; only unreadable input raises (InputError)."""
+    for batch in iter_batches(source, moves=moves, comments=comments, final_fen=final_fen, **options):
+        yield from batch.games()
