@@ -8,6 +8,7 @@ extern bb_t BB_KNIGHT[64], BB_KING[64], BB_PAWN_ATTACKS[2][64];
 extern bb_t BB_BETWEEN[64][64]; /* squares strictly between two aligned squares, else 0 */
 extern bb_t BB_LINE[64][64];    /* the whole line through two aligned squares, else 0 */
 extern bb_t BB_RAYS[8][64];
+extern bb_t BB_BISHOP_PSEUDO[64], BB_ROOK_PSEUDO[64]; /* attacks on an empty board */
 
 void bb_init(void); /* idempotent; every entry point calls it */
 

@@ -86,6 +86,7 @@ GameReader *gr_new(const GameOptions *opt)
     if (r->opt.max_errors <= 0)
         r->opt.max_errors = 16;
     r->sc.line = 1;
+    tok_init();
     em_init(&r->em, &r->movetext);
     if (!batch_init(&r->batch) || !VEC_RESERVE(r->levels, 16)) {
         gr_free(r);
@@ -750,7 +751,7 @@ enum { GAME_DONE, GAME_NEED_MORE, GAME_NONE, GAME_SKIPPED, GAME_RETRY_LATIN1 };
 static int read_game(GameReader *r, bool latin1)
 {
     Scanner *sc = &r->sc;
-    Scanner start_state = *sc, before;
+    Scanner start_state = *sc;
     Game g;
     Token t;
     memset(&g, 0, sizeof g);
@@ -760,7 +761,6 @@ static int read_game(GameReader *r, bool latin1)
 
     int k;
     for (;;) { /* the tag section: tags, possibly with blank lines between them */
-        before = *sc;
         k = tok_next(sc, &t);
         if (k == TOK_NEED_MORE)
             goto need_more;
@@ -771,7 +771,7 @@ static int read_game(GameReader *r, bool latin1)
             g.line = t.line;
         }
         if (k == TOK_TAG && g.has_tags && starts_next_game(r, &g, &t)) {
-            *sc = before; /* the game before had tags only */
+            tok_unread(sc, &t); /* the game before had tags only */
             goto done;
         }
         if (k == TOK_TAG) {
@@ -794,10 +794,10 @@ static int read_game(GameReader *r, bool latin1)
         switch (k) {
         case TOK_END: goto done;
         case TOK_NEED_MORE: goto need_more;
-        case TOK_TAG: *sc = before; goto done;
+        case TOK_TAG: tok_unread(sc, &t); goto done;
         case TOK_BAD_TAG:
             if (t.line_start) {
-                *sc = before;
+                tok_unread(sc, &t);
                 goto done;
             }
             add_error(r, &g, ERR_SYNTAX, g.ply, &t, 3);
@@ -821,7 +821,6 @@ static int read_game(GameReader *r, bool latin1)
         default: add_error(r, &g, ERR_SYNTAX, g.ply, &t, 5); break; /* a stray character */
         }
         g.end = t.start + t.len;
-        before = *sc;
         k = tok_next(sc, &t);
     }
 

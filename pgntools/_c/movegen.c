@@ -37,10 +37,7 @@ static bb_t pinned_pieces(const Position *p, int color, int ksq)
     return pinned;
 }
 
-static bool attacked_by(const Position *p, int sq, int color, bb_t occ)
-{
-    return (pos_attackers(p, sq, occ) & p->by_color[color]) != 0;
-}
+#define attacked_by pos_attacked_by
 
 static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
 {

@@ -66,11 +66,29 @@ void pos_rehash(Position *p)
 
 bb_t pos_attackers(const Position *p, int sq, bb_t occ)
 {
-    bb_t diag = p->by_type[BISHOP] | p->by_type[QUEEN];
-    bb_t orth = p->by_type[ROOK] | p->by_type[QUEEN];
-    return (BB_PAWN_ATTACKS[BLACK][sq] & pos_pieces(p, WHITE, PAWN)) |
-           (BB_PAWN_ATTACKS[WHITE][sq] & pos_pieces(p, BLACK, PAWN)) | (BB_KNIGHT[sq] & p->by_type[KNIGHT]) |
-           (BB_KING[sq] & p->by_type[KING]) | (bb_bishop_attacks(sq, occ) & diag) | (bb_rook_attacks(sq, occ) & orth);
+    bb_t diag = (p->by_type[BISHOP] | p->by_type[QUEEN]) & BB_BISHOP_PSEUDO[sq];
+    bb_t orth = (p->by_type[ROOK] | p->by_type[QUEEN]) & BB_ROOK_PSEUDO[sq];
+    bb_t a = (BB_PAWN_ATTACKS[BLACK][sq] & pos_pieces(p, WHITE, PAWN)) |
+             (BB_PAWN_ATTACKS[WHITE][sq] & pos_pieces(p, BLACK, PAWN)) | (BB_KNIGHT[sq] & p->by_type[KNIGHT]) |
+             (BB_KING[sq] & p->by_type[KING]);
+    if (diag)
+        a |= bb_bishop_attacks(sq, occ) & diag;
+    if (orth)
+        a |= bb_rook_attacks(sq, occ) & orth;
+    return a;
+}
+
+bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ)
+{
+    bb_t them = p->by_color[color];
+    if ((BB_KNIGHT[sq] & p->by_type[KNIGHT] & them) || (BB_PAWN_ATTACKS[color ^ 1][sq] & p->by_type[PAWN] & them) ||
+        (BB_KING[sq] & p->by_type[KING] & them))
+        return true;
+    bb_t diag = (p->by_type[BISHOP] | p->by_type[QUEEN]) & them & BB_BISHOP_PSEUDO[sq];
+    if (diag && (bb_bishop_attacks(sq, occ) & diag))
+        return true;
+    bb_t orth = (p->by_type[ROOK] | p->by_type[QUEEN]) & them & BB_ROOK_PSEUDO[sq];
+    return orth && (bb_rook_attacks(sq, occ) & orth);
 }
 
 bb_t pos_checkers(const Position *p)

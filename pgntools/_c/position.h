@@ -44,6 +44,8 @@ static inline int pos_king(const Position *p, int color)
 
 bb_t pos_attackers(const Position *p, int sq, bb_t occ); /* pieces of both colors attacking sq */
 bb_t pos_checkers(const Position *p);
+/* Whether a piece of `color` attacks sq, with `occ` as the blockers. */
+bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ);
 static inline bool pos_in_check(const Position *p) { return pos_checkers(p) != 0; }
 
 /* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.

@@ -18,8 +18,15 @@ static inline bool is_file(char c) { return c >= 'a' && c <= 'h'; }
 static inline bool is_rank(char c) { return c >= '1' && c <= '8'; }
 static int piece_of_letter(char c)
 {
-    const char *s = c ? strchr(" PNBRQK", c) : NULL;
-    return s && c != ' ' ? (int)(s - " PNBRQK") : NO_TYPE;
+    switch (c) {
+    case 'P': return PAWN;
+    case 'N': return KNIGHT;
+    case 'B': return BISHOP;
+    case 'R': return ROOK;
+    case 'Q': return QUEEN;
+    case 'K': return KING;
+    default: return NO_TYPE;
+    }
 }
 
 static bool text_is(const char *s, size_t n, const char *word)

@@ -3,11 +3,22 @@
 #include "tokenizer.h"
 
 /* Bytes that end a move-like word. */
-static bool is_delim(unsigned char c)
+static const char *const DELIMITERS = "{}();$[]!?\"\x7f";
+static bool DELIM[256];
+
+void tok_init(void)
 {
-    return c <= ' ' || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '$' || c == '[' ||
-           c == ']' || c == '!' || c == '?' || c == '"' || c == 0x7f;
+    static bool done = false;
+    if (done)
+        return;
+    for (int c = 0; c <= ' '; c++)
+        DELIM[c] = true;
+    for (const char *d = DELIMITERS; *d; d++)
+        DELIM[(unsigned char)*d] = true;
+    done = true;
 }
+
+static inline bool is_delim(unsigned char c) { return DELIM[c]; }
 
 static bool is_tag_name_char(unsigned char c)
 {
@@ -59,6 +70,7 @@ bool tok_looks_like_tag(const Scanner *s, size_t i, bool *need_more)
     return b[j] == '"';
 }
 
+/* Ends a token that may span lines (comments, bad tags, stray text). */
 static int finish(Scanner *s, Token *t, int kind, size_t end)
 {
     t->kind = kind;
@@ -66,6 +78,24 @@ static int finish(Scanner *s, Token *t, int kind, size_t end)
     advance_to(s, end);
     s->last_token_line = s->line;
     return kind;
+}
+
+/* Ends a token that never contains a line end. */
+static inline int finish_on_line(Scanner *s, Token *t, int kind, size_t end)
+{
+    t->kind = kind;
+    t->len = end - t->start;
+    s->pos = end;
+    s->last_token_line = s->line;
+    return kind;
+}
+
+void tok_unread(Scanner *s, const Token *t)
+{
+    s->pos = t->start;
+    s->line = t->line;
+    s->line_start_abs = s->base + (int64_t)t->start - (t->col - 1);
+    s->last_token_line = t->line_start ? t->line - 1 : t->line;
 }
 
 static int scan_tag(Scanner *s, Token *t)
@@ -90,7 +120,7 @@ static int scan_tag(Scanner *s, Token *t)
             while (i < n && (b[i] == ' ' || b[i] == '\t'))
                 i++;
             if (i < n && b[i] == ']')
-                return finish(s, t, TOK_TAG, i + 1);
+                return finish_on_line(s, t, TOK_TAG, i + 1);
         }
     }
     /* Malformed: the rest of the line is the bad tag. */
@@ -144,7 +174,7 @@ static int scan_line_comment(Scanner *s, Token *t)
     if (i >= n && !s->eof)
         return TOK_NEED_MORE;
     t->alen = i - t->a;
-    return finish(s, t, TOK_COMMENT, i);
+    return finish_on_line(s, t, TOK_COMMENT, i);
 }
 
 static int match_result(const char *w, size_t n)
@@ -173,7 +203,7 @@ static int scan_word(Scanner *s, Token *t)
     t->a = s->pos;
     t->alen = wlen;
     if ((t->value = match_result(w, wlen)))
-        return finish(s, t, TOK_RESULT, i);
+        return finish_on_line(s, t, TOK_RESULT, i);
     if (w[0] >= '1' && w[0] <= '9') { /* 0-0 and 0000 are moves */
         /* A move number: digits, then any dots ("12." "12..." or a bare "12"). */
         size_t j = s->pos;
@@ -186,11 +216,11 @@ static int scan_word(Scanner *s, Token *t)
         while (j < i && b[j] == '.')
             j++;
         if (j == digits_end && j < i)
-            return finish(s, t, TOK_MOVE, i); /* digits glued to letters: not a number */
+            return finish_on_line(s, t, TOK_MOVE, i); /* digits glued to letters: not a number */
         t->value = (int)number;
-        return finish(s, t, TOK_MOVE_NUMBER, j);
+        return finish_on_line(s, t, TOK_MOVE_NUMBER, j);
     }
-    return finish(s, t, TOK_MOVE, i);
+    return finish_on_line(s, t, TOK_MOVE, i);
 }
 
 static int scan_glyph(Scanner *s, Token *t)
@@ -206,7 +236,7 @@ static int scan_glyph(Scanner *s, Token *t)
     for (int g = 0; g < 6; g++) {
         if (strlen(glyphs[g]) == len && memcmp(b + s->pos, glyphs[g], len) == 0) {
             t->value = g + 1;
-            return finish(s, t, TOK_NAG, i);
+            return finish_on_line(s, t, TOK_NAG, i);
         }
     }
     return finish(s, t, TOK_BAD_CHAR, i);
@@ -226,7 +256,7 @@ static int scan_nag(Scanner *s, Token *t)
     if (i == s->pos + 1)
         return finish(s, t, TOK_BAD_CHAR, i);
     t->value = value;
-    return finish(s, t, TOK_NAG, i);
+    return finish_on_line(s, t, TOK_NAG, i);
 }
 
 int tok_next(Scanner *s, Token *t)
@@ -275,8 +305,8 @@ int tok_next(Scanner *s, Token *t)
     case '[': return scan_tag(s, t);
     case '{': return scan_brace_comment(s, t);
     case ';': return scan_line_comment(s, t);
-    case '(': return finish(s, t, TOK_VAR_OPEN, i + 1);
-    case ')': return finish(s, t, TOK_VAR_CLOSE, i + 1);
+    case '(': return finish_on_line(s, t, TOK_VAR_OPEN, i + 1);
+    case ')': return finish_on_line(s, t, TOK_VAR_CLOSE, i + 1);
     case '$': return scan_nag(s, t);
     case '!':
     case '?': return scan_glyph(s, t);
@@ -285,12 +315,4 @@ int tok_next(Scanner *s, Token *t)
     case '"': return finish(s, t, TOK_BAD_CHAR, i + 1);
     default: return scan_word(s, t);
     }
-}
-
-int tok_peek(Scanner *s, Token *t)
-{
-    Scanner saved = *s;
-    int kind = tok_next(s, t);
-    *s = saved;
-    return kind;
 }

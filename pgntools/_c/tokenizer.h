@@ -47,8 +47,10 @@ typedef struct {
 
 /* Skips whitespace, BOMs and % escape lines; returns the next token. */
 int tok_next(Scanner *s, Token *t);
-/* The next token without consuming it. */
-int tok_peek(Scanner *s, Token *t);
+/* Puts a token back: the next tok_next returns it again. */
+void tok_unread(Scanner *s, const Token *t);
+/* Builds the byte-class table; called once before scanning. */
+void tok_init(void);
 /* Whether buf[i..] (at a line start) looks like a tag line: '[' name whitespace '"'. Sets
  * *need_more when the buffer ends before that can be decided. */
 bool tok_looks_like_tag(const Scanner *s, size_t i, bool *need_more);
