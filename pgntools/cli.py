@@ -9,7 +9,9 @@ import click
 
 import pgntools
 from pgntools.errors import PgnToolsError
-from pgntools.pipeline import PgnSink, RejectsSink, ReportSink, Run
+from pgntools.pipeline import ReportSink, Run
+from pgntools.sinks import FORMATS
+from pgntools.sinks.pgn import PgnSink, RejectsSink
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -125,6 +127,93 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
             made.append(PgnSink(opened["pgn"]))
         if "rejects" in opened:
             made.append(RejectsSink(opened["rejects"]))
+        if "report" in opened:
+            made.append(ReportSink(opened["report"]))
+        return made
+
+    finish(run.execute(sinks))
+
+
+@cli.command("to-fen")
+@inputs
+@click.option("-o", "--output", type=click.Path(allow_dash=True), default="-", show_default=True, metavar="PATH",
+              help="Where to write the positions.")
+@click.option("--every-ply", is_flag=True, help="The start position and the position after every move.")
+@click.option("--ply", "plies", type=click.IntRange(0), multiple=True, metavar="N",
+              help="The position after N plies (0 = start); repeatable.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="fen", show_default=True,
+              help="fen: bare FEN lines; epd: EPD with id \"game:ply\"; csv/jsonl/parquet: rows of "
+                   "game, ply, move (the SAN that led here), fen.")
+@click.option("--en-passant", type=click.Choice(["legal", "fen"]), default="legal", show_default=True,
+              help="legal: the en-passant square only when a capture is legal (python-chess, Lichess); "
+                   "fen: after every double step (the FEN standard).")
+@click.option("--shredder", is_flag=True, help="Chess960 castling rights as rook files (Shredder-FEN).")
+@click.option("--include-invalid", is_flag=True, help="Also write invalid games' positions, up to the last legal move.")
+@click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
+@checking_options
+@handle_errors
+def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, c0, report, summary,
+           strict, fix_results, progress):
+    """Write FEN positions of the games in FILES: by default the final position of each valid game,
+    one line per game, in input order.
+
+    \b
+    Examples:
+      pgntools to-fen games.pgn > final.fen
+      pgntools to-fen --every-ply --format csv games.pgn.zst -o positions.csv
+      pgntools to-fen --ply 20 --format parquet games.pgn -o ply20.parquet
+    """
+    per_ply = every_ply or bool(plies)
+    run = Run("to-fen", list(files), dict(
+        moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
+        strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder),
+        outputs={"positions": output, "report": report, "summary": summary}, progress=progress)
+
+    from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
+
+    def sinks(opened):
+        made = [PositionSink(opened["positions"], fmt, every_ply, list(plies) or None, include_invalid, c0)]
+        if "report" in opened:
+            made.append(ReportSink(opened["report"]))
+        return made
+
+    finish(run.execute(sinks))
+
+
+@cli.command()
+@inputs
+@click.option("--parquet", "out_dir", required=True, type=click.Path(file_okay=False), metavar="OUT_DIR",
+              help="The dataset directory to create: OUT_DIR/games/part-*.parquet and OUT_DIR/moves/part-*.parquet.")
+@click.option("--columns", metavar="NAMES", help="Comma-separated columns to keep (game_id and ply always stay).")
+@click.option("--with-fen", is_flag=True, help="Add the FEN after each move to the moves table.")
+@click.option("--with-comments", is_flag=True, help="Add each move's comment text to the moves table.")
+@click.option("--en-passant", type=click.Choice(["legal", "fen"]), default="legal", show_default=True,
+              help="En-passant field style of the FEN columns.")
+@click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
+              show_default=True)
+@checking_options
+@handle_errors
+def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
+           fix_results, progress):
+    """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
+    mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
+    with their errors, and their moves up to the error.
+
+    \b
+    Example:
+      pgntools export --parquet out/ lichess_db_standard_rated_2024-01.pgn.zst
+      duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
+    """
+    run = Run("export", list(files), dict(
+        moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, strict=strict,
+        fix_results=fix_results, en_passant=en_passant),
+        outputs={"report": report, "summary": summary}, progress=progress)
+    wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
+
+    from pgntools.sinks.parquet import ParquetDatasetSink
+
+    def sinks(opened):
+        made = [ParquetDatasetSink(out_dir, wanted, with_fen, with_comments, compression)]
         if "report" in opened:
             made.append(ReportSink(opened["report"]))
         return made

@@ -140,21 +140,6 @@ class ReportSink:
             self.output.write("".join(lines).encode("utf-8"))
 
 
-class RejectsSink:
-    """The invalid games exactly as they were in the input, each followed by a blank line."""
-
-    def __init__(self, output: AtomicOutput):
-        self.output = output
-
-    def write(self, batch: GameBatch):
-        offsets_raw, data = batch.string_buffers("raw")
-        if not data:
-            return
-        offsets = memoryview(offsets_raw).cast("i")
-        parts = [data[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1) if offsets[i] != offsets[i + 1]]
-        self.output.write(b"\n\n".join(parts) + b"\n\n")
-
-
 @dataclass
 class Run:
     """One command's run: inputs → reader → sinks, with report, summary and progress."""
@@ -178,11 +163,13 @@ class Run:
         return opened
 
     def execute(self, make_sinks) -> Summary:
-        """make_sinks(opened outputs) -> list of objects with write(batch) (and optional close())."""
+        """make_sinks(opened outputs) -> objects with write(batch), and optionally commit() at the
+        end of a successful run and abort() when it fails."""
         opened = self.open_outputs()
         summary = Summary(self.command)
         progress = Progress(self.sources, self.progress)
         started = time.perf_counter()
+        sinks = []
         try:
             sinks = make_sinks(opened)
             inputs = []
@@ -197,8 +184,8 @@ class Run:
                     sink.write(batch)
                 progress.update(summary)
             for sink in sinks:
-                if hasattr(sink, "close"):
-                    sink.close()
+                if hasattr(sink, "commit"):
+                    sink.commit()
             summary.bytes = sum(inp.bytes_read() for inp in inputs)
             summary.seconds = time.perf_counter() - started
             if "summary" in opened:
@@ -206,6 +193,9 @@ class Run:
             for out in opened.values():
                 out.commit()
         except BaseException:
+            for sink in sinks:
+                if hasattr(sink, "abort"):
+                    sink.abort()
             for out in opened.values():
                 out.abort()
             raise
@@ -213,12 +203,3 @@ class Run:
             progress.close()
         return summary
 
-
-class PgnSink:
-    """Export-format PGN of the valid and fixed games (built in C; invalid games are empty)."""
-
-    def __init__(self, output: AtomicOutput):
-        self.output = output
-
-    def write(self, batch: GameBatch):
-        self.output.write(batch.string_buffers("pgn")[1])

@@ -102,7 +102,7 @@ class Game:
     outcome: Optional[str]
     ply_count: int
     chess960: bool
-    start_fen: Optional[str]
+    start_fen: str
     errors: List[GameError]
     notes: List[dict]
     fixes: List[dict]
@@ -219,7 +219,7 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
             line=col["line"][g], tags=tags, status=STATUSES[col["status"][g]], result=RESULTS[col["result"][g]],
             result_tag=tag_dict.get("Result"), result_marker=RESULTS[col["result_marker"][g]] or None,
             outcome=OUTCOMES[col["outcome"][g]], ply_count=col["ply_count"][g], chess960=bool(col["chess960"][g]),
-            start_fen=start_fens[g] or None, errors=game_errors(batch, g, error_rows[g], tag_dict, cache),
+            start_fen=start_fens[g], errors=game_errors(batch, g, error_rows[g], tag_dict, cache),
             notes=notes, fixes=game_fixes(col["fixes"][g], col["result_tag"][g], col["result_marker"][g], col["result"][g]),
             moves=moves[g] if moves else [], final_fen=final_fens[g] if final_fens else None,
             pgn=pgns[g] if pgns else None,

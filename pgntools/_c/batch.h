@@ -24,7 +24,9 @@
     X(G_OUTCOME, uint8_t, "B", "outcome")            /* OUTCOME_*: automatic end reached */       \
     X(G_FIXES, uint8_t, "B", "fixes")                /* FIX_* bits */                             \
     X(G_CHESS960, uint8_t, "B", "chess960")                                                        \
+    X(G_REPLAYED, uint8_t, "B", "replayed")          /* the start position was valid: replayed */ \
     /* one row per mainline ply */                                                                \
+    X(M_PLY, int16_t, "h", "ply")                    /* 1-based ply in its game */                \
     X(M_FROM, uint8_t, "B", "from_square")                                                         \
     X(M_TO, uint8_t, "B", "to_square")                                                             \
     X(M_PIECE, uint8_t, "B", "piece")                /* PAWN..KING */                             \
@@ -58,7 +60,7 @@
     X(S_UCI, "uci")                                           \
     X(S_COMMENT, "comment")      /* per move, when asked */    \
     X(S_FEN, "fen")              /* per move, when asked */    \
-    X(S_START_FEN, "start_fen")  /* per game */                \
+    X(S_START_FEN, "start_fen")  /* per game: the start position (the FEN tag when invalid) */                \
     X(S_FINAL_FEN, "final_fen")  /* per game, when asked */    \
     X(S_PGN, "pgn")              /* per game, when asked */    \
     X(S_RAW, "raw")              /* invalid games' input bytes, when asked */ \

@@ -299,11 +299,15 @@ static void setup_start(GameReader *r, Game *g, const Token *first_move_token)
         }
         if (!g->has_setup)
             add_note(r, g, NOTE_FEN_WITHOUT_SETUP, 0, NULL);
-        push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
     } else {
         pos_init_start(&L->pos);
         L->pos.chess960 = g->chess960;
-        push_text(r, S_START_FEN, "", 0, false);
+    }
+    if (g->replaying || !g->fen) { /* the start position as FEN, in the output's FEN style */
+        char fen[FEN_MAX];
+        push_text(r, S_START_FEN, fen, fen_format(&L->pos, fen, r->opt.fen_options), false);
+    } else {
+        push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
     }
     r->history.len = 0;
     VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
@@ -348,6 +352,7 @@ static void push_move_row(GameReader *r, Game *g, const Position *before, const 
                               (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0));
     char text[FEN_MAX];
     finish_pending(r, g);
+    COL_PUSH(b, M_PLY, int16_t, g->ply);
     COL_PUSH(b, M_FROM, uint8_t, from);
     COL_PUSH(b, M_TO, uint8_t, to);
     COL_PUSH(b, M_PIECE, uint8_t, PIECE_TYPE(before->board[from]));
@@ -465,10 +470,15 @@ static void on_comment(GameReader *r, Game *g, const Token *t)
     if (g->depth == 0 && g->pending) {
         ann_parse(text, t->alen, &g->ann);
         if (r->opt.comments) {
+            size_t a = 0, z = t->alen; /* stored trimmed; several comments joined by a space */
+            while (a < z && (text[a] == ' ' || text[a] == '\n' || text[a] == '\r' || text[a] == '\t'))
+                a++;
+            while (z > a && (text[z - 1] == ' ' || text[z - 1] == '\n' || text[z - 1] == '\r' || text[z - 1] == '\t'))
+                z--;
             StrCol *c = &r->batch.strs[S_COMMENT];
-            if (g->ann.has & HAS_COMMENT)
-                strcol_addc(c, ' ');
-            if (!bytes_add_text(&c->data, text, t->alen, g->latin1))
+            if ((g->ann.has & HAS_COMMENT) && !strcol_addc(c, ' '))
+                r->batch.failed = true;
+            if (!bytes_add_text(&c->data, text + a, z - a, g->latin1))
                 r->batch.failed = true;
         }
         g->ann.has |= HAS_COMMENT;
@@ -740,6 +750,7 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_OUTCOME, uint8_t, g->outcome);
     COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
     COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
+    COL_PUSH(b, G_REPLAYED, uint8_t, g->replaying);
     b->n_games++;
     r->games++;
 }

@@ -145,6 +145,13 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
     *file = *rank = false;
     if (piece == PAWN || piece == KING)
         return;
+    bb_t occ = pos_occ(p), rivals = pos_pieces(p, p->turn, piece) & ~BB(from);
+    bb_t reach = piece == KNIGHT   ? BB_KNIGHT[to]
+                 : piece == BISHOP ? bb_bishop_attacks(to, occ)
+                 : piece == ROOK   ? bb_rook_attacks(to, occ)
+                                   : bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ);
+    if (!(rivals & reach)) /* no other piece of that type sees the square: nothing to generate */
+        return;
     pos_gen_legal(p, &others, 1 << piece, ~BB(from), BB(to));
     if (others.n == 0)
         return;

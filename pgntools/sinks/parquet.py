@@ -1,0 +1,181 @@
+"""A Parquet dataset directory: OUT_DIR/games/part-NNNNN.parquet and OUT_DIR/moves/part-NNNNN.parquet.
+
+Tables are buffered to row-group size and written batch by batch, so memory stays flat. Part
+files are written under hidden temporary names and renamed only when the whole run succeeds.
+"""
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import List, Optional, Sequence
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pgntools.errors import OutputError
+from pgntools.reader import GameBatch
+from pgntools.sinks import schema
+from pgntools.sinks.tables import games_table, moves_table
+
+GAME_ROWS_PER_GROUP = 65_536
+MOVE_ROWS_PER_GROUP = 1_048_576
+MOVE_ROWS_PER_PART = 16 * MOVE_ROWS_PER_GROUP
+
+
+class Background:
+    """One writer thread (FIFO), so encoding and compressing Parquet overlaps with reading games
+    (both release the GIL). At most `depth` jobs wait, which keeps memory flat."""
+
+    def __init__(self, depth: int = 2):
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pgntools-parquet")
+        self.jobs: deque = deque()
+        self.depth = depth
+
+    def submit(self, fn, *args):
+        self.jobs.append(self.pool.submit(fn, *args))
+        while len(self.jobs) > self.depth:
+            self.jobs.popleft().result()
+
+    def drain(self, raise_errors: bool = True):
+        while self.jobs:
+            job = self.jobs.popleft()
+            if raise_errors:
+                job.result()
+            else:
+                job.exception()
+
+    def close(self):
+        self.pool.shutdown(wait=True)
+
+
+class TableWriter:
+    """Parquet part files of one table, with buffered row groups and atomic renames."""
+
+    def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
+                 background: Background):
+        self.background = background
+        self.directory = directory
+        self.schema = table_schema
+        self.rows_per_group = rows_per_group
+        self.compression = compression
+        self.pending: List[pa.Table] = []
+        self.pending_rows = 0
+        self.writer: Optional[pq.ParquetWriter] = None
+        self.part = 0
+        self.written: List[str] = []  # temporary paths of finished parts
+
+    def temp_path(self, part: int) -> str:
+        return os.path.join(self.directory, f".part-{part:05d}.parquet.tmp")
+
+    def final_path(self, part: int) -> str:
+        return os.path.join(self.directory, f"part-{part:05d}.parquet")
+
+    def add(self, table: pa.Table):
+        self.pending.append(table.select(self.schema.names))
+        self.pending_rows += table.num_rows
+        if self.pending_rows >= self.rows_per_group:
+            self.flush()
+
+    def flush(self):
+        if not self.pending:
+            return
+        self.background.submit(self._write_group, pa.concat_tables(self.pending), self.part)
+        self.pending, self.pending_rows = [], 0
+
+    def _write_group(self, table: pa.Table, part: int):  # on the writer thread
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.temp_path(part), self.schema, compression=self.compression)
+        self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
+
+    def _close_part(self, part: int):  # on the writer thread
+        if self.writer is not None:
+            self.writer.close()
+            self.written.append(self.temp_path(part))
+            self.writer = None
+
+    def next_part(self):
+        """Closes the current part (the next rows go to a new file)."""
+        self.flush()
+        self.background.submit(self._close_part, self.part)
+        self.part += 1
+
+    def commit(self):
+        self.next_part()
+        self.background.drain()
+        if not self.written:  # an empty input still gives a readable (empty) dataset
+            pq.write_table(self.schema.empty_table(), self.temp_path(0), compression=self.compression)
+            self.written.append(self.temp_path(0))
+        for part, path in enumerate(self.written):
+            os.replace(path, self.final_path(part))
+
+    def abort(self):
+        self.background.drain(raise_errors=False)
+        if self.writer is not None:
+            self.writer.close()
+            self.written.append(self.temp_path(self.part))
+        for path in self.written:
+            if os.path.exists(path):
+                os.unlink(path)
+        self.written = []
+
+
+def select_schema(full: pa.Schema, columns: Optional[Sequence[str]], keys: Sequence[str]) -> pa.Schema:
+    if not columns:
+        return full
+    wanted = [c for c in full.names if c in columns or c in keys]
+    return pa.schema([full.field(c) for c in wanted])
+
+
+class ParquetDatasetSink:
+    """Writes `games` and `moves` tables of each batch into a dataset directory."""
+
+    def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
+                 with_comment: bool = False, compression: str = "zstd"):
+        self.with_fen, self.with_comment = with_fen, with_comment
+        moves_full = schema.moves_schema(with_comment, with_fen)
+        if columns:
+            unknown = set(columns) - set(schema.GAMES.names) - set(moves_full.names)
+            if unknown:
+                raise OutputError(f"--columns: unknown column(s) {', '.join(sorted(unknown))}; "
+                                  f"games has {', '.join(schema.GAMES.names)}; moves has {', '.join(moves_full.names)}")
+        dirs = {name: os.path.join(out_dir, name) for name in ("games", "moves")}
+        for path in dirs.values():
+            try:
+                os.makedirs(path, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror}") from None
+            if any(f.endswith(".parquet") for f in os.listdir(path)):
+                raise OutputError(f"{path} already holds part files: choose an empty output directory")
+            if not os.access(path, os.W_OK):
+                raise OutputError(f"{path}: not writable")
+        self.background = Background()
+        self.games = TableWriter(dirs["games"], select_schema(schema.GAMES, columns, ["game_id"]),
+                                 GAME_ROWS_PER_GROUP, compression, self.background)
+        self.moves = TableWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
+                                 MOVE_ROWS_PER_GROUP, compression, self.background)
+        self.move_rows_in_part = 0
+
+    def write(self, batch: GameBatch):
+        if batch.n_games == 0:
+            return
+        self.games.add(games_table(batch))
+        moves = moves_table(batch, self.with_comment, self.with_fen)
+        self.moves.add(moves)
+        self.move_rows_in_part += moves.num_rows
+        if self.move_rows_in_part >= MOVE_ROWS_PER_PART:  # games and moves parts rotate together
+            self.games.next_part()
+            self.moves.next_part()
+            self.move_rows_in_part = 0
+
+    def commit(self):
+        try:
+            self.games.commit()
+            self.moves.commit()
+        finally:
+            self.background.close()
+
+    def abort(self):
+        self.games.abort()
+        self.moves.abort()
+        self.background.close()

@@ -1,0 +1,30 @@
+"""PGN outputs of `validate`: the export-format games (built in C) and the rejected games."""
+from __future__ import annotations
+
+from pgntools.pipeline import AtomicOutput
+from pgntools.reader import GameBatch
+
+
+class PgnSink:
+    """Export-format PGN of the valid and fixed games (built in C; invalid games are empty)."""
+
+    def __init__(self, output: AtomicOutput):
+        self.output = output
+
+    def write(self, batch: GameBatch):
+        self.output.write(batch.string_buffers("pgn")[1])
+
+
+class RejectsSink:
+    """The invalid games exactly as they were in the input, each followed by a blank line."""
+
+    def __init__(self, output: AtomicOutput):
+        self.output = output
+
+    def write(self, batch: GameBatch):
+        offsets_raw, data = batch.string_buffers("raw")
+        if not data:
+            return
+        offsets = memoryview(offsets_raw).cast("i")
+        parts = [data[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1) if offsets[i] != offsets[i + 1]]
+        self.output.write(b"\n\n".join(parts) + b"\n\n")
