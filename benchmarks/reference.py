@@ -26,7 +26,7 @@ TCEC = CORPORA / "engine" / "tcec-sample.pgn"
 
 GAME_SPLIT = re.compile(r"(?:\r?\n){2,}(?=\[)")
 BLANK_RUN = re.compile(r"(?:[ \t]*\r?\n){3,}")
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def read_text(path):
@@ -40,7 +40,21 @@ def split_games(text):
 
 
 def fen4(fen):
-    return " ".join(fen.split()[:4])
+    """The first 4 FEN fields in python-chess's conventions, so that equal positions compare equal:
+    the en passant square only when an en passant capture is legal (pgn-extract writes it after
+    every double pawn push), and Chess960 castling rights as X-FEN (KQkq where unambiguous, file
+    letters otherwise) whichever of X-FEN or Shredder-FEN the tool wrote."""
+    fields = fen.split()[:4]
+    if len(fields) < 4:
+        return " ".join(fields)
+    odd_castling = fields[2].strip("KQkq-") != ""
+    if fields[3] == "-" and not odd_castling:
+        return " ".join(fields)
+    try:
+        board = chess.Board(" ".join(fields) + " 0 1", chess960=odd_castling)
+    except ValueError:
+        return " ".join(fields)
+    return " ".join(board.fen().split()[:4])
 
 
 class _FinalBoard(chess.pgn.BoardBuilder):
@@ -59,27 +73,34 @@ class _FinalBoard(chess.pgn.BoardBuilder):
 
 
 def reference_game(game_text):
-    """(fen4 or None, plies replayed, valid) for one game's text."""
+    """(fen4 or None, plies replayed, status): status "ok", "error" (an illegal or unreadable
+    move), or "variant" (a game python-chess plays under other rules, e.g. Atomic: not compared)."""
     text = BLANK_RUN.sub("\n\n", game_text)
     try:
         found = chess.pgn.read_game(io.StringIO(text), Visitor=_FinalBoard)
     except Exception:  # python-chess fails on some odd input: count the game, no position
-        return None, 0, False
+        return None, 0, "error"
     if found is None:
-        return None, 0, False
+        return None, 0, "error"
     board, error = found
-    return fen4(board.fen()), len(board.move_stack), not error
+    status = "variant" if board.uci_variant != "chess" else "error" if error else "ok"
+    return fen4(board.fen()), len(board.move_stack), status
 
 
 def compute_reference(path):
-    """{"games", "valid", "plies", "fens": [fen4 or None per game], "valid_flags": [...]}."""
-    fens, flags, plies = [], [], 0
+    """{"games", "valid", "variants", "plies", "fens": [fen4 or None per game], "valid_flags": [...]}.
+
+    valid_flags mark the games python-chess replayed without error under standard (or Chess960)
+    rules: the only ones whose final positions are compared."""
+    fens, statuses, plies = [], [], 0
     for game_text in split_games(read_text(path)):
-        fen, n, ok = reference_game(game_text)
+        fen, n, status = reference_game(game_text)
         fens.append(fen)
-        flags.append(ok)
+        statuses.append(status)
         plies += n
-    return {"games": len(fens), "valid": sum(flags), "plies": plies, "fens": fens, "valid_flags": flags}
+    flags = [s == "ok" for s in statuses]
+    return {"games": len(fens), "valid": sum(flags), "variants": statuses.count("variant"), "plies": plies,
+            "fens": fens, "valid_flags": flags}
 
 
 def _cache_path(path):
@@ -152,11 +173,11 @@ def make_big(dest, parts, target_bytes=1 << 30, log=print):
 def _compose_reference(recipe, log):
     refs = [reference(p, log) for p in recipe["parts"]]
     k = recipe["repeats"]
-    out = {"games": 0, "valid": 0, "plies": 0, "fens": [], "valid_flags": []}
+    out = {"games": 0, "valid": 0, "variants": 0, "plies": 0, "fens": [], "valid_flags": []}
     for _ in range(k):
         for r in refs:
             out["fens"] += r["fens"]
             out["valid_flags"] += r["valid_flags"]
-    for key in ("games", "valid", "plies"):
+    for key in ("games", "valid", "variants", "plies"):
         out[key] = k * sum(r[key] for r in refs)
     return out

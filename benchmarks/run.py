@@ -17,7 +17,7 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,12 +27,14 @@ from tools import TOOLS, unavailable, versions
 
 BIG_INPUT_BYTES = 200 * 10**6   # tools marked slow are skipped above this unless named
 QUICK_GAMES = 3000
+SPAWN = Path(__file__).resolve().parent / "spawn.py"
 
 
 @dataclass
 class Result:
     tool: object
     walls: list = field(default_factory=list)
+    cpus: list = field(default_factory=list)
     rss_mb: list = field(default_factory=list)
     verdicts: list = field(default_factory=list)
     failed: str = ""
@@ -41,14 +43,25 @@ class Result:
 # ---- running one tool once ----
 
 def run_child(argv, work):
-    """Run argv with stdout/stderr into work/; returns (wall seconds, peak RSS MB, exit code)."""
+    """Run argv with stdout/stderr into work/; returns (wall s, peak RSS MB, exit code, CPU s).
+
+    The child is started by spawn.py, which times it and reads its rusage from os.wait4."""
+    result = work / "spawn-result"
+    launcher = [sys.executable, "-S", "-I", str(SPAWN), str(result), *argv]
     with open(work / "stdout", "wb") as out, open(work / "stderr", "wb") as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=REPO)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024, proc.returncode   # ru_maxrss is in KiB on Linux
+        code = subprocess.call(launcher, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=REPO)
+    if code != 0 or not result.exists():
+        return 0.0, 0.0, code or -1, 0.0
+    wall, maxrss_kib, code, cpu = result.read_text().split()
+    return float(wall), int(maxrss_kib) / 1024, int(code), float(cpu)
+
+
+def rss_floor():
+    """Peak RSS reported for a child that does nothing: the launcher's own share."""
+    work = fresh_dir(OUT / "tmp" / "floor")
+    _, rss, _, _ = run_child(["true"], work)
+    shutil.rmtree(work, ignore_errors=True)
+    return rss
 
 
 def fresh_dir(path):
@@ -65,11 +78,12 @@ def tail(path, n=160):
 def run_round(result, path, ref):
     tool = result.tool
     work = fresh_dir(OUT / "tmp" / tool.name)
-    wall, rss, code = run_child(tool.argv(path, work), work)
-    if code != 0:
+    wall, rss, code, cpu = run_child(tool.argv(path, work), work)
+    if code not in tool.ok_codes:
         result.failed = f"exit {code}: {tail(work / 'stderr')}"
     else:
         result.walls.append(wall)
+        result.cpus.append(cpu)
         result.rss_mb.append(rss)
         result.verdicts.append(verdict(tool.parse(work), ref, tool.valid_only))
     shutil.rmtree(work, ignore_errors=True)
@@ -85,21 +99,29 @@ def compare_fens(fens, ref):
     if len(fens) == len(ref_fens):
         pairs = [(f, r) for f, r, v in zip(fens, ref_fens, ok) if f is not None and v]
         return len(pairs), sum(f != r for f, r in pairs)
-    from collections import Counter
     mine = Counter(f for f in fens if f is not None)
     theirs = Counter(r for r, v in zip(ref_fens, ok) if v)
     return sum(mine.values()), sum((mine - theirs).values())
 
 
 def verdict(answer, ref, valid_only):
-    """'ok: ...', 'WRONG: n games differ (...)' or 'unchecked: ...'."""
-    facts, wrong = [], 0
+    """'ok (...)', 'WRONG: n games differ (...)', 'differs (...)' or 'unchecked: ...'.
+
+    WRONG: a count of all games, or a final position, that is not python-chess's. 'differs': a
+    tool that writes only the games it accepts wrote neither python-chess's count of all games nor
+    of valid ones; validity rules differ between tools, so this is shown, not failed."""
+    facts, wrong, differs = [], 0, False
     if answer.games is not None:
-        expected = {ref["games"], ref["valid"]} if valid_only else {ref["games"]}
         facts.append(f"{answer.games:,} games")
-        if answer.games not in expected:
-            wrong = max(wrong, abs(answer.games - ref["games"]))
+        if valid_only and answer.games not in (ref["games"], ref["valid"]):
+            differs = True
+            facts[-1] = f"wrote {answer.games:,} games, python-chess accepts {ref['valid']:,}"
+        elif not valid_only and answer.games != ref["games"]:
+            wrong = abs(answer.games - ref["games"])
             facts[-1] += f" vs {ref['games']:,}"
+    if answer.valid is not None:
+        facts.append(f"valid {answer.valid:,}" + ("" if answer.valid == ref["valid"]
+                                                  else f" vs python-chess {ref['valid']:,}"))
     if answer.fens is not None:
         compared, differ = compare_fens(answer.fens, ref)
         facts.append(f"{compared:,} FENs compared" + (f", {differ:,} differ" if differ else " ok"))
@@ -107,7 +129,8 @@ def verdict(answer, ref, valid_only):
     facts += answer.notes
     if answer.games is None and answer.fens is None:
         return "unchecked: " + ("; ".join(facts) or "no count in output")
-    return (f"WRONG: {wrong:,} games differ (" if wrong else "ok (") + "; ".join(facts) + ")"
+    label = f"WRONG: {wrong:,} games differ" if wrong else "differs" if differs else "ok"
+    return f"{label} (" + "; ".join(facts) + ")"
 
 
 # ---- the benchmark of one input ----
@@ -118,12 +141,18 @@ def warm_cache(path):
             pass
 
 
+def selects(name, tool):
+    """--tools entries: a tool name, a prefix of names ('rust', 'pgn-extract'), a group ('peer',
+    'pgntools') or a pgntools subcommand ('validate': both validate tasks)."""
+    return name in (tool.name, tool.group, tool.subcommand) or tool.name.startswith(name + "-")
+
+
 def select_tools(names, path):
     """(tools to run, {label: why skipped})."""
     explicit = set(names or [])
     chosen, skipped = [], {}
     for tool in TOOLS:
-        if explicit and not explicit & {tool.name, tool.group, tool.subcommand}:
+        if explicit and not any(selects(n, tool) for n in explicit):
             continue
         why = unavailable(tool)
         if not why and tool.slow and tool.name not in explicit and os.path.getsize(path) > BIG_INPUT_BYTES:
@@ -167,7 +196,7 @@ def row(result, ref, size):
     if len(set(result.verdicts)) > 1:
         check += f" ({len(wrong)} of {len(result.verdicts)} rounds)"
     return (f"| {result.tool.label} | {med:.2f} | {min(result.walls):.2f}–{max(result.walls):.2f} "
-            f"| {fmt_int(ref['games'] / med)} | {fmt_int(ref['plies'] / med)} | {size / 1e6 / med:.1f} "
+            f"| {statistics.median(result.cpus):.2f} | {fmt_int(ref['games'] / med)} | {fmt_int(ref['plies'] / med)} | {size / 1e6 / med:.1f} "
             f"| {max(result.rss_mb):.1f} | {check} |")
 
 
@@ -188,10 +217,11 @@ def ratio_table(results):
 
 def input_section(path, ref, results, skipped, rounds):
     size = os.path.getsize(path)
+    variants = f", {ref['variants']:,} other-variant games not compared" if ref["variants"] else ""
     lines = [f"### {Path(path).name}: {size / 1e6:.1f} MB, {ref['games']:,} games "
-             f"({ref['valid']:,} valid for python-chess), {ref['plies']:,} plies; {rounds} round(s)", "",
-             "| tool / task | median s | min–max s | games/s | plies/s | MB/s | peak RSS MB | check |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+             f"({ref['valid']:,} valid for python-chess{variants}), {ref['plies']:,} plies; {rounds} round(s)", "",
+             "| tool / task | median s | min–max s | CPU s | games/s | plies/s | MB/s | peak RSS MB | check |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     lines += [row(r, ref, size) for r in results]
     lines += ratio_table(results)
     if skipped:
@@ -214,7 +244,7 @@ def rss_by_input(per_input):
     return lines + [""]
 
 
-def machine_lines(rounds):
+def machine_lines(floor=None):
     cpu = "unknown CPU"
     try:
         for line in open("/proc/cpuinfo"):
@@ -224,13 +254,18 @@ def machine_lines(rounds):
     except OSError:
         pass
     tools = ", ".join(f"{k} {v}" for k, v in versions().items())
-    return [f"Machine: {os.cpu_count()} CPUs (nproc), {cpu}; {platform.system()} {platform.release()}; "
-            f"Python {platform.python_version()}. Rounds: {rounds}, interleaved.", f"Versions: {tools}.", ""]
+    lines = [f"Machine: {os.cpu_count()} CPUs (nproc), {cpu}; {platform.system()} {platform.release()}; "
+            f"Python {platform.python_version()}.", f"Versions: {tools}."]
+    if floor is not None:
+        lines.append(f"Peak RSS floor: {floor:.1f} MB (what the launcher reports for a child that does "
+                     "nothing; a figure at the floor means 'at most this').")
+    return lines + [""]
 
 
-def report(per_input_sections, per_input_results, rounds):
+def report(per_input_sections, per_input_results, rounds, floor):
     stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    lines = [f"## {stamp}", ""] + machine_lines(rounds)
+    lines = [f"## {stamp}: whole-process benchmark (run.py), {rounds} interleaved round(s)", ""]
+    lines += machine_lines(floor)
     for section in per_input_sections:
         lines += section
     if len(per_input_results) > 1:
@@ -252,8 +287,8 @@ def append_results(out, text):
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--input", action="append", help=f"PGN file (repeatable; default {MASTER})")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--tools", help="comma-separated tool names, or 'peer' / 'pgntools' (see --list)")
+    ap.add_argument("--rounds", type=int, help="interleaved rounds (default 3; 1 with --quick)")
+    ap.add_argument("--tools", help="comma-separated tool names or prefixes, 'peer', 'pgntools' (see --list)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "RESULTS.md"))
     ap.add_argument("--quick", action="store_true",
                     help=f"1 round; default input the first {QUICK_GAMES} master games")
@@ -282,7 +317,7 @@ def main(argv=None):
         for t in TOOLS:
             print(f"{t.name:20} {t.group:9} {unavailable(t) or 'ok'}")
         return 0
-    rounds = 1 if args.quick else args.rounds
+    rounds = args.rounds or (1 if args.quick else 3)
     names = [n.strip() for n in args.tools.split(",")] if args.tools else None
     sections, per_input = [], []
     for path in inputs_from(args, log):
@@ -290,7 +325,7 @@ def main(argv=None):
         ref, results, skipped = bench_input(path, rounds, names, log)
         sections.append(input_section(path, ref, results, skipped, rounds))
         per_input.append((path, results))
-    text = report(sections, per_input, rounds)
+    text = report(sections, per_input, rounds, rss_floor())
     print(text)
     append_results(args.out, text)
     log(f"appended to {args.out}")

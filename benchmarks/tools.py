@@ -8,8 +8,8 @@ import functools
 import importlib.metadata
 import importlib.util
 import json
+import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -29,6 +29,7 @@ GAME_START = re.compile(rb"(?:\A|\n[ \t]*\r?\n)[ \t]*\[")
 class Answer:
     games: Optional[int] = None          # games the tool reports or wrote
     fens: Optional[List] = None          # final FEN (4 fields) per game, None where it gave none
+    valid: Optional[int] = None          # games the tool accepts, where it says
     notes: List[str] = field(default_factory=list)
 
 
@@ -43,6 +44,7 @@ class Tool:
     slow: bool = False                   # skipped on big inputs unless named in --tools
     needs: tuple = ()                    # python modules that must import
     subcommand: str = ""                 # pgntools subcommand (probed with --help)
+    ok_codes: tuple = (0,)               # exit statuses of a finished run
 
 
 # ---- reading answers ----
@@ -95,7 +97,7 @@ def first_count(text):
         return int(json.loads(text)["games"])
     except (ValueError, KeyError, TypeError):
         pass
-    for pattern in (r"games\D{0,3}?([\d,]+)", r"([\d,]+)\s+games"):
+    for pattern in (r"(\d[\d,]*)\s+games", r"games\W{0,3}(\d[\d,]*)"):
         m = re.search(pattern, text, re.IGNORECASE)
         if m:
             return int(m.group(1).replace(",", ""))
@@ -112,8 +114,8 @@ def summary_answer(work):
         s = json.loads(_read(work, "summary.json"))
     except ValueError:
         return Answer(notes=["no summary JSON"])
-    notes = [f"{k} {s[k]:,}" for k in ("valid", "fixed", "invalid") if isinstance(s.get(k), int)]
-    return Answer(games=s.get("games"), notes=notes)
+    notes = [f"{k} {s[k]:,}" for k in ("fixed", "invalid") if isinstance(s.get(k), int)]
+    return Answer(games=s.get("games"), valid=s.get("valid"), notes=notes)
 
 
 def fen_lines_answer(work):
@@ -141,10 +143,11 @@ def parquet_answer(work):
 
 @functools.lru_cache(maxsize=None)
 def pgntools_base():
-    exe = shutil.which("pgntools")
-    if exe:
-        return (exe,)
-    return (sys.executable, "-c", "import sys; from pgntools.cli import main; sys.exit(main())")
+    """`python -m pgntools` run from the repository root (the working tree's code), or the command
+    in $PGNTOOLS_CMD (split on spaces) to time another build."""
+    if os.environ.get("PGNTOOLS_CMD"):
+        return tuple(os.environ["PGNTOOLS_CMD"].split())
+    return (sys.executable, "-m", "pgntools")
 
 
 @functools.lru_cache(maxsize=None)
@@ -183,6 +186,8 @@ def _pgn_extract(*flags, out=True):
     return lambda path, work: [PGN_EXTRACT, *flags, *(["-o", str(work / "out.pgn")] if out else []), str(path)]
 
 
+VALIDATE_CODES = (0, 1)   # pgntools validate: 0 all games valid, 1 some invalid, 2 usage/input error
+
 TOOLS = [
     Tool("pgn-extract-check", "pgn-extract `-r` (check only)", "peer", _pgn_extract("-r", out=False),
          pgn_extract_check_answer),
@@ -201,10 +206,10 @@ TOOLS = [
     Tool("scan", "pgntools scan", "pgntools", pgntools_argv("scan", "{FILE}"), scan_answer, subcommand="scan"),
     Tool("validate", "pgntools validate --summary", "pgntools",
          pgntools_argv("validate", "--summary", "{WORK}/summary.json", "{FILE}"), summary_answer,
-         subcommand="validate"),
+         subcommand="validate", ok_codes=VALIDATE_CODES),
     Tool("validate-out", "pgntools validate -o", "pgntools",
          pgntools_argv("validate", "-o", "{WORK}/out.pgn", "{FILE}"), pgn_output_answer,
-         valid_only=True, subcommand="validate"),
+         valid_only=True, subcommand="validate", ok_codes=VALIDATE_CODES),
     Tool("to-fen", "pgntools to-fen", "pgntools", pgntools_argv("to-fen", "{FILE}", "-o", "{WORK}/out.fen"),
          fen_lines_answer, valid_only=True, subcommand="to-fen"),
     Tool("export", "pgntools export --parquet", "pgntools",
