@@ -6,6 +6,7 @@ bb_t BB_KNIGHT[64], BB_KING[64], BB_PAWN_ATTACKS[2][64];
 bb_t BB_BETWEEN[64][64], BB_LINE[64][64];
 bb_t BB_RAYS[8][64];
 bb_t BB_BISHOP_PSEUDO[64], BB_ROOK_PSEUDO[64];
+LineMask BB_LINE_MASKS[4][64];
 
 static const int DIR_DF[8] = {0, 1, 1, -1, 0, -1, -1, 1};
 static const int DIR_DR[8] = {1, 0, 1, 1, -1, 0, -1, -1};
@@ -41,6 +42,13 @@ void bb_init(void)
             for (; f >= 0 && f < 8 && r >= 0 && r < 8; f += DIR_DF[d], r += DIR_DR[d])
                 ray |= BB(SQ(f, r));
             BB_RAYS[d][sq] = ray;
+        }
+        static const int line_dirs[4][2] = {{DIR_N, DIR_S}, {DIR_E, DIR_W}, {DIR_NE, DIR_SW}, {DIR_NW, DIR_SE}};
+        for (int l = 0; l < 4; l++) {
+            LineMask *m = &BB_LINE_MASKS[l][sq];
+            m->upper = BB_RAYS[line_dirs[l][0]][sq]; /* N, E, NE, NW rays run to higher squares */
+            m->lower = BB_RAYS[line_dirs[l][1]][sq];
+            m->line = m->upper | m->lower;
         }
         BB_ROOK_PSEUDO[sq] = BB_RAYS[DIR_N][sq] | BB_RAYS[DIR_E][sq] | BB_RAYS[DIR_S][sq] | BB_RAYS[DIR_W][sq];
         BB_BISHOP_PSEUDO[sq] = BB_RAYS[DIR_NE][sq] | BB_RAYS[DIR_NW][sq] | BB_RAYS[DIR_SE][sq] | BB_RAYS[DIR_SW][sq];

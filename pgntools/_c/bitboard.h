@@ -14,23 +14,30 @@ void bb_init(void); /* idempotent; every entry point calls it */
 
 enum { DIR_N, DIR_E, DIR_NE, DIR_NW, DIR_S, DIR_W, DIR_SW, DIR_SE };
 
-static inline bb_t bb_ray(int dir, int sq, bb_t occ)
+/* Sliding attacks by "obstruction difference" (chessprogramming wiki): per line through the
+ * square, the nearest blockers below and above bound the attack set, branch-free. */
+typedef struct {
+    bb_t lower, upper, line; /* the line's squares below / above sq, and both */
+} LineMask;
+
+extern LineMask BB_LINE_MASKS[4][64]; /* file, rank, diagonal, anti-diagonal */
+
+static inline bb_t bb_line_attacks(bb_t occ, const LineMask *m)
 {
-    bb_t ray = BB_RAYS[dir][sq];
-    bb_t blockers = ray & occ;
-    if (blockers)
-        ray ^= BB_RAYS[dir][dir < DIR_S ? bb_lsb(blockers) : bb_msb(blockers)];
-    return ray;
+    bb_t lower = m->lower & occ, upper = m->upper & occ;
+    bb_t below = ~0ULL << (63 - __builtin_clzll(lower | 1)); /* from the nearest blocker below, up */
+    bb_t nearest_above = upper & (0 - upper);
+    return m->line & ((nearest_above << 1) + below);
 }
 
 static inline bb_t bb_rook_attacks(int sq, bb_t occ)
 {
-    return bb_ray(DIR_N, sq, occ) | bb_ray(DIR_E, sq, occ) | bb_ray(DIR_S, sq, occ) | bb_ray(DIR_W, sq, occ);
+    return bb_line_attacks(occ, &BB_LINE_MASKS[0][sq]) | bb_line_attacks(occ, &BB_LINE_MASKS[1][sq]);
 }
 
 static inline bb_t bb_bishop_attacks(int sq, bb_t occ)
 {
-    return bb_ray(DIR_NE, sq, occ) | bb_ray(DIR_NW, sq, occ) | bb_ray(DIR_SE, sq, occ) | bb_ray(DIR_SW, sq, occ);
+    return bb_line_attacks(occ, &BB_LINE_MASKS[2][sq]) | bb_line_attacks(occ, &BB_LINE_MASKS[3][sq]);
 }
 
 #endif

@@ -180,7 +180,7 @@ int fen_parse(Position *p, const char *text, size_t len, bool chess960)
         int them = p->turn ^ 1, their_king = pos_king(p, them);
         if (pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn])
             problems |= FEN_OPPOSITE_CHECK;
-        if (bb_count(pos_checkers(p)) > 2)
+        if (bb_count(pos_compute_checkers(p)) > 2)
             problems |= FEN_IMPOSSIBLE_CHECK;
     }
     pos_rehash(p);

@@ -85,7 +85,7 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
     if (ksq == NO_SQ)
         return;
     bb_t occ = pos_occ(p), ours = p->by_color[us];
-    bb_t checkers = pos_attackers(p, ksq, occ) & p->by_color[them];
+    bb_t checkers = p->checkers;
 
     if ((gen & (1 << KING)) && (BB(ksq) & from_mask)) {
         bb_t targets = BB_KING[ksq] & ~ours & to_mask;
@@ -153,6 +153,13 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
 
 bool pos_has_legal_move(const Position *p)
 {
+    int ksq = pos_king(p, p->turn);
+    if (ksq != NO_SQ) { /* a king step is the likeliest legal move, and the cheapest to test */
+        bb_t targets = BB_KING[ksq] & ~p->by_color[p->turn], without_king = pos_occ(p) ^ BB(ksq);
+        while (targets)
+            if (!attacked_by(p, bb_pop(&targets), p->turn ^ 1, without_king))
+                return true;
+    }
     MoveList ml;
     pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL); /* Chess960 castling can be the only legal move */
     return ml.n > 0;

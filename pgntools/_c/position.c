@@ -58,6 +58,7 @@ void pos_rehash(Position *p)
     h ^= castle_key(p);
     if (p->turn == BLACK)
         h ^= ZOBRIST_TURN;
+    p->checkers = pos_compute_checkers(p);
     p->ep_hashed = p->ep != NO_SQ && pos_has_legal_ep(p);
     if (p->ep_hashed)
         h ^= ZOBRIST_EP[FILE_OF(p->ep)];
@@ -91,7 +92,7 @@ bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ)
     return orth && (bb_rook_attacks(sq, occ) & orth);
 }
 
-bb_t pos_checkers(const Position *p)
+bb_t pos_compute_checkers(const Position *p)
 {
     int k = pos_king(p, p->turn);
     if (k == NO_SQ)
@@ -130,7 +131,8 @@ void pos_make(Position *p, move_t m)
     int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
     uint8_t pc = p->board[from];
     int piece = PIECE_TYPE(pc);
-    uint64_t old_castle = castle_key(p);
+    uint8_t old_castle[2][2];
+    memcpy(old_castle, p->castle, sizeof old_castle);
 
     if (p->ep_hashed)
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
@@ -166,9 +168,17 @@ void pos_make(Position *p, move_t m)
         }
     }
 
-    p->hash ^= old_castle ^ castle_key(p);
+    if (memcmp(old_castle, p->castle, sizeof old_castle) != 0) {
+        uint64_t h = 0;
+        for (int c = 0; c < 2; c++)
+            for (int side = 0; side < 2; side++)
+                h ^= (old_castle[c][side] != NO_SQ ? ZOBRIST_CASTLE[old_castle[c][side]] : 0) ^
+                     (p->castle[c][side] != NO_SQ ? ZOBRIST_CASTLE[p->castle[c][side]] : 0);
+        p->hash ^= h;
+    }
     p->turn ^= 1;
     p->hash ^= ZOBRIST_TURN;
+    p->checkers = pos_compute_checkers(p);
     if (us == BLACK)
         p->fullmove++;
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, p->turn, PAWN)) && pos_has_legal_ep(p)) {

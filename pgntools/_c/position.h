@@ -17,6 +17,7 @@ typedef struct {
     uint16_t halfmove;
     uint32_t fullmove;
     uint64_t hash;
+    bb_t checkers;         /* enemy pieces giving check to the side to move (kept by pos_make) */
 } Position;
 
 typedef struct {
@@ -32,7 +33,7 @@ typedef struct {
 void pos_init_start(Position *p);
 void pos_clear(Position *p);
 void pos_put(Position *p, int sq, int color, int type);
-void pos_rehash(Position *p); /* recompute hash and ep_hashed from scratch */
+void pos_rehash(Position *p); /* recompute hash, ep_hashed and checkers from scratch */
 
 static inline bb_t pos_occ(const Position *p) { return p->by_color[WHITE] | p->by_color[BLACK]; }
 static inline bb_t pos_pieces(const Position *p, int color, int type) { return p->by_type[type] & p->by_color[color]; }
@@ -43,10 +44,10 @@ static inline int pos_king(const Position *p, int color)
 }
 
 bb_t pos_attackers(const Position *p, int sq, bb_t occ); /* pieces of both colors attacking sq */
-bb_t pos_checkers(const Position *p);
+bb_t pos_compute_checkers(const Position *p);
 /* Whether a piece of `color` attacks sq, with `occ` as the blockers. */
 bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ);
-static inline bool pos_in_check(const Position *p) { return pos_checkers(p) != 0; }
+static inline bool pos_in_check(const Position *p) { return p->checkers != 0; }
 
 /* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.
  * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */

@@ -196,6 +196,71 @@ static int castle_side_of_king_move(const Position *p, int from, int to)
     return -1;
 }
 
+/* Whether moving our piece from `from` to `to` would uncover a slider attack on our king
+ * (the piece is pinned and leaves the pin line). */
+static bool leaves_pin(const Position *p, int ksq, int from, int to)
+{
+    bb_t line = BB_LINE[ksq][from];
+    if (!line || (line & BB(to)))
+        return false;
+    int them = p->turn ^ 1;
+    bb_t occ = pos_occ(p) ^ BB(from);
+    bb_t sliders = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from)
+                       ? (p->by_type[ROOK] | p->by_type[QUEEN]) & p->by_color[them]
+                       : (p->by_type[BISHOP] | p->by_type[QUEEN]) & p->by_color[them];
+    bb_t seen = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from) ? bb_rook_attacks(ksq, occ)
+                                                                               : bb_bishop_attacks(ksq, occ);
+    return (seen & sliders & line) != 0;
+}
+
+/* The common case without generating moves: not in check, no en passant, not a king move.
+ * Returns SAN_OK, SAN_ILLEGAL or SAN_AMBIGUOUS, or -1 to ask for full generation. */
+static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, int promo, move_t *out)
+{
+    int us = p->turn;
+    bb_t occ = pos_occ(p), ours = p->by_color[us];
+    if (piece == KING || (ours & BB(to)) || (piece == PAWN && to == p->ep))
+        return -1;
+    bb_t candidates;
+    switch (piece) {
+    case PAWN: {
+        int back = us == WHITE ? -8 : 8;
+        if (p->board[to]) {
+            candidates = BB_PAWN_ATTACKS[us ^ 1][to];
+        } else {
+            candidates = BB(to + back);
+            if (!(occ & BB(to + back)) && RANK_OF(to) == (us == WHITE ? 3 : 4))
+                candidates = BB(to + 2 * back);
+        }
+        break;
+    }
+    case KNIGHT: candidates = BB_KNIGHT[to]; break;
+    case BISHOP: candidates = bb_bishop_attacks(to, occ); break;
+    case ROOK: candidates = bb_rook_attacks(to, occ); break;
+    default: candidates = bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ); break;
+    }
+    candidates &= pos_pieces(p, us, piece) & from_mask;
+    if (!candidates)
+        return -1; /* let generation decide (and say illegal) */
+    if (pos_in_check(p))
+        return -1;
+    int ksq = pos_king(p, us), count = 0;
+    move_t found = MOVE_NONE;
+    while (candidates) {
+        int from = bb_pop(&candidates);
+        if (leaves_pin(p, ksq, from, to))
+            continue;
+        found = mv_make(from, to, promo ? MT_PROMOTION : MT_NORMAL, promo);
+        count++;
+    }
+    if (count == 0)
+        return SAN_ILLEGAL;
+    if (count > 1)
+        return SAN_AMBIGUOUS;
+    *out = found;
+    return SAN_OK;
+}
+
 int san_resolve(const Position *p, SanMove *sm, move_t *out)
 {
     int us = p->turn;
@@ -231,21 +296,23 @@ int san_resolve(const Position *p, SanMove *sm, move_t *out)
     if (sm->from_rank >= 0)
         from_mask &= RANK_1 << (8 * sm->from_rank);
 
-    MoveList ml;
-    pos_gen_legal(p, &ml, 1 << piece, from_mask, BB(to));
     move_t found = MOVE_NONE;
-    int count = 0;
-    for (int i = 0; i < ml.n; i++) {
-        move_t m = ml.moves[i];
-        if (mv_type(m) == MT_CASTLE || mv_promo(m) != sm->promo)
-            continue;
-        found = m;
-        count++;
+    int rc = resolve_fast(p, piece, from_mask, to, sm->promo, &found);
+    if (rc < 0) {
+        MoveList ml;
+        int count = 0;
+        pos_gen_legal(p, &ml, 1 << piece, from_mask, BB(to));
+        for (int i = 0; i < ml.n; i++) {
+            move_t m = ml.moves[i];
+            if (mv_type(m) == MT_CASTLE || mv_promo(m) != sm->promo)
+                continue;
+            found = m;
+            count++;
+        }
+        rc = count == 0 ? SAN_ILLEGAL : count > 1 ? SAN_AMBIGUOUS : SAN_OK;
     }
-    if (count == 0)
-        return SAN_ILLEGAL;
-    if (count > 1)
-        return SAN_AMBIGUOUS;
+    if (rc != SAN_OK)
+        return rc;
     *out = found;
 
     int from = mv_from(found);

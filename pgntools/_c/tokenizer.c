@@ -4,7 +4,7 @@
 
 /* Bytes that end a move-like word. */
 static const char *const DELIMITERS = "{}();$[]!?\"\x7f";
-static bool DELIM[256];
+static bool DELIM[256], SPACE[256];
 
 void tok_init(void)
 {
@@ -15,6 +15,8 @@ void tok_init(void)
         DELIM[c] = true;
     for (const char *d = DELIMITERS; *d; d++)
         DELIM[(unsigned char)*d] = true;
+    for (const char *c = " \t\n\r\f\v"; *c; c++)
+        SPACE[(unsigned char)*c] = true;
     done = true;
 }
 
@@ -265,7 +267,7 @@ int tok_next(Scanner *s, Token *t)
     size_t n = s->len;
     for (;;) {
         size_t i = s->pos;
-        while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f' || b[i] == '\v')) {
+        while (i < n && SPACE[b[i]]) {
             if (b[i] == '\n' || (b[i] == '\r' && (i + 1 >= n || b[i + 1] != '\n'))) {
                 s->line++;
                 s->line_start_abs = s->base + (int64_t)(i + 1);
