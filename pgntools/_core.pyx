@@ -248,7 +248,7 @@ cdef class BatchReader:
                   bint strict=False,
                   bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
                   bint reduced=False, str en_passant="legal", bint shredder=False,
-                  int batch_games=1024, size_t buffer_size=1 << 20, size_t max_buffer=1 << 30):
+                  int batch_games=1024, size_t buffer_size=1 << 20, size_t max_game_size=64 << 20):
         cdef GameOptions opt
         if en_passant not in _EN_PASSANT_MODES:
             raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
@@ -269,7 +269,7 @@ cdef class BatchReader:
         opt.max_errors = 16
         self.reader = gr_new(&opt)
         self.cap = max(buffer_size, 4096)
-        self.max_buffer = max(max_buffer, self.cap)
+        self.max_buffer = max(max_game_size, self.cap)
         self.buf = <char *>malloc(self.cap)
         if self.reader == NULL or self.buf == NULL:
             raise MemoryError()
@@ -315,9 +315,10 @@ cdef class BatchReader:
             sc.base += keep
             sc.pos = 0
             sc.len = remaining
+        if remaining == self.cap and self.cap >= self.max_buffer:
+            gr_skip_oversized(self.reader, self.max_buffer)  # an error for that game, not the stream
+            return
         if remaining == self.cap:  # one game fills the buffer: grow it
-            if self.cap >= self.max_buffer:
-                raise ValueError(f"a game at byte {sc.base} is larger than the {self.max_buffer} byte limit")
             newcap = min(self.cap * 2, self.max_buffer)
             newbuf = <char *>realloc(self.buf, newcap)
             if newbuf == NULL:

@@ -50,6 +50,9 @@ def checking_options(f):
                           "with --no-fix-results such games are invalid."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: only when stderr is a terminal)."),
+        click.option("--max-game-size", type=click.IntRange(1), default=64, show_default=True, metavar="MIB",
+                     help="A game larger than this (e.g. a runaway comment) is reported as game_too_large "
+                          "and skipped; memory use is bounded by it."),
     ]
     for decorator in reversed(decorators):
         f = decorator(f)
@@ -107,7 +110,7 @@ def finish(summary):
 @checking_options
 @handle_errors
 def validate(files, output, rejects, strip_comments, strip_variations, reduced, report, summary, strict,
-             fix_results, progress):
+             fix_results, progress, max_game_size):
     """Replay every game of FILES and check every move, the start position and the result.
 
     \b
@@ -118,7 +121,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     """
     run = Run("validate", list(files), dict(
         pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
-        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced),
+        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20),
         outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress)
 
     def sinks(opened):
@@ -153,7 +156,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
 @checking_options
 @handle_errors
 def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, c0, report, summary,
-           strict, fix_results, progress):
+           strict, fix_results, progress, max_game_size):
     """Write FEN positions of the games in FILES: by default the final position of each valid game,
     one line per game, in input order.
 
@@ -166,7 +169,8 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
     per_ply = every_ply or bool(plies)
     run = Run("to-fen", list(files), dict(
         moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
-        strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder),
+        strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder,
+        max_game_size=max_game_size << 20),
         outputs={"positions": output, "report": report, "summary": summary}, progress=progress)
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
@@ -194,7 +198,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @checking_options
 @handle_errors
 def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
-           fix_results, progress):
+           fix_results, progress, max_game_size):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
     with their errors, and their moves up to the error.
@@ -206,7 +210,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     """
     run = Run("export", list(files), dict(
         moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, strict=strict,
-        fix_results=fix_results, en_passant=en_passant),
+        fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20),
         outputs={"report": report, "summary": summary}, progress=progress)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 

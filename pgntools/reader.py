@@ -158,6 +158,8 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
         return f"comment opened{where} is never closed"
     if kind == "unterminated_variation":
         return f"{detail} variation(s) not closed before the end of the game"
+    if kind == "game_too_large":
+        return f"the game is larger than the {detail} MiB limit (max_game_size); skipped"
     if kind == "nonstandard_notation":
         return f"{NOTE_KINDS[detail].replace('_', ' ')} in {token!r}{where} (--strict)"
     return kind
@@ -253,7 +255,7 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
 
 READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
                   "fix_results", "strip_comments", "strip_variations", "reduced", "en_passant", "shredder", "batch_games",
-                  "buffer_size", "max_buffer")
+                  "buffer_size", "max_game_size")
 
 
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **options) -> Iterator[GameBatch]:

@@ -7,7 +7,7 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
     "ok", "invalid_san", "illegal_move", "ambiguous_move", "invalid_promotion", "null_move", "drop",
     "invalid_start_position", "unsupported_variant", "move_after_game_end", "result_mismatch",
     "result_contradicts_position", "syntax_error", "unterminated_comment", "unterminated_variation",
-    "nonstandard_notation",
+    "nonstandard_notation", "game_too_large",
 };
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
@@ -43,6 +43,7 @@ struct GameReader {
     VEC(Level) levels;
     ByteVec movetext;
     Emitter em;
+    bool skipping; /* inside an oversized game: looking for the next one */
 };
 
 /* What one game needs while it is read. */
@@ -854,11 +855,64 @@ need_more:
     return GAME_NEED_MORE;
 }
 
+void gr_skip_oversized(GameReader *r, int64_t limit)
+{
+    Game g;
+    Scanner *sc = &r->sc;
+    size_t first = sc->pos; /* the game's first byte: past the blank lines before it */
+    while (first < sc->len && (sc->buf[first] == ' ' || sc->buf[first] == '\t' || sc->buf[first] == '\n' ||
+                               sc->buf[first] == '\r'))
+        first++;
+    tok_skip_to(sc, first);
+    memset(&g, 0, sizeof g);
+    batch_mark(&r->batch, &g.mark);
+    g.start = g.end = first;
+    g.line = r->sc.line;
+    setup_start(r, &g, NULL);
+    g.replaying = false;
+    add_error(r, &g, ERR_GAME_TOO_LARGE, 0, NULL, (int32_t)(limit >> 20));
+    finish_game(r, &g);
+    r->skipping = true;
+}
+
+/* Skips to the next tag line that follows a blank line. Returns false when the buffer ends
+ * first (the last bytes are kept, in case a boundary straddles the refill). */
+static bool skip_to_next_game(GameReader *r)
+{
+    Scanner *sc = &r->sc;
+    const char *b = sc->buf;
+    size_t i = sc->pos, n = sc->len;
+    const char *nl;
+    while ((nl = memchr(b + i, '\n', n - i)) != NULL) {
+        size_t at = (size_t)(nl - b), next = at + 1;
+        bool blank = at >= 1 && (b[at - 1] == '\n' || (b[at - 1] == '\r' && at >= 2 && b[at - 2] == '\n'));
+        bool need_more = false;
+        if (blank && tok_looks_like_tag(sc, next, &need_more)) {
+            tok_skip_to(sc, next);
+            r->skipping = false;
+            return true;
+        }
+        if (need_more)
+            break;
+        i = next;
+    }
+    if (sc->eof) {
+        tok_skip_to(sc, n);
+        r->skipping = false;
+        return true;
+    }
+    if (n - sc->pos > 256)
+        tok_skip_to(sc, n - 256);
+    return false;
+}
+
 int gr_fill(GameReader *r)
 {
     while (r->batch.n_games < (size_t)r->opt.max_games) {
         if (r->batch.failed)
             return GR_NO_MEMORY;
+        if (r->skipping && !skip_to_next_game(r))
+            return GR_NEED_MORE;
         int rc = read_game(r, false);
         if (rc == GAME_RETRY_LATIN1)
             rc = read_game(r, true);

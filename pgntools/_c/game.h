@@ -21,6 +21,7 @@ enum {
     ERR_UNTERMINATED_COMMENT,
     ERR_UNTERMINATED_VARIATION,
     ERR_NONSTANDARD_NOTATION,
+    ERR_GAME_TOO_LARGE,
     ERR_COUNT
 };
 
@@ -64,6 +65,9 @@ Batch *gr_batch(GameReader *r);
  * caller keeps buf[pos..], refills and calls again) or the input ends (GR_END). */
 int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
+/* The game at the scanner's position does not fit the largest buffer allowed: record it as a
+ * game_too_large error and skip its bytes (the next gr_fill calls look for the next game). */
+void gr_skip_oversized(GameReader *r, int64_t limit);
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);

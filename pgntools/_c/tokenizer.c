@@ -35,7 +35,7 @@ static inline void new_line(Scanner *s, size_t next)
 }
 
 /* Advances over buf[pos..end) counting LF, CRLF and lone CR as line ends. */
-static void advance_to(Scanner *s, size_t end)
+void tok_skip_to(Scanner *s, size_t end)
 {
     const char *b = s->buf;
     for (size_t i = s->pos; i < end; i++) {
@@ -77,7 +77,7 @@ static int finish(Scanner *s, Token *t, int kind, size_t end)
 {
     t->kind = kind;
     t->len = end - t->start;
-    advance_to(s, end);
+    tok_skip_to(s, end);
     s->last_token_line = s->line;
     return kind;
 }

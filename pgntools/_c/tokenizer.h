@@ -47,6 +47,8 @@ typedef struct {
 
 /* Skips whitespace, BOMs and % escape lines; returns the next token. */
 int tok_next(Scanner *s, Token *t);
+/* Moves to buf[end], counting the lines passed. */
+void tok_skip_to(Scanner *s, size_t end);
 /* Puts a token back: the next tok_next returns it again. */
 void tok_unread(Scanner *s, const Token *t);
 /* Builds the byte-class table; called once before scanning. */
