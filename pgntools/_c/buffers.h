@@ -33,6 +33,20 @@ static inline bool vec_reserve_raw(void **data, size_t *cap, size_t len, size_t 
 #define VEC_FREE(v) do { free((v).data); (v).data = NULL; (v).len = (v).cap = 0; } while (0)
 
 typedef VEC(char) ByteVec;
+
+/* Writes v in decimal at o (no NUL); returns the length (at most 10). Faster than snprintf. */
+static inline size_t format_uint(char *o, uint32_t v)
+{
+    char tmp[10];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        o[i] = tmp[n - 1 - i];
+    return n;
+}
 typedef VEC(int32_t) I32Vec;
 
 /* A string column: offsets[0] = 0, string i is data[offsets[i] .. offsets[i+1]). */

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "fen.h"
 
 static const char *const PROBLEM_NAMES[FEN_PROBLEM_COUNT] = {
@@ -242,6 +243,10 @@ size_t fen_format(const Position *p, char *out, int options)
     } else {
         *o++ = '-';
     }
-    o += snprintf(o, 32, " %u %u", (unsigned)p->halfmove, (unsigned)p->fullmove);
+    *o++ = ' ';
+    o += format_uint(o, p->halfmove);
+    *o++ = ' ';
+    o += format_uint(o, p->fullmove);
+    *o = 0;
     return (size_t)(o - out);
 }

@@ -1,10 +1,8 @@
-#include <stdio.h>
-
 #include "pgn_writer.h"
 
-static bool put(ByteVec *v, const char *s, size_t n)
+static inline bool put(ByteVec *v, const char *s, size_t n)
 {
-    if (!VEC_RESERVE(*v, n))
+    if (v->len + n > v->cap && !VEC_RESERVE(*v, n))
         return false;
     memcpy(v->data + v->len, s, n);
     v->len += n;
@@ -85,9 +83,10 @@ void em_append(Emitter *e, const char *s, size_t n) { e->failed |= !put(&e->unit
 
 void em_move_number(Emitter *e, uint32_t fullmove, bool black)
 {
-    char buf[24];
-    int n = snprintf(buf, sizeof buf, black ? "%u..." : "%u.", (unsigned)fullmove);
-    em_unit(e, buf, (size_t)n);
+    char buf[16];
+    size_t n = format_uint(buf, fullmove);
+    memcpy(buf + n, "...", 3);
+    em_unit(e, buf, n + (black ? 3 : 1));
 }
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -123,8 +122,8 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
 void em_nag(Emitter *e, int nag)
 {
     char buf[16];
-    int n = snprintf(buf, sizeof buf, "$%d", nag);
-    em_unit(e, buf, (size_t)n);
+    buf[0] = '$';
+    em_unit(e, buf, 1 + format_uint(buf + 1, (uint32_t)nag));
 }
 
 void em_open_variation(Emitter *e) { e->open_parens++; }
