@@ -70,6 +70,8 @@ typedef struct {
     size_t fen_len, variant_len;
     bool has_setup;
     bool chess960;
+    bool set_up;     /* setup_start ran (a game may end before its movetext) */
+    bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     int64_t last_tag_line;
     BatchMark mark;
 } Game;
@@ -282,6 +284,7 @@ static int classify_variant(const char *v, size_t n)
 static void setup_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
+    g->set_up = true;
     r->levels.len = 1;
     L->has_move = false;
     L->ply = 0;
@@ -407,6 +410,10 @@ static void on_move(GameReader *r, Game *g, const Token *t)
         return;
     }
     g->has_content = true;
+    if (!g->move_syntax) {
+        SanMove probe;
+        g->move_syntax = san_parse(text, t->alen, &probe) != SAN_INVALID;
+    }
     if (!g->replaying || g->stopped)
         return;
 
@@ -837,6 +844,10 @@ static int read_game(GameReader *r, bool latin1)
     }
 
 done:
+    if (!g.has_tags && !g.move_syntax && !g.result_marker)
+        g.has_content = false; /* prose or comments between games, with no tags, moves or result */
+    if (g.has_content && !g.set_up)
+        setup_start(r, &g, NULL); /* a tag-only game */
     if (!g.has_content) { /* only comments or stray text between games: not a game */
         batch_rollback(&r->batch, &g.mark);
         return GAME_SKIPPED;

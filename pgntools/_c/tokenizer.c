@@ -206,6 +206,15 @@ static int scan_word(Scanner *s, Token *t)
     t->alen = wlen;
     if ((t->value = match_result(w, wlen)))
         return finish_on_line(s, t, TOK_RESULT, i);
+    if (w[0] == '.') { /* "1. ... Nf6": periods apart from their number */
+        size_t j = s->pos;
+        while (j < i && b[j] == '.')
+            j++;
+        if (j == i) {
+            t->value = 0;
+            return finish_on_line(s, t, TOK_MOVE_NUMBER, i);
+        }
+    }
     if (w[0] >= '1' && w[0] <= '9') { /* 0-0 and 0000 are moves */
         /* A move number: digits, then any dots ("12." "12..." or a bare "12"). */
         size_t j = s->pos;
