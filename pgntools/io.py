@@ -40,6 +40,51 @@ class CountingReader(io.RawIOBase):
         return n
 
 
+class ZstdReader(io.RawIOBase):
+    """Decompresses concatenated zstd frames (as the Lichess dumps are) and, unlike the library's
+    stream reader, reports a stream that ends inside a frame as truncated."""
+
+    def __init__(self, raw, name: str):
+        import zstandard
+
+        self.zstd = zstandard
+        self.raw, self.name = raw, name
+        self.frame = zstandard.ZstdDecompressor().decompressobj()
+        self.fed = False  # the current frame has received input
+        self.pending = b""
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        while not self.pending:
+            chunk = self.raw.read(1 << 16)
+            if not chunk:
+                if self.fed and not self.frame.eof:
+                    raise InputError(f"{self.name}: truncated zstd stream (it ends inside a frame)")
+                return 0
+            self.pending = self._decompress(chunk)
+        n = min(len(b), len(self.pending))
+        b[:n] = self.pending[:n]
+        self.pending = self.pending[n:]
+        return n
+
+    def _decompress(self, data: bytes) -> bytes:
+        out = []
+        while data:
+            try:
+                out.append(self.frame.decompress(data))
+            except self.zstd.ZstdError as exc:
+                raise InputError(f"{self.name}: corrupt zstd stream: {exc}") from None
+            self.fed = True
+            data = b""
+            if self.frame.eof:  # the rest belongs to the next frame
+                data = self.frame.unused_data
+                self.frame = self.zstd.ZstdDecompressor().decompressobj()
+                self.fed = False
+        return b"".join(out)
+
+
 class Input:
     """One opened input: ``stream`` (binary, decompressed), ``name``, ``size`` (bytes on disk or
     None) and ``bytes_read()`` (bytes consumed from the file, compressed ones for compressed input)."""
@@ -82,9 +127,7 @@ class Input:
         if self.compression == "xz":
             return lzma.LZMAFile(buffered)
         if self.compression == "zst":
-            import zstandard
-
-            return zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)
+            return io.BufferedReader(ZstdReader(buffered, self.name), buffer_size=1 << 20)
         return buffered
 
     def bytes_read(self) -> int:

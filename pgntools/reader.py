@@ -280,13 +280,11 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **opti
                     raw = next(batches)
                 except StopIteration:
                     break
+                except InputError as exc:
+                    raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
                 except (OSError, EOFError, zlib.error, ValueError) as exc:
                     raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} "
                                      f"(of the file): {exc}") from exc
-                except Exception as exc:  # zstandard.ZstdError and other codec errors
-                    if type(exc).__module__.startswith("zstandard"):
-                        raise InputError(f"{inp.name}: corrupt zstd stream near byte {inp.bytes_read()}: {exc}") from exc
-                    raise
                 batch = GameBatch(raw, inp.name, next_game)
                 next_game += batch.n_games
                 yield batch
