@@ -100,6 +100,7 @@ class Game:
     result_tag: Optional[str]
     result_marker: Optional[str]
     outcome: Optional[str]
+    outcome_ply: Optional[int]
     ply_count: int
     chess960: bool
     start_fen: str
@@ -204,7 +205,8 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
     note_rows = batch.ranges("note_start", len(note_kinds))
     note_plies, note_counts, note_tokens = batch.column("note_ply"), batch.column("note_count"), batch.strings("note_token")
     col = {name: batch.column(name) for name in ("offset", "length", "line", "ply_count", "status", "result",
-                                                  "result_tag", "result_marker", "outcome", "fixes", "chess960")}
+                                                  "result_tag", "result_marker", "outcome", "outcome_ply", "fixes",
+                                                  "chess960")}
     start_fens = batch.strings("start_fen")
     final_fens = batch.strings("final_fen")
     pgns = batch.strings("pgn")
@@ -220,7 +222,8 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
             index=batch.first_game + g, source=batch.source, offset=col["offset"][g], length=col["length"][g],
             line=col["line"][g], tags=tags, status=STATUSES[col["status"][g]], result=RESULTS[col["result"][g]],
             result_tag=tag_dict.get("Result"), result_marker=RESULTS[col["result_marker"][g]] or None,
-            outcome=OUTCOMES[col["outcome"][g]], ply_count=col["ply_count"][g], chess960=bool(col["chess960"][g]),
+            outcome=OUTCOMES[col["outcome"][g]],
+            outcome_ply=col["outcome_ply"][g] if col["outcome"][g] else None, ply_count=col["ply_count"][g], chess960=bool(col["chess960"][g]),
             start_fen=start_fens[g], errors=game_errors(batch, g, error_rows[g], tag_dict, cache),
             notes=notes, fixes=game_fixes(col["fixes"][g], col["result_tag"][g], col["result_marker"][g], col["result"][g]),
             moves=moves[g] if moves else [], final_fen=final_fens[g] if final_fens else None,

@@ -22,6 +22,7 @@
     X(G_RESULT_TAG, uint8_t, "B", "result_tag")      /* RESULT_* as read (NONE: no tag) */        \
     X(G_RESULT_MARKER, uint8_t, "B", "result_marker") /* RESULT_* as read (NONE: missing) */      \
     X(G_OUTCOME, uint8_t, "B", "outcome")            /* OUTCOME_*: automatic end reached */       \
+    X(G_OUTCOME_PLY, int32_t, "i", "outcome_ply")    /* the ply at which it was reached */        \
     X(G_FIXES, uint8_t, "B", "fixes")                /* FIX_* bits */                             \
     X(G_CHESS960, uint8_t, "B", "chess960")                                                        \
     X(G_REPLAYED, uint8_t, "B", "replayed")          /* the start position was valid: replayed */ \

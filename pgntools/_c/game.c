@@ -756,6 +756,7 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_RESULT_TAG, uint8_t, g->result_tag);
     COL_PUSH(b, G_RESULT_MARKER, uint8_t, g->result_marker);
     COL_PUSH(b, G_OUTCOME, uint8_t, g->outcome);
+    COL_PUSH(b, G_OUTCOME_PLY, int32_t, g->outcome_ply);
     COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
     COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
     COL_PUSH(b, G_REPLAYED, uint8_t, g->replaying);
