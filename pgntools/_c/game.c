@@ -31,7 +31,8 @@ typedef struct {
     Position before; /* the position before this level's last move: where a variation starts */
     Position pos;
     bool has_move;
-    int ply; /* the game ply of this level's last move (variations count from their branch point) */
+    int ply;   /* the game ply of this level's last move (variations count from their branch point) */
+    int ended; /* in a variation: the automatic end it reached (OUTCOME_*), or 0 */
 } Level;
 
 struct GameReader {
@@ -244,14 +245,13 @@ static void on_tag(GameReader *r, Game *g, const Token *t)
     }
 }
 
-/* In a tag section, a second Event, or a repeated tag after a blank line, begins a new game:
- * the one before had no movetext (broadcasts and studies export such games). */
-static bool starts_next_game(const GameReader *r, const Game *g, const Token *t)
+/* In a tag section, a repeated tag name begins a new game (the one before had no movetext, as
+ * broadcasts and studies export them): at the first tag after a blank line if there was one,
+ * else at a second Event. */
+static bool starts_next_game(const GameReader *r, const Game *g, const Token *t, bool after_gap)
 {
     const char *name = r->sc.buf + t->a;
-    if (!has_tag(r, g, name, t->alen))
-        return false;
-    return name_is(name, t->alen, "Event") || t->line > g->last_tag_line + 1;
+    return has_tag(r, g, name, t->alen) && (after_gap || name_is(name, t->alen, "Event"));
 }
 
 /* ---------------------------------------------------------------- start position */
@@ -418,8 +418,9 @@ static void on_move(GameReader *r, Game *g, const Token *t)
         return;
 
     int ply = L->ply + 1;
-    if (mainline && g->outcome) {
-        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, g->outcome);
+    int ended = mainline ? g->outcome : L->ended;
+    if (ended) {
+        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
         return;
     }
     SanMove sm;
@@ -428,10 +429,13 @@ static void on_move(GameReader *r, Game *g, const Token *t)
     if (rc == SAN_OK)
         rc = san_resolve(&L->pos, &sm, &m);
     if (rc != SAN_OK) {
-        if (mainline && rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
-            g->outcome = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
-            g->outcome_ply = g->ply;
-            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, g->outcome);
+        if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
+            int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+            if (mainline) {
+                g->outcome = end;
+                g->outcome_ply = g->ply;
+            }
+            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
         } else {
             stop_replay(r, g, rc, ply, t, 0);
         }
@@ -459,6 +463,12 @@ static void on_move(GameReader *r, Game *g, const Token *t)
             em_move_number(&r->em, L->before.fullmove, black);
         em_unit(&r->em, san, san_len);
         g->need_number = false;
+    }
+    if (!mainline) { /* the dead-position and 75-move ends apply in variations too */
+        if (material_changed && pos_is_insufficient_material(&L->pos))
+            L->ended = OUTCOME_INSUFFICIENT;
+        else if (L->pos.halfmove >= 150 && status != 2)
+            L->ended = OUTCOME_SEVENTYFIVE;
     }
     if (mainline) {
         g->ply++;
@@ -525,6 +535,7 @@ static void on_open_variation(GameReader *r, Game *g, const Token *t)
     V->pos = L->before;
     V->has_move = false;
     V->ply = L->ply - 1;
+    V->ended = 0;
     if (emitting(r, g)) {
         em_open_variation(&r->em);
         g->need_number = true;
@@ -772,8 +783,10 @@ static int read_game(GameReader *r, bool latin1)
 {
     Scanner *sc = &r->sc;
     Scanner start_state = *sc;
-    Game g;
-    Token t;
+    Game g, at_gap;
+    Token t, gap_token;
+    BatchMark gap_mark;
+    bool have_gap = false;
     memset(&g, 0, sizeof g);
     g.latin1 = latin1;
     batch_mark(&r->batch, &g.mark);
@@ -790,9 +803,21 @@ static int read_game(GameReader *r, bool latin1)
             g.start = t.start;
             g.line = t.line;
         }
-        if (k == TOK_TAG && g.has_tags && starts_next_game(r, &g, &t)) {
-            tok_unread(sc, &t); /* the game before had tags only */
-            goto done;
+        if (k == TOK_TAG && g.has_tags && !have_gap && t.line > g.last_tag_line + 1) {
+            at_gap = g; /* a blank line inside a tag section: maybe the next game starts here */
+            gap_token = t;
+            batch_mark(&r->batch, &gap_mark);
+            have_gap = true;
+        }
+        if (k == TOK_TAG && g.has_tags && starts_next_game(r, &g, &t, have_gap)) {
+            if (have_gap) { /* the next game began at the first tag after the blank line */
+                g = at_gap;
+                batch_rollback(&r->batch, &gap_mark);
+                tok_unread(sc, &gap_token);
+            } else {
+                tok_unread(sc, &t);
+            }
+            goto done; /* the game before had tags only */
         }
         if (k == TOK_TAG) {
             on_tag(r, &g, &t);
@@ -845,8 +870,8 @@ static int read_game(GameReader *r, bool latin1)
     }
 
 done:
-    if (!g.has_tags && !g.move_syntax && !g.result_marker)
-        g.has_content = false; /* prose or comments between games, with no tags, moves or result */
+    if (!g.has_tags && !g.move_syntax)
+        g.has_content = false; /* prose, comments or a stray marker between games: no tags, no moves */
     if (g.has_content && !g.set_up)
         setup_start(r, &g, NULL); /* a tag-only game */
     if (!g.has_content) { /* only comments or stray text between games: not a game */
