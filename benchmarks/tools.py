@@ -211,10 +211,10 @@ TOOLS = [
          pgntools_argv("validate", "-o", "{WORK}/out.pgn", "{FILE}"), pgn_output_answer,
          valid_only=True, subcommand="validate", ok_codes=VALIDATE_CODES),
     Tool("to-fen", "pgntools to-fen", "pgntools", pgntools_argv("to-fen", "{FILE}", "-o", "{WORK}/out.fen"),
-         fen_lines_answer, valid_only=True, subcommand="to-fen"),
+         fen_lines_answer, valid_only=True, subcommand="to-fen", ok_codes=VALIDATE_CODES),
     Tool("export", "pgntools export --parquet", "pgntools",
          pgntools_argv("export", "--parquet", "{WORK}/parquet", "{FILE}"), parquet_answer,
-         subcommand="export"),
+         subcommand="export", ok_codes=VALIDATE_CODES),
 ]
 
 

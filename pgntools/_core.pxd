@@ -107,6 +107,7 @@ cdef extern from "game.h":
     int gr_fill(GameReader *r) nogil
     int64_t gr_games_read(const GameReader *r)
     void gr_skip_oversized(GameReader *r, int64_t limit)
+    void gr_set_games_read(GameReader *r, int64_t games)
     const char *game_error_name(int kind)
     const char *game_note_name(int kind)
     const char *result_string(int result)

@@ -248,7 +248,8 @@ cdef class BatchReader:
                   bint strict=False,
                   bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
                   bint reduced=False, str en_passant="legal", bint shredder=False,
-                  int batch_games=1024, size_t buffer_size=1 << 20, size_t max_game_size=64 << 20):
+                  int batch_games=1024, size_t buffer_size=1 << 20, size_t max_game_size=64 << 20,
+                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0):
         cdef GameOptions opt
         if en_passant not in _EN_PASSANT_MODES:
             raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
@@ -278,6 +279,9 @@ cdef class BatchReader:
         sc.len = 0
         sc.pos = 0
         sc.eof = False
+        sc.base = base_offset  # a chunk cut from a larger stream keeps the stream's offsets,
+        sc.line = base_line    # lines and game numbers
+        gr_set_games_read(self.reader, first_game)
         self.stream = stream
         self.done = False
 

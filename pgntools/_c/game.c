@@ -114,6 +114,7 @@ void gr_free(GameReader *r)
 Scanner *gr_scanner(GameReader *r) { return &r->sc; }
 Batch *gr_batch(GameReader *r) { return &r->batch; }
 int64_t gr_games_read(const GameReader *r) { return r->games; }
+void gr_set_games_read(GameReader *r, int64_t games) { r->games = games; }
 
 /* ---------------------------------------------------------------- errors and notes */
 

@@ -65,6 +65,8 @@ Batch *gr_batch(GameReader *r);
  * caller keeps buf[pos..], refills and calls again) or the input ends (GR_END). */
 int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
+/* Numbers the next game (for a chunk cut from a larger stream). */
+void gr_set_games_read(GameReader *r, int64_t games);
 /* The game at the scanner's position does not fit the largest buffer allowed: record it as a
  * game_too_large error and skip its bytes (the next gr_fill calls look for the next game). */
 void gr_skip_oversized(GameReader *r, int64_t limit);

@@ -53,8 +53,9 @@ class TableWriter:
     """Parquet part files of one table, with buffered row groups and atomic renames."""
 
     def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
-                 background: Background):
+                 background: Background, statistics=True):
         self.background = background
+        self.statistics = statistics  # True, or the columns that get min/max statistics
         self.directory = directory
         self.schema = table_schema
         self.rows_per_group = rows_per_group
@@ -85,7 +86,8 @@ class TableWriter:
 
     def _write_group(self, table: pa.Table, part: int):  # on the writer thread
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.temp_path(part), self.schema, compression=self.compression)
+            self.writer = pq.ParquetWriter(self.temp_path(part), self.schema, compression=self.compression,
+                                           write_statistics=self.statistics)
         self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
 
     def _close_part(self, part: int):  # on the writer thread
@@ -153,7 +155,8 @@ class ParquetDatasetSink:
         self.games = TableWriter(dirs["games"], select_schema(schema.GAMES, columns, ["game_id"]),
                                  GAME_ROWS_PER_GROUP, compression, self.background)
         self.moves = TableWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
-                                 MOVE_ROWS_PER_GROUP, compression, self.background)
+                                 MOVE_ROWS_PER_GROUP, compression, self.background,
+                                 statistics=["game_id", "ply"])  # the keys queries prune on; the rest costs time
         self.move_rows_in_part = 0
 
     def write(self, batch: GameBatch):
