@@ -126,6 +126,33 @@ static inline void lose_castle_at(Position *p, int sq)
                 p->castle[c][s] = NO_SQ;
 }
 
+/* The pieces giving check after a plain move from -> to (the side to move is already the
+ * defender): the moved piece itself, and a slider uncovered on the line through `from`. */
+static inline bb_t checkers_after(const Position *p, int from, int to)
+{
+    int ksq = pos_king(p, p->turn), att = p->turn ^ 1;
+    if (ksq == NO_SQ)
+        return 0;
+    bb_t occ = pos_occ(p), checkers = 0;
+    switch (PIECE_TYPE(p->board[to])) {
+    case PAWN: checkers = BB_PAWN_ATTACKS[att][to] & BB(ksq); break;
+    case KNIGHT: checkers = BB_KNIGHT[to] & BB(ksq); break;
+    case BISHOP: checkers = bb_bishop_attacks(to, occ) & BB(ksq); break;
+    case ROOK: checkers = bb_rook_attacks(to, occ) & BB(ksq); break;
+    case QUEEN: checkers = (bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ)) & BB(ksq); break;
+    default: break; /* a king never gives check */
+    }
+    checkers = checkers ? BB(to) : 0;
+    bb_t line = BB_LINE[ksq][from];
+    if (line && !(line & BB(to))) { /* `from` was on a line to the king, and the piece left it */
+        bool straight = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from);
+        bb_t sliders = (straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN];
+        bb_t seen = straight ? bb_rook_attacks(ksq, occ) : bb_bishop_attacks(ksq, occ);
+        checkers |= seen & sliders & p->by_color[att] & line;
+    }
+    return checkers;
+}
+
 void pos_make(Position *p, move_t m)
 {
     int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
@@ -178,7 +205,7 @@ void pos_make(Position *p, move_t m)
     }
     p->turn ^= 1;
     p->hash ^= ZOBRIST_TURN;
-    p->checkers = pos_compute_checkers(p);
+    p->checkers = type == MT_NORMAL || type == MT_PROMOTION ? checkers_after(p, from, to) : pos_compute_checkers(p);
     if (us == BLACK)
         p->fullmove++;
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, p->turn, PAWN)) && pos_has_legal_ep(p)) {

@@ -63,19 +63,22 @@ int san_parse(const char *s, size_t n, SanMove *out)
     if (n == 0)
         return SAN_INVALID;
 
-    if (text_is(s, n, "--") || text_is(s, n, "Z0") || text_is(s, n, "0000") || text_is(s, n, "@@@@"))
-        return SAN_NULL_MOVE;
-    if (memchr(s, '@', n))
-        return (n == 3 || (n == 4 && piece_of_letter(s[0]))) && s[n - 3] == '@' && is_file(s[n - 2]) && is_rank(s[n - 1])
+    char c0 = s[0];
+    if (c0 == '-' || c0 == 'Z' || c0 == '0' || c0 == '@' || c0 == 'O') { /* the rare forms, by first byte */
+        if (text_is(s, n, "--") || text_is(s, n, "Z0") || text_is(s, n, "0000") || text_is(s, n, "@@@@"))
+            return SAN_NULL_MOVE;
+        if (text_is(s, n, "O-O") || text_is(s, n, "0-0") || text_is(s, n, "O-O-O") || text_is(s, n, "0-0-0")) {
+            out->kind = n == 3 ? SAN_KIND_CASTLE_KING : SAN_KIND_CASTLE_QUEEN;
+            out->piece = KING;
+            if (c0 == '0')
+                out->notes |= NOTE_CASTLING_WITH_ZEROS;
+            return SAN_OK;
+        }
+    }
+    if (n >= 3 && (c0 == '@' || s[1] == '@')) /* a drop: P@e4, @e4 */
+        return (n == 3 || (n == 4 && piece_of_letter(c0))) && s[n - 3] == '@' && is_file(s[n - 2]) && is_rank(s[n - 1])
                    ? SAN_DROP
                    : SAN_INVALID;
-    if (text_is(s, n, "O-O") || text_is(s, n, "0-0") || text_is(s, n, "O-O-O") || text_is(s, n, "0-0-0")) {
-        out->kind = n == 3 ? SAN_KIND_CASTLE_KING : SAN_KIND_CASTLE_QUEEN;
-        out->piece = KING;
-        if (s[0] == '0')
-            out->notes |= NOTE_CASTLING_WITH_ZEROS;
-        return SAN_OK;
-    }
 
     size_t i = 0;
     out->piece = PAWN;

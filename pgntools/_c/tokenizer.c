@@ -114,8 +114,23 @@ static int scan_tag(Scanner *s, Token *t)
         i++;
     if (i < n && b[i] == '"' && t->alen) {
         t->b = ++i;
-        while (i < n && b[i] != '"' && b[i] != '\n' && b[i] != '\r')
-            i += (b[i] == '\\' && i + 1 < n && (b[i + 1] == '"' || b[i + 1] == '\\')) ? 2 : 1;
+        for (;;) { /* to the closing quote, over \" and \\, not past the line's end */
+            const char *q = memchr(b + i, '"', n - i);
+            size_t end = q ? (size_t)(q - b) : n;
+            const char *bs = memchr(b + i, '\\', end - i);
+            if (!bs) {
+                i = end;
+                break;
+            }
+            i = (size_t)(bs - b) + 2; /* an escaped character; scan on from after it */
+            if (i > n)
+                i = n;
+        }
+        {
+            const char *nl = memchr(b + t->b, '\n', i - t->b), *cr = memchr(b + t->b, '\r', i - t->b);
+            if (nl || cr) /* no closing quote on this line */
+                i = (size_t)((nl && (!cr || nl < cr) ? nl : cr) - b);
+        }
         if (i < n && b[i] == '"') {
             t->blen = i - t->b;
             i++;
