@@ -359,7 +359,10 @@ static void push_move_row(GameReader *r, Game *g, const Position *before, const 
     finish_pending(r, g);
     COL_PUSH(b, M_PLY, int16_t, g->ply);
     COL_PUSH(b, M_FROM, uint8_t, from);
-    COL_PUSH(b, M_TO, uint8_t, to);
+    /* castling goes to the king's square, as UCI has it (Chess960: king takes rook) */
+    COL_PUSH(b, M_TO, uint8_t, type == MT_CASTLE && !before->chess960
+                                   ? castle_king_target(before->turn, castle_side_of(before, before->turn, to))
+                                   : to);
     COL_PUSH(b, M_PIECE, uint8_t, PIECE_TYPE(before->board[from]));
     COL_PUSH(b, M_CAPTURED, uint8_t, captured);
     COL_PUSH(b, M_PROMOTION, uint8_t, mv_promo(m));

@@ -37,8 +37,9 @@ def parents(offs: pa.Array, total: int) -> pa.Array:
 
 
 def valid_where(values: pa.Array, valid: pa.Array) -> pa.Array:
-    """`values` with nulls where `valid` is false (reusing the boolean array's bitmap)."""
-    return pa.Array.from_buffers(values.type, len(values), [valid.buffers()[1], values.buffers()[1]])
+    """`values` (without nulls) with nulls where `valid` is false, reusing the boolean array's
+    bitmap as the validity buffer."""
+    return pa.Array.from_buffers(values.type, len(values), [valid.buffers()[1], *values.buffers()[1:]])
 
 
 def flag(bits: pa.Array, bit: int) -> pa.Array:
