@@ -1,0 +1,51 @@
+"""Positions of games as an Arrow table (game, ply, move, fen), for `to-fen`'s table formats."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pgntools.reader import GameBatch
+from pgntools.sinks import schema
+from pgntools.sinks.tables import numeric, offsets, parents, strings
+
+
+def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],
+                    include_invalid: bool) -> pa.Table:
+    """Rows (game, ply, move, fen) in input order: the final position of each game, or the start
+    and every ply (optionally only the plies asked for). Invalid games are left out unless asked;
+    then their positions run up to the last legal move. Games whose start could not be set up
+    (invalid FEN, unsupported variant) have no positions."""
+    n = batch.n_games
+    game_ids = pc.add(pa.array(range(n), pa.int64()), batch.first_game)
+    status = numeric(batch, "status", pa.uint8())
+    keep_game = numeric(batch, "replayed", pa.uint8()).cast(pa.bool_())
+    if not include_invalid:
+        keep_game = pc.and_(keep_game, pc.not_equal(status, 2))
+    ply_count = numeric(batch, "ply_count", pa.int32())
+
+    if not every_ply and plies is None:  # the final position of each game
+        sans = strings(batch, "san")  # empty unless moves were recorded (formats with a move column)
+        if len(sans):
+            move_offsets = offsets(batch, "move_start", len(sans))
+            last = pc.subtract(pc.take(move_offsets, pa.array(range(1, n + 1))), 1)
+            last_san = pc.if_else(pc.greater(ply_count, 0), pc.take(sans, pc.max_element_wise(last, 0)), "")
+        else:
+            last_san = pa.array([""] * n, pa.string())
+        table = pa.Table.from_arrays([game_ids, ply_count.cast(pa.int16()), last_san, strings(batch, "final_fen")],
+                                     schema=schema.POSITIONS)
+        return table.filter(keep_game)
+
+    n_moves = len(batch.raw["from_square"])
+    move_offsets = offsets(batch, "move_start", n_moves)
+    move_game = parents(move_offsets, n_moves)
+    start = pa.Table.from_arrays([game_ids, pa.array([0] * n, pa.int16()), pa.array([""] * n, pa.string()),
+                                  strings(batch, "start_fen")], schema=schema.POSITIONS).filter(keep_game)
+    moves = pa.Table.from_arrays([pc.add(move_game, batch.first_game), numeric(batch, "ply", pa.int16()),
+                                  strings(batch, "san"), strings(batch, "fen")], schema=schema.POSITIONS)
+    moves = moves.filter(pc.take(keep_game, move_game))
+    table = pa.concat_tables([start, moves]).sort_by([("game", "ascending"), ("ply", "ascending")])
+    if plies is not None:
+        table = table.filter(pc.is_in(table.column("ply"), value_set=pa.array(sorted(set(plies)), pa.int16())))
+    return table
