@@ -5,6 +5,7 @@ STANDARD_START_FEN: str
 ERROR_KINDS: List[str]
 NOTE_KINDS: List[str]
 RESULTS: List[str]
+FEN_PROBLEMS: List[str]
 COLUMN_FORMATS: Dict[str, str]
 
 class Board:

@@ -63,7 +63,8 @@ cdef class Board:
         data = fen.encode()
         cdef int problems = fen_parse(&board.pos, data, len(data), chess960)
         if problems:
-            raise InvalidFenError(fen, [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT) if problems & (1 << i)])
+            raise InvalidFenError(fen, [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)
+                                        if problems & (1 << i)])
         board._reset_history()
         return board
 
@@ -226,6 +227,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
 NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
 RESULTS = [result_string(i).decode() for i in range(5)]
+FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
 
 

@@ -140,7 +140,7 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "drop":
         return f"piece drop {token!r}{where} in a standard game"
     if kind == "invalid_start_position":
-        problems = [_core_fen_problem(i) for i in range(16) if detail & (1 << i)]
+        problems = [name for i, name in enumerate(_core.FEN_PROBLEMS) if detail & (1 << i)]
         return f"invalid start position FEN {tags.get('FEN', '')!r}: {', '.join(problems)}"
     if kind == "unsupported_variant":
         return f"unsupported variant {tags.get('Variant', '')!r} (only standard chess and Chess960)"
@@ -164,12 +164,6 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "nonstandard_notation":
         return f"{NOTE_KINDS[detail].replace('_', ' ')} in {token!r}{where} (--strict)"
     return kind
-
-
-def _core_fen_problem(bit: int) -> str:
-    names = ["malformed", "missing_white_king", "missing_black_king", "too_many_kings", "pawn_on_back_rank",
-             "opposite_check", "bad_castling_rights", "bad_en_passant", "impossible_check", "too_many_pieces"]
-    return names[bit] if bit < len(names) else f"problem_{bit}"
 
 
 def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cache: dict) -> List[GameError]:
