@@ -12,7 +12,7 @@ from setuptools import Extension, setup
 debug = os.environ.get("PGNTOOLS_DEBUG") == "1"
 sanitize = os.environ.get("PGNTOOLS_SANITIZE") == "1"
 
-compile_args = ["-std=c99", "-Wall", "-Wextra", "-Wno-unused-function"]
+compile_args = ["-std=c99", "-Wall", "-Wextra", "-Wno-unused-function", "-Werror=implicit-function-declaration"]
 link_args = []
 if debug or sanitize:
     compile_args += ["-O0", "-g", "-UNDEBUG"]

@@ -110,4 +110,6 @@ cdef extern from "game.h":
     void gr_set_games_read(GameReader *r, int64_t games)
     const char *game_error_name(int kind)
     const char *game_note_name(int kind)
+
+cdef extern from "result.h":
     const char *result_string(int result)

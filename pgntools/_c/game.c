@@ -2,6 +2,7 @@
 
 #include "fen.h"
 #include "game.h"
+#include "result.h"
 
 static const char *const ERROR_NAMES[ERR_COUNT] = {
     "ok", "invalid_san", "illegal_move", "ambiguous_move", "invalid_promotion", "null_move", "drop",
@@ -21,12 +22,6 @@ const char *game_note_name(int kind)
         return san_note_name(kind);
     return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
 }
-const char *result_string(int result)
-{
-    static const char *const names[] = {"", "1-0", "0-1", "1/2-1/2", "*"};
-    return result >= 0 && result <= RESULT_UNKNOWN ? names[result] : "*";
-}
-
 typedef struct {
     Position before; /* the position before this level's last move: where a variation starts */
     Position pos;
@@ -177,17 +172,6 @@ static void push_notes(GameReader *r, Game *g)
 
 /* ---------------------------------------------------------------- tags */
 
-static int parse_result(const char *s, size_t n)
-{
-    if (n == 3 && memcmp(s, "1-0", 3) == 0)
-        return RESULT_WHITE;
-    if (n == 3 && memcmp(s, "0-1", 3) == 0)
-        return RESULT_BLACK;
-    if (n == 7 && memcmp(s, "1/2-1/2", 7) == 0)
-        return RESULT_DRAW;
-    return RESULT_UNKNOWN;
-}
-
 static bool name_is(const char *s, size_t n, const char *name) { return strlen(name) == n && memcmp(s, name, n) == 0; }
 
 /* Whether this game already has a tag of that name. */
@@ -234,7 +218,7 @@ static void on_tag(GameReader *r, Game *g, const Token *t)
     push_tag_value(r, g, value, t->blen);
     g->n_tags++;
     if (name_is(name, t->alen, "Result")) {
-        g->result_tag = parse_result(value, t->blen);
+        g->result_tag = result_parse(value, t->blen);
     } else if (name_is(name, t->alen, "FEN")) {
         g->fen = value;
         g->fen_len = t->blen;
@@ -562,49 +546,16 @@ static void on_close_variation(GameReader *r, Game *g, const Token *t)
 
 /* ---------------------------------------------------------------- game end */
 
-static bool decided(int result) { return result == RESULT_WHITE || result == RESULT_BLACK || result == RESULT_DRAW; }
-
 static void check_result(GameReader *r, Game *g, const Position *final)
 {
-    int tag = g->result_tag, marker = g->result_marker;
-    int by_position = RESULT_NONE;
-    if (g->outcome == OUTCOME_CHECKMATE)
-        by_position = final->turn == WHITE ? RESULT_BLACK : RESULT_WHITE;
-    else if (g->outcome)
-        by_position = RESULT_DRAW;
-    int32_t detail = tag | marker << 4 | by_position << 8;
-
-    if (g->n_errors) { /* already invalid: keep what was read */
-        g->result = decided(tag) ? tag : decided(marker) ? marker : RESULT_UNKNOWN;
-        return;
-    }
-    bool needs_fix;
-    if (by_position) {
-        g->result = by_position;
-        bool contradiction = (decided(tag) && tag != by_position) || (decided(marker) && marker != by_position);
-        needs_fix = (tag != RESULT_NONE && tag != by_position) || marker != by_position;
-        if (contradiction && !r->opt.fix_results) {
-            add_error(r, g, ERR_RESULT_CONTRADICTS_POSITION, 0, NULL, detail);
-            return;
-        }
-    } else {
-        if (decided(tag) && decided(marker) && tag != marker) {
-            g->result = tag;
-            add_error(r, g, ERR_RESULT_MISMATCH, 0, NULL, detail);
-            return;
-        }
-        g->result = decided(tag) ? tag : decided(marker) ? marker : RESULT_UNKNOWN;
-        needs_fix = (tag != RESULT_NONE && tag != g->result) || marker != g->result;
-    }
-    if (needs_fix && !r->opt.fix_results) {
-        add_error(r, g, ERR_RESULT_MISMATCH, 0, NULL, detail);
-        return;
-    }
-    if (tag != RESULT_NONE && tag != g->result)
-        g->fixes |= FIX_RESULT_TAG;
-    if (marker != g->result)
-        g->fixes |= FIX_RESULT_MARKER;
-    if (tag == RESULT_NONE)
+    ResultCheck rc;
+    int by_position = result_of_outcome(g->outcome, final->turn);
+    result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results, g->n_errors > 0, &rc);
+    g->result = rc.result;
+    g->fixes = rc.fixes;
+    if (rc.error)
+        add_error(r, g, rc.error, 0, NULL, rc.detail);
+    if (rc.missing_tag)
         add_note(r, g, NOTE_MISSING_RESULT_TAG, 0, NULL);
 }
 
@@ -623,82 +574,20 @@ static void final_outcome(GameReader *r, Game *g, const Position *p)
         g->outcome_ply = g->ply;
 }
 
-static const char *const SEVEN_TAGS[7] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
-static const char *const SEVEN_DEFAULTS[7] = {"?", "?", "????.??.??", "?", "?", "?", ""};
-
-static void put_tag(ByteVec *v, bool *ok, const char *name, size_t nlen, const char *value, size_t vlen)
-{
-    *ok &= bytes_add_text(v, "[", 1, false) && bytes_add_text(v, name, nlen, false) &&
-           bytes_add_text(v, " \"", 2, false) && bytes_add_escaped(v, value, vlen) &&
-           bytes_add_text(v, "\"]\n", 3, false);
-}
-
-/* The export format: Seven Tag Roster in order, then the other tags in ASCII order. */
+/* The export format of a valid or fixed game: the movetext emitted while replaying, behind the
+ * tag section (pgn_writer.c). */
 static void write_pgn(GameReader *r, Game *g)
 {
     StrCol *out = &r->batch.strs[S_PGN];
-    const StrCol *names = &r->batch.strs[S_TAG_NAME], *values = &r->batch.strs[S_TAG_VALUE];
-    size_t first = g->mark.strs[S_TAG_NAME], n = strcol_count(names) - first;
-    bool ok = true;
-    int order[256];
-    int n_other = 0;
-    for (int s = 0; s < 7; s++) {
-        const char *value = SEVEN_DEFAULTS[s];
-        size_t vlen = strlen(value);
-        for (size_t i = 0; i < n; i++) {
-            int32_t a = names->offsets.data[first + i], z = names->offsets.data[first + i + 1];
-            if (name_is(names->data.data + a, (size_t)(z - a), SEVEN_TAGS[s])) {
-                value = values->data.data + values->offsets.data[first + i];
-                vlen = (size_t)(values->offsets.data[first + i + 1] - values->offsets.data[first + i]);
-            }
-        }
-        if (s == 6) {
-            value = result_string(g->result);
-            vlen = strlen(value);
-        }
-        put_tag(&out->data, &ok, SEVEN_TAGS[s], strlen(SEVEN_TAGS[s]), value, vlen);
-    }
-    for (size_t i = 0; i < n && n_other < 256; i++) { /* insertion sort of the other tags by name */
-        int32_t a = names->offsets.data[first + i], z = names->offsets.data[first + i + 1];
-        bool seven = false;
-        for (int s = 0; s < 7; s++)
-            seven |= name_is(names->data.data + a, (size_t)(z - a), SEVEN_TAGS[s]);
-        if (seven)
-            continue;
-        if (r->opt.reduced && !name_is(names->data.data + a, (size_t)(z - a), "FEN") &&
-            !name_is(names->data.data + a, (size_t)(z - a), "SetUp"))
-            continue;
-        int j = n_other++;
-        for (; j > 0; j--) {
-            int32_t pa = names->offsets.data[first + order[j - 1]], pz = names->offsets.data[first + order[j - 1] + 1];
-            size_t len = (size_t)(z - a) < (size_t)(pz - pa) ? (size_t)(z - a) : (size_t)(pz - pa);
-            int c = memcmp(names->data.data + pa, names->data.data + a, len);
-            if (c < 0 || (c == 0 && pz - pa <= z - a))
-                break;
-            order[j] = order[j - 1];
-        }
-        order[j] = (int)i;
-    }
-    bool setup_written = false;
-    for (int k = 0; k < n_other; k++) {
-        size_t i = first + (size_t)order[k];
-        const char *name = names->data.data + names->offsets.data[i];
-        size_t nlen = (size_t)(names->offsets.data[i + 1] - names->offsets.data[i]);
-        if (g->fen && !g->has_setup && !setup_written && memcmp(name, "SetUp", nlen < 5 ? nlen : 5) > 0) {
-            put_tag(&out->data, &ok, "SetUp", 5, "1", 1);
-            setup_written = true;
-        }
-        put_tag(&out->data, &ok, name, nlen, values->data.data + values->offsets.data[i],
-                (size_t)(values->offsets.data[i + 1] - values->offsets.data[i]));
-    }
-    if (g->fen && !g->has_setup && !setup_written)
-        put_tag(&out->data, &ok, "SetUp", 5, "1", 1);
-    ok &= bytes_add_text(&out->data, "\n", 1, false);
-    const char *res = result_string(g->result);
-    em_unit(&r->em, res, strlen(res));
+    size_t first = g->mark.strs[S_TAG_NAME];
+    const char *result = result_string(g->result);
+    em_unit(&r->em, result, strlen(result));
     em_finish(&r->em);
-    ok &= !r->em.failed && bytes_add_text(&out->data, r->movetext.data, r->movetext.len, false) &&
-          bytes_add_text(&out->data, "\n\n", 2, false) && strcol_end(out);
+    bool ok = !r->em.failed &&
+              pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], &r->batch.strs[S_TAG_VALUE], first,
+                             strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
+                             r->opt.reduced, &r->movetext) &&
+              strcol_end(out);
     if (!ok)
         r->batch.failed = true;
 }
@@ -736,7 +625,7 @@ static void finish_game(GameReader *r, Game *g)
         add_error(r, g, ERR_UNTERMINATED_VARIATION, g->ply, NULL, g->depth);
     final_outcome(r, g, final);
     check_result(r, g, final);
-    if (g->n_errors == 0 && decided(g->result) && g->result == RESULT_DRAW) {
+    if (g->n_errors == 0 && g->result == RESULT_DRAW) {
         if (g->claim_fifty)
             add_note(r, g, NOTE_FIFTY_MOVE_CLAIMABLE, g->ply, NULL);
         if (g->claim_threefold)

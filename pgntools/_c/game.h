@@ -73,6 +73,5 @@ void gr_skip_oversized(GameReader *r, int64_t limit);
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);
-const char *result_string(int result);
 
 #endif

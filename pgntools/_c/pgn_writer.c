@@ -144,3 +144,77 @@ void em_finish(Emitter *e)
         e->failed |= !put(&e->unit, "(", 1);
     flush_unit(e);
 }
+
+/* ---------------------------------------------------------------- the tag section */
+
+static const char *const SEVEN_TAGS[7] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+static const char *const SEVEN_DEFAULTS[7] = {"?", "?", "????.??.??", "?", "?", "?", ""};
+
+static void put_tag(ByteVec *v, bool *ok, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+    *ok &= bytes_add_text(v, "[", 1, false) && bytes_add_text(v, name, nlen, false) &&
+           bytes_add_text(v, " \"", 2, false) && bytes_add_escaped(v, value, vlen) &&
+           bytes_add_text(v, "\"]\n", 3, false);
+}
+
+/* The export format: Seven Tag Roster in order, then the other tags in ASCII order. */
+static size_t str_len(const StrCol *c, size_t i) { return (size_t)(c->offsets.data[i + 1] - c->offsets.data[i]); }
+
+static bool str_is(const StrCol *c, size_t i, const char *text)
+{
+    return str_len(c, i) == strlen(text) && memcmp(c->data.data + c->offsets.data[i], text, strlen(text)) == 0;
+}
+
+/* Byte order of strings i and j of a column (a prefix sorts first). */
+static int str_cmp(const StrCol *c, size_t i, size_t j)
+{
+    size_t a = str_len(c, i), b = str_len(c, j);
+    int d = memcmp(c->data.data + c->offsets.data[i], c->data.data + c->offsets.data[j], a < b ? a : b);
+    return d ? d : (a > b) - (a < b);
+}
+
+/* Tag pairs by name and value columns [first, first + count): the Seven Tag Roster in order
+ * (missing ones as ? and ????.??.??; Result as given), then the other tags in ASCII order
+ * (only FEN and SetUp in the reduced format), a SetUp "1" added beside a FEN that lacked it. */
+bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
+                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext)
+{
+    bool ok = true;
+    int order[256];
+    int n_other = 0;
+    for (int s = 0; s < 7; s++) {
+        const char *value = s == 6 ? result : SEVEN_DEFAULTS[s];
+        size_t vlen = strlen(value);
+        for (size_t i = first; i < first + count && s < 6; i++) {
+            if (str_is(names, i, SEVEN_TAGS[s])) {
+                value = values->data.data + values->offsets.data[i];
+                vlen = str_len(values, i);
+            }
+        }
+        put_tag(out, &ok, SEVEN_TAGS[s], strlen(SEVEN_TAGS[s]), value, vlen);
+    }
+    for (size_t i = first; i < first + count && n_other < 256; i++) { /* insertion sort by name */
+        bool seven = false;
+        for (int s = 0; s < 7; s++)
+            seven |= str_is(names, i, SEVEN_TAGS[s]);
+        if (seven || (reduced && !str_is(names, i, "FEN") && !str_is(names, i, "SetUp")))
+            continue;
+        int j = n_other++;
+        for (; j > 0 && str_cmp(names, (size_t)order[j - 1], i) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = (int)i;
+    }
+    for (int k = 0; k < n_other; k++) {
+        size_t i = (size_t)order[k];
+        const char *name = names->data.data + names->offsets.data[i];
+        if (add_setup && memcmp(name, "SetUp", str_len(names, i) < 5 ? str_len(names, i) : 5) > 0) {
+            put_tag(out, &ok, "SetUp", 5, "1", 1);
+            add_setup = false;
+        }
+        put_tag(out, &ok, name, str_len(names, i), values->data.data + values->offsets.data[i], str_len(values, i));
+    }
+    if (add_setup)
+        put_tag(out, &ok, "SetUp", 5, "1", 1);
+    return ok && bytes_add_text(out, "\n", 1, false) && bytes_add_text(out, movetext->data, movetext->len, false) &&
+           bytes_add_text(out, "\n\n", 2, false);
+}

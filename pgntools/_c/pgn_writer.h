@@ -33,4 +33,8 @@ bool bytes_add_text(ByteVec *v, const char *s, size_t n, bool latin1);
 /* Appends a tag value with \ and " escaped. */
 bool bytes_add_escaped(ByteVec *v, const char *s, size_t n);
 
+/* Appends a whole game in the export format: its tag section, then the movetext. */
+bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
+                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext);
+
 #endif
