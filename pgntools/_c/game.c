@@ -1,5 +1,3 @@
-#include <stdio.h>
-
 #include "fen.h"
 #include "game.h"
 #include "result.h"
@@ -22,6 +20,7 @@ const char *game_note_name(int kind)
         return san_note_name(kind);
     return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
 }
+
 typedef struct {
     Position before; /* the position before this level's last move: where a variation starts */
     Position pos;
@@ -120,6 +119,16 @@ static void push_text(GameReader *r, int strcol, const char *s, size_t n, bool l
         r->batch.failed = true;
 }
 
+/* At most `max` bytes of a token for a report, not cutting a UTF-8 sequence in two. */
+static size_t token_prefix(const char *s, size_t n, size_t max, bool latin1)
+{
+    if (n <= max)
+        return n;
+    while (!latin1 && max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    return max;
+}
+
 static void add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail)
 {
     if (g->n_errors++ >= r->opt.max_errors)
@@ -131,18 +140,17 @@ static void add_error(GameReader *r, Game *g, int kind, int ply, const Token *t,
     COL_PUSH(b, E_LINE, int64_t, t ? t->line : r->sc.line);
     COL_PUSH(b, E_COLUMN, int64_t, t ? t->col : 0);
     COL_PUSH(b, E_DETAIL, int32_t, detail);
-    size_t n = t ? t->len : 0;
-    push_text(r, S_ERROR_TOKEN, t ? r->sc.buf + t->start : "", n > 80 ? 80 : n, g->latin1);
+    const char *text = t ? r->sc.buf + t->start : "";
+    push_text(r, S_ERROR_TOKEN, text, token_prefix(text, t ? t->len : 0, 80, g->latin1), g->latin1);
 }
 
-static void add_note(GameReader *r, Game *g, int kind, int ply, const Token *t)
+static void add_note(Game *g, int kind, int ply, const Token *t)
 {
     if (g->note_count[kind]++ == 0) {
         g->note_ply[kind] = ply;
         g->note_at[kind] = t ? t->start : 0;
         g->note_len[kind] = t ? t->len : 0;
     }
-    (void)r;
 }
 
 static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
@@ -150,7 +158,7 @@ static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, cons
     for (int i = 0; notes; i++, notes >>= 1) {
         if (!(notes & 1))
             continue;
-        add_note(r, g, i, ply, t);
+        add_note(g, i, ply, t);
         if (r->opt.strict)
             add_error(r, g, ERR_NONSTANDARD_NOTATION, ply, t, i);
     }
@@ -165,8 +173,8 @@ static void push_notes(GameReader *r, Game *g)
         COL_PUSH(b, O_KIND, uint8_t, k);
         COL_PUSH(b, O_PLY, int32_t, g->note_ply[k]);
         COL_PUSH(b, O_COUNT, int32_t, g->note_count[k]);
-        size_t n = g->note_len[k];
-        push_text(r, S_NOTE_TOKEN, r->sc.buf + g->note_at[k], n > 80 ? 80 : n, g->latin1);
+        const char *text = r->sc.buf + g->note_at[k];
+        push_text(r, S_NOTE_TOKEN, text, token_prefix(text, g->note_len[k], 80, g->latin1), g->latin1);
     }
 }
 
@@ -211,7 +219,7 @@ static void on_tag(GameReader *r, Game *g, const Token *t)
 {
     const char *name = r->sc.buf + t->a, *value = r->sc.buf + t->b;
     if (has_tag(r, g, name, t->alen)) {
-        add_note(r, g, NOTE_DUPLICATE_TAG, 0, t);
+        add_note(g, NOTE_DUPLICATE_TAG, 0, t);
         return; /* the first value stands */
     }
     push_text(r, S_TAG_NAME, name, t->alen, false);
@@ -287,7 +295,7 @@ static void setup_start(GameReader *r, Game *g, const Token *first_move_token)
             g->replaying = false;
         }
         if (!g->has_setup)
-            add_note(r, g, NOTE_FEN_WITHOUT_SETUP, 0, NULL);
+            add_note(g, NOTE_FEN_WITHOUT_SETUP, 0, NULL);
     } else {
         pos_init_start(&L->pos);
         L->pos.chess960 = g->chess960;
@@ -556,7 +564,7 @@ static void check_result(GameReader *r, Game *g, const Position *final)
     if (rc.error)
         add_error(r, g, rc.error, 0, NULL, rc.detail);
     if (rc.missing_tag)
-        add_note(r, g, NOTE_MISSING_RESULT_TAG, 0, NULL);
+        add_note(g, NOTE_MISSING_RESULT_TAG, 0, NULL);
 }
 
 static void final_outcome(GameReader *r, Game *g, const Position *p)
@@ -627,12 +635,12 @@ static void finish_game(GameReader *r, Game *g)
     check_result(r, g, final);
     if (g->n_errors == 0 && g->result == RESULT_DRAW) {
         if (g->claim_fifty)
-            add_note(r, g, NOTE_FIFTY_MOVE_CLAIMABLE, g->ply, NULL);
+            add_note(g, NOTE_FIFTY_MOVE_CLAIMABLE, g->ply, NULL);
         if (g->claim_threefold)
-            add_note(r, g, NOTE_THREEFOLD_CLAIMABLE, g->ply, NULL);
+            add_note(g, NOTE_THREEFOLD_CLAIMABLE, g->ply, NULL);
     }
     if (g->latin1)
-        add_note(r, g, NOTE_LATIN1, 0, NULL);
+        add_note(g, NOTE_LATIN1, 0, NULL);
     int status = g->n_errors ? STATUS_INVALID : g->fixes ? STATUS_FIXED : STATUS_VALID;
     if (r->opt.final_fen) {
         char fen[FEN_MAX];
