@@ -164,13 +164,13 @@ def pgntools_help(subcommand):
     return p.stdout, None
 
 
-def pgntools_argv(subcommand, *args):
-    """pgntools SUBCOMMAND [--no-progress] [--jobs 1] ARGS, the flags only where --help lists them."""
+def pgntools_argv(subcommand, *args, jobs=1):
+    """pgntools SUBCOMMAND [--no-progress] [--jobs N] ARGS, the flags only where --help lists them."""
     def argv(path, work):
         help_text, _ = pgntools_help(subcommand)
         flags = [f for f in ("--no-progress",) if help_text and f in help_text]
         if help_text and "--jobs" in help_text:
-            flags += ["--jobs", "1"]
+            flags += ["--jobs", str(jobs)]
         fill = {"FILE": str(path), "WORK": str(work)}
         return [*pgntools_base(), subcommand, *flags, *(a.format(**fill) for a in args)]
     return argv
@@ -214,6 +214,13 @@ TOOLS = [
          fen_lines_answer, valid_only=True, subcommand="to-fen", ok_codes=VALIDATE_CODES),
     Tool("export", "pgntools export --parquet", "pgntools",
          pgntools_argv("export", "--parquet", "{WORK}/parquet", "{FILE}"), parquet_answer,
+         subcommand="export", ok_codes=VALIDATE_CODES),
+    # the same tasks on two worker processes (--jobs 2; the rows above run in one process)
+    Tool("validate-jobs2", "pgntools validate --summary --jobs 2", "pgntools",
+         pgntools_argv("validate", "--summary", "{WORK}/summary.json", "{FILE}", jobs=2), summary_answer,
+         subcommand="validate", ok_codes=VALIDATE_CODES),
+    Tool("export-jobs2", "pgntools export --parquet --jobs 2", "pgntools",
+         pgntools_argv("export", "--parquet", "{WORK}/parquet", "{FILE}", jobs=2), parquet_answer,
          subcommand="export", ok_codes=VALIDATE_CODES),
 ]
 

@@ -63,6 +63,7 @@ cdef extern from "tokenizer.h":
         size_t pos
         bint eof
         int64_t line
+        int64_t line_start_abs
         int64_t base
 
 cdef extern from "batch.h":

@@ -282,7 +282,8 @@ cdef class BatchReader:
         sc.pos = 0
         sc.eof = False
         sc.base = base_offset  # a chunk cut from a larger stream keeps the stream's offsets,
-        sc.line = base_line    # lines and game numbers
+        sc.line = base_line    # lines and game numbers (a chunk starts at a line start)
+        sc.line_start_abs = base_offset
         gr_set_games_read(self.reader, first_game)
         self.stream = stream
         self.done = False

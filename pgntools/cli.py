@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import signal
 import sys
 
@@ -9,7 +10,7 @@ import click
 
 import pgntools
 from pgntools.errors import PgnToolsError
-from pgntools.pipeline import ReportSink, Run
+from pgntools.pipeline import ReportSink, Run, SinkSpec
 from pgntools.sinks import FORMATS
 from pgntools.sinks.pgn import PgnSink, RejectsSink
 
@@ -57,6 +58,35 @@ def checking_options(f):
     for decorator in reversed(decorators):
         f = decorator(f)
     return f
+
+
+def parallel_options(f):
+    """--jobs and --scheduler: where the games are read and checked."""
+    decorators = [
+        click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
+                     help="Worker processes [default: the number of CPUs]. Outputs are the same for "
+                          "any N; --jobs 1 runs in this process."),
+        click.option("--scheduler", metavar="ADDRESS",
+                     help="Run on a Dask cluster (tcp://HOST:PORT; needs pip install 'pgntools[dask]'). "
+                          "Outputs are written here, Parquet parts by the workers into OUT_DIR."),
+        click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
+                     help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
+def parallel_settings(files, jobs, scheduler, chunk_bytes, worker_modules=()) -> dict:
+    """Run fields for the parallel options; starts the worker processes' server early (beside the
+    command's own imports) when they will probably be needed."""
+    if jobs is None or (jobs > 1 and not scheduler):
+        from pgntools import parallel
+
+        jobs = parallel.default_jobs() if jobs is None else jobs
+        if not scheduler:
+            parallel.start_workers_early(files, jobs, worker_modules)
+    return {"jobs": jobs, "scheduler": scheduler, "chunk_bytes": chunk_bytes}
 
 
 def handle_errors(f):
@@ -108,9 +138,10 @@ def finish(summary):
 @click.option("--reduced", is_flag=True, help="The PGN standard's reduced export format: Seven Tag Roster, "
                                                "moves and result only.")
 @checking_options
+@parallel_options
 @handle_errors
 def validate(files, output, rejects, strip_comments, strip_variations, reduced, report, summary, strict,
-             fix_results, progress, max_game_size):
+             fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
     """Replay every game of FILES and check every move, the start position and the result.
 
     \b
@@ -122,19 +153,10 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     run = Run("validate", list(files), dict(
         pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
         strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20),
-        outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress)
-
-    def sinks(opened):
-        made = []
-        if "pgn" in opened:
-            made.append(PgnSink(opened["pgn"]))
-        if "rejects" in opened:
-            made.append(RejectsSink(opened["rejects"]))
-        if "report" in opened:
-            made.append(ReportSink(opened["report"]))
-        return made
-
-    finish(run.execute(sinks))
+        outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
+        numbered=report is not None,
+        **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.pgn"]))
+    finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), SinkSpec("report", ReportSink)]))
 
 
 @cli.command("to-fen")
@@ -154,9 +176,10 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
 @click.option("--include-invalid", is_flag=True, help="Also write invalid games' positions, up to the last legal move.")
 @click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
 @checking_options
+@parallel_options
 @handle_errors
 def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, c0, report, summary,
-           strict, fix_results, progress, max_game_size):
+           strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
     """Write FEN positions of the games in FILES: by default the final position of each valid game,
     one line per game, in input order.
 
@@ -171,17 +194,15 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
         moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
         strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder,
         max_game_size=max_game_size << 20),
-        outputs={"positions": output, "report": report, "summary": summary}, progress=progress)
+        outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
+        numbered=report is not None or fmt != "fen",
+        **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.fen"]))
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
-    def sinks(opened):
-        made = [PositionSink(opened["positions"], fmt, every_ply, list(plies) or None, include_invalid, c0)]
-        if "report" in opened:
-            made.append(ReportSink(opened["report"]))
-        return made
-
-    finish(run.execute(sinks))
+    positions = functools.partial(PositionSink, fmt=fmt, every_ply=every_ply, plies=list(plies) or None,
+                                  include_invalid=include_invalid, c0=c0)
+    finish(run.execute([SinkSpec("positions", positions), SinkSpec("report", ReportSink)]))
 
 
 @cli.command()
@@ -196,9 +217,10 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
               show_default=True)
 @checking_options
+@parallel_options
 @handle_errors
 def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
-           fix_results, progress, max_game_size):
+           fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
     with their errors, and their moves up to the error.
@@ -211,18 +233,16 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     run = Run("export", list(files), dict(
         moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, strict=strict,
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20),
-        outputs={"report": report, "summary": summary}, progress=progress)
+        outputs={"report": report, "summary": summary}, progress=progress,
+        **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.parquet"]))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 
     from pgntools.sinks.parquet import ParquetDatasetSink
 
-    def sinks(opened):
-        made = [ParquetDatasetSink(out_dir, wanted, with_fen, with_comments, compression)]
-        if "report" in opened:
-            made.append(ReportSink(opened["report"]))
-        return made
-
-    finish(run.execute(sinks))
+    if scheduler:  # cluster workers do not share our working directory
+        out_dir = os.path.abspath(out_dir)
+    dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression)
+    finish(run.execute([SinkSpec(None, dataset), SinkSpec("report", ReportSink)]))
 
 
 @cli.command()

@@ -1,5 +1,9 @@
 """Running inputs through sinks: the shared machinery of the commands (outputs written under a
-temporary name and renamed when complete, the JSON Lines report, the summary, progress)."""
+temporary name and renamed when complete, the JSON Lines report, the summary, progress).
+
+A command describes its sinks as ``SinkSpec``s (an output name and a picklable factory), so the
+same sinks can be built in worker processes when the run is parallel (``Run.jobs`` > 1 or
+``Run.scheduler``; see pgntools.parallel)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +13,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Union
 
 from pgntools.errors import OutputError
 from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
@@ -48,7 +52,10 @@ class AtomicOutput:
     def abort(self):
         if self.tmp is not None:
             self.file.close()
-            os.unlink(self.tmp)
+            try:
+                os.unlink(self.tmp)
+            except FileNotFoundError:  # interrupted just after the rename of commit()
+                pass
             self.tmp = None
 
 
@@ -73,6 +80,19 @@ class Summary:
         self.invalid += counts[2]
         self.errors.update(ERROR_KINDS[k] for k in batch.column("error_kind").tolist())
         self.notes.update(NOTE_KINDS[k] for k in batch.column("note_kind").tolist())
+
+    def counts(self) -> dict:
+        """The game counts (what a worker sends back for its chunk)."""
+        return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
+                "errors": self.errors, "notes": self.notes}
+
+    def merge(self, counts: dict):
+        self.games += counts["games"]
+        self.valid += counts["valid"]
+        self.fixed += counts["fixed"]
+        self.invalid += counts["invalid"]
+        self.errors.update(counts["errors"])
+        self.notes.update(counts["notes"])
 
     def to_dict(self) -> dict:
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
@@ -105,10 +125,11 @@ class Progress:
         self.input = inp
         self.seen = 0
 
-    def update(self, summary: Summary):
+    def update(self, summary: Summary, now: Optional[int] = None):
+        """Advances to ``now`` bytes of the current input (default: what it has read so far)."""
         if self.bar is None or self.input is None:
             return
-        now = self.input.bytes_read()
+        now = self.input.bytes_read() if now is None else now
         self.bar.update(now - self.seen)
         self.seen = now
         self.bar.set_postfix(games=summary.games, invalid=summary.invalid, refresh=False)
@@ -140,15 +161,43 @@ class ReportSink:
             self.output.write("".join(lines).encode("utf-8"))
 
 
+@dataclass(frozen=True)
+class SinkSpec:
+    """How to make one sink: ``factory(output)`` for the opened output named ``output`` (the sink
+    is left out when that output was not asked for), or ``factory()`` when ``output`` is None (a
+    sink that writes its own files, like the Parquet dataset). The factory must be picklable
+    (a class or a functools.partial of one) so that worker processes can build the same sink."""
+
+    output: Optional[str]
+    factory: Callable
+
+
+def build_sinks(specs: Sequence[SinkSpec], opened: dict) -> list:
+    made = []
+    for spec in specs:
+        if spec.output is None:
+            made.append(spec.factory())
+        elif spec.output in opened:
+            made.append(spec.factory(opened[spec.output]))
+    return made
+
+
 @dataclass
 class Run:
-    """One command's run: inputs → reader → sinks, with report, summary and progress."""
+    """One command's run: inputs → reader → sinks, with report, summary and progress.
+
+    ``jobs`` > 1 or a Dask ``scheduler`` address runs game-aligned chunks of the inputs in worker
+    processes (pgntools.parallel); the outputs are the same as with ``jobs`` = 1 (in-process)."""
 
     command: str
     sources: List[str]
     reader_options: dict
     outputs: dict = field(default_factory=dict)  # name -> path ('-' for stdout)
     progress: Optional[bool] = None
+    jobs: int = 1
+    scheduler: Optional[str] = None
+    chunk_bytes: Optional[int] = None  # target chunk size of a parallel run (default: by input size)
+    numbered: bool = True  # whether an output names games (ids, lines): see pgntools.chunks
 
     def open_outputs(self) -> dict:
         opened = {}
@@ -162,9 +211,36 @@ class Run:
             raise
         return opened
 
-    def execute(self, make_sinks) -> Summary:
-        """make_sinks(opened outputs) -> objects with write(batch), and optionally commit() at the
-        end of a successful run and abort() when it fails."""
+    def execute(self, sinks: Union[Sequence[SinkSpec], Callable]) -> Summary:
+        """``sinks``: SinkSpecs, or make_sinks(opened outputs) -> objects with write(batch), and
+        optionally commit() at the end of a successful run and abort() when it fails. A parallel
+        run needs SinkSpecs."""
+        if self.jobs > 1 or self.scheduler:
+            if callable(sinks):
+                raise TypeError("a parallel run needs its sinks as SinkSpecs")
+            from pgntools.parallel import ParallelFeed
+
+            specs = list(sinks)
+            return self._execute(lambda opened: build_sinks(specs, opened), ParallelFeed(self, specs))
+        make_sinks = sinks if callable(sinks) else (lambda opened: build_sinks(sinks, opened))
+        return self._execute(make_sinks, self._feed_in_process)
+
+    def _feed_in_process(self, opened: dict, sinks: list, summary: Summary, progress: Progress) -> list:
+        """Reads every batch and hands it to the sinks; returns the opened inputs."""
+        inputs = []
+
+        def on_input(inp):
+            inputs.append(inp)
+            progress.on_input(inp)
+
+        for batch in iter_batches(self.sources, on_input=on_input, **self.reader_options):
+            summary.add(batch)
+            for sink in sinks:
+                sink.write(batch)
+            progress.update(summary)
+        return inputs
+
+    def _execute(self, make_sinks, feed) -> Summary:
         opened = self.open_outputs()
         summary = Summary(self.command)
         progress = Progress(self.sources, self.progress)
@@ -172,17 +248,7 @@ class Run:
         sinks = []
         try:
             sinks = make_sinks(opened)
-            inputs = []
-
-            def on_input(inp):
-                inputs.append(inp)
-                progress.on_input(inp)
-
-            for batch in iter_batches(self.sources, on_input=on_input, **self.reader_options):
-                summary.add(batch)
-                for sink in sinks:
-                    sink.write(batch)
-                progress.update(summary)
+            inputs = feed(opened, sinks, summary, progress)
             for sink in sinks:
                 if hasattr(sink, "commit"):
                     sink.commit()
@@ -202,4 +268,3 @@ class Run:
         finally:
             progress.close()
         return summary
-

@@ -2,6 +2,10 @@
 
 Tables are buffered to row-group size and written batch by batch, so memory stays flat. Part
 files are written under hidden temporary names and renamed only when the whole run succeeds.
+
+With ``--jobs``/``--scheduler`` (pgntools.parallel) each worker writes the parts of its chunk
+under temporary names carrying a run- and chunk-unique ``part_prefix`` and hands their paths
+back (``close_parts``); the parent ``adopt``s them in chunk order and numbers them at ``commit``.
 """
 from __future__ import annotations
 
@@ -53,8 +57,9 @@ class TableWriter:
     """Parquet part files of one table, with buffered row groups and atomic renames."""
 
     def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
-                 background: Background, statistics=True):
+                 background: Background, statistics=True, prefix: str = ""):
         self.background = background
+        self.prefix = prefix  # makes temporary names unique per worker chunk
         self.statistics = statistics  # True, or the columns that get min/max statistics
         self.directory = directory
         self.schema = table_schema
@@ -67,7 +72,7 @@ class TableWriter:
         self.written: List[str] = []  # temporary paths of finished parts
 
     def temp_path(self, part: int) -> str:
-        return os.path.join(self.directory, f".part-{part:05d}.parquet.tmp")
+        return os.path.join(self.directory, f".part-{self.prefix}{part:05d}.parquet.tmp")
 
     def final_path(self, part: int) -> str:
         return os.path.join(self.directory, f"part-{part:05d}.parquet")
@@ -102,6 +107,12 @@ class TableWriter:
         self.background.submit(self._close_part, self.part)
         self.part += 1
 
+    def close_parts(self) -> List[str]:
+        """Finishes the parts written so far and returns their temporary paths (not renamed)."""
+        self.next_part()
+        self.background.drain()
+        return list(self.written)
+
     def commit(self):
         self.next_part()
         self.background.drain()
@@ -133,7 +144,7 @@ class ParquetDatasetSink:
     """Writes `games` and `moves` tables of each batch into a dataset directory."""
 
     def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
-                 with_comment: bool = False, compression: str = "zstd"):
+                 with_comment: bool = False, compression: str = "zstd", part_prefix: str = ""):
         self.with_fen, self.with_comment = with_fen, with_comment
         moves_full = schema.moves_schema(with_comment, with_fen)
         if columns:
@@ -151,12 +162,14 @@ class ParquetDatasetSink:
                 raise OutputError(f"{path} already holds part files: choose an empty output directory")
             if not os.access(path, os.W_OK):
                 raise OutputError(f"{path}: not writable")
+        self.dirs = dirs
         self.background = Background()
         self.games = TableWriter(dirs["games"], select_schema(schema.GAMES, columns, ["game_id"]),
-                                 GAME_ROWS_PER_GROUP, compression, self.background)
+                                 GAME_ROWS_PER_GROUP, compression, self.background, prefix=part_prefix)
         self.moves = TableWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
                                  MOVE_ROWS_PER_GROUP, compression, self.background,
-                                 statistics=["game_id", "ply"])  # the keys queries prune on; the rest costs time
+                                 statistics=["game_id", "ply"],  # the keys queries prune on; the rest costs time
+                                 prefix=part_prefix)
         self.move_rows_in_part = 0
 
     def write(self, batch: GameBatch):
@@ -182,3 +195,28 @@ class ParquetDatasetSink:
         self.games.abort()
         self.moves.abort()
         self.background.close()
+
+    # ---- parallel runs: workers write parts, the parent adopts and renames them
+
+    def close_parts(self) -> dict:
+        """Worker side: finish this chunk's parts; {"games": [temporary paths], "moves": [...]}."""
+        try:
+            return {"games": self.games.close_parts(), "moves": self.moves.close_parts()}
+        finally:
+            self.background.close()
+
+    def adopt(self, parts: dict):
+        """Parent side: take over a worker's finished parts (in chunk order); renamed at commit."""
+        self.games.written.extend(parts["games"])
+        self.moves.written.extend(parts["moves"])
+
+    def remove_temporary(self, part_prefix: str):
+        """Removes temporary parts whose names start with part_prefix (left by stopped workers)."""
+        start = f".part-{part_prefix}"
+        for directory in self.dirs.values():
+            for name in os.listdir(directory):
+                if name.startswith(start) and name.endswith(".tmp"):
+                    try:
+                        os.unlink(os.path.join(directory, name))
+                    except FileNotFoundError:
+                        pass

@@ -1,0 +1,372 @@
+"""Game-aligned chunks of the inputs, for parallel runs (pgntools.parallel, pgntools.dask).
+
+A chunk is bytes [offset, offset + size) of one input's (decompressed) stream, cut where a game
+starts a line; the chunks of an input tile it exactly. A worker reads b"\\n" + chunk with the
+stream offset (and, when known, line and game number) of the chunk's first byte, so its scanner
+starts in the state the in-process scanner has at that byte, and offsets, lines and game ids are
+those of the whole input. Chunks are cut in one of two ways:
+
+- ``iter_chunks`` (numbered chunks): the parent runs the compiled scanner over the input in
+  scan-only mode and cuts before a game it reports. Seams are exact by construction (the scanner
+  that decides where games begin cuts the chunks, even when a comment holds a line that looks
+  like a tag), and each chunk knows its first game's number and line. Needed whenever an output
+  names games (report lines, EPD ids, CSV/JSONL/Parquet game columns, export game_id); costs a
+  scan pass (~1/3 of a validation) in the parent.
+- ``iter_seam_chunks`` (unnumbered chunks): the parent only searches bytes for a likely seam,
+  a line starting with '[' after a blank line that follows movetext, and the worker checks it:
+  after replaying its chunk it scans from its last game's start into the next chunk's first
+  bytes (``lookahead``) and confirms that the next game starts exactly at the seam (``seam_ok``).
+  A seam that fails the check is dropped: the parent merges the two chunks and runs them again.
+  For runs whose outputs do not name games (validate without --report, to-fen --format fen).
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import zlib
+from bisect import bisect_left
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Optional, Sequence
+
+from pgntools import _core
+from pgntools.errors import InputError
+from pgntools.io import Input
+from pgntools.reader import GameBatch
+
+SCAN_BATCH_GAMES = 8192
+LOOKAHEAD = 64 << 10      # bytes past a seam a worker scans to check it
+READ_BLOCK = 1 << 20
+
+
+@dataclass
+class Chunk:
+    """Whole games: bytes [offset, offset + size) of an input's (decompressed) stream."""
+
+    index: int              # 0-based over the run, in input order
+    source: str             # the input's name as the outputs give it ('<stdin>' for stdin)
+    offset: int             # stream offset of the chunk's first byte
+    line: Optional[int]     # line number of that byte (None: unnumbered chunk)
+    first_game: Optional[int]  # game id of its first game (None: unnumbered chunk)
+    n_games: Optional[int]  # games the scan found in it (None: unnumbered chunk)
+    size: int
+    data: Optional[bytes] = field(default=None, repr=False)
+    path: Optional[str] = None     # a plain file a worker may read the bytes from itself
+    file_size: Optional[int] = None
+    last: bool = True       # the chunk ends its input (an unnumbered chunk's end is checked otherwise)
+    lookahead: Optional[bytes] = field(default=None, repr=False)  # the next bytes (unnumbered, not path)
+
+    @property
+    def numbered(self) -> bool:
+        return self.first_game is not None
+
+    def without_data(self) -> "Chunk":
+        return replace(self, data=None, lookahead=None)
+
+    def merged(self, following: "Chunk") -> "Chunk":
+        """This chunk and the next one of the same input as one chunk."""
+        data = self.data + following.data if self.data is not None else None
+        return replace(self, size=self.size + following.size, data=data, last=following.last,
+                       lookahead=following.lookahead)
+
+    def read(self) -> bytes:
+        """The chunk's bytes (with the lookahead for an unnumbered chunk's check)."""
+        if self.data is not None:
+            return self.data + (self.lookahead or b"")
+        extra = 0 if self.last or self.numbered else LOOKAHEAD
+        try:
+            with open(self.path, "rb") as f:
+                if os.fstat(f.fileno()).st_size != self.file_size:
+                    raise Unreadable(f"{self.path}: not the file the parent read")
+                f.seek(self.offset)
+                data = f.read(self.size + extra)
+        except OSError as exc:
+            raise Unreadable(f"{self.path}: {exc}") from None
+        if len(data) < self.size:
+            raise Unreadable(f"{self.path}: shorter than expected")
+        return data
+
+
+class Unreadable(Exception):
+    """A worker cannot read a chunk's file itself (the parent then sends the bytes)."""
+
+
+def _plain_path(source: str, inp: Input, with_paths: bool) -> Optional[str]:
+    plain = source != "-" and inp.compression is None and os.path.isfile(source)
+    return os.path.abspath(source) if with_paths and plain else None
+
+
+# ---------------------------------------------------------------- numbered chunks: the scanner cuts
+
+class _Tee(io.RawIOBase):
+    """Hands a stream's bytes to the scanner and keeps them, from ``base`` on, for the chunks.
+    With ``path`` (a plain file the workers read themselves) it keeps nothing and looks up the
+    few bytes it needs in the file."""
+
+    def __init__(self, stream, path: Optional[str] = None):
+        self.stream = stream
+        self.file = open(path, "rb") if path else None
+        self.kept = bytearray()
+        self.base = 0  # stream offset of kept[0]
+        self.n_read = 0  # bytes read so far
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = self.stream.readinto(b)
+        if n:
+            self.n_read += n
+            if self.file is None:
+                self.kept += memoryview(b)[:n]
+        return n
+
+    def starts_line(self, offset: int) -> bool:
+        """Whether the byte before ``offset`` ends a line."""
+        if offset <= self.base:
+            return False
+        if self.file is not None:
+            return os.pread(self.file.fileno(), 1, offset - 1) in (b"\r", b"\n")
+        return self.kept[offset - 1 - self.base] in b"\r\n"
+
+    def take(self, end: int) -> Optional[bytes]:
+        """The kept bytes up to stream offset ``end``, which are then dropped (None when the
+        workers read the file)."""
+        cut = end - self.base
+        self.base = end
+        if self.file is None:
+            data = bytes(self.kept[:cut])
+            del self.kept[:cut]
+            return data
+        return None
+
+    def close(self):
+        if self.file is not None:
+            self.file.close()
+        super().close()
+
+
+def _scan_batches(scanner, inp) -> Iterator[dict]:
+    """The scanner's batches, with stream errors reported as the in-process reader does."""
+    while True:
+        try:
+            raw = next(scanner)
+        except StopIteration:
+            return
+        except InputError as exc:
+            raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
+        except (OSError, EOFError, zlib.error, ValueError) as exc:
+            raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} (of the file): {exc}") from exc
+        yield raw
+
+
+def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 20, on_input=None,
+                with_paths: bool = True) -> Iterator[Chunk]:
+    """Numbered chunks of about ``target`` bytes, in input order. ``with_paths``: chunks of
+    plain files name the file instead of holding the bytes, and a worker reads them itself."""
+    index = next_game = 0
+    for source in sources:
+        with Input(source) as inp:
+            if on_input:
+                on_input(inp)
+            path = _plain_path(source, inp, with_paths)
+            tee = _Tee(inp.stream, path)
+            scanner = _core.BatchReader(tee, replay=False, batch_games=SCAN_BATCH_GAMES,
+                                        max_game_size=max_game_size, first_game=next_game)
+            start, line, first, games = 0, 1, next_game, next_game
+
+            def cut(end: int, n_games: int, last: bool) -> Chunk:
+                return Chunk(index, inp.name, start, line, first, n_games, end - start, tee.take(end), path,
+                             inp.size if path else None, last)
+
+            for raw in _scan_batches(scanner, inp):
+                batch = GameBatch(raw, inp.name, raw["first_game"])
+                offsets = batch.column("offset").tolist()
+                lines = batch.column("line").tolist()
+                i = 0
+                while True:
+                    i = bisect_left(offsets, start + target, i)
+                    while i < len(offsets) and not tee.starts_line(offsets[i]):
+                        i += 1
+                    if i >= len(offsets):
+                        break
+                    game = batch.first_game + i
+                    if game > first:
+                        yield cut(offsets[i], game - first, False)
+                        index += 1
+                        start, line, first = offsets[i], lines[i], game
+                    i += 1
+                games = batch.first_game + batch.n_games
+            if games > first:
+                yield cut(tee.n_read, games - first, True)
+                index += 1
+            tee.close()
+            next_game = games
+
+
+# ---------------------------------------------------------------- unnumbered chunks: a byte search, checked
+
+_BLANK_THEN_TAG = re.compile(rb"\n[ \t]*\r?\n\[")
+
+
+def find_seam(buf, pos: int) -> int:
+    """The offset in ``buf`` of the first likely game start at or after ``pos``: a '[' that
+    starts a line after a blank line, where the last non-blank line before it is not a tag line
+    (nor an escape line). -1 when there is none."""
+    while True:
+        m = _BLANK_THEN_TAG.search(buf, pos)
+        if m is None:
+            return -1
+        seam = m.end() - 1
+        end = m.start()  # the line end that closes the line before the blank one
+        while end > 0:
+            begin = buf.rfind(b"\n", 0, end) + 1
+            text = bytes(buf[begin:end]).strip(b" \t\r\n\xef\xbb\xbf")
+            if text:
+                if not text.startswith((b"[", b"%")):
+                    return seam
+                break
+            if begin == 0:
+                break
+            end = begin - 1
+        pos = seam + 1
+
+
+def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
+                     with_paths: bool = True) -> Iterator[Chunk]:
+    """Unnumbered chunks of about ``target`` bytes, in input order (checked by the workers)."""
+    index = 0
+    for source in sources:
+        with Input(source) as inp:
+            if on_input:
+                on_input(inp)
+            path = _plain_path(source, inp, with_paths)
+            if path:
+                size = inp.size
+                start = 0
+                with open(path, "rb") as f:
+                    while start < size:
+                        end = _seam_in_file(f, start + target, size)
+                        yield Chunk(index, inp.name, start, None, None, None, end - start, None, path, size,
+                                    last=end >= size)
+                        index += 1
+                        start = end
+                        inp.counter.count = end  # progress and summary: bytes handed to the workers
+                continue
+            kept, base, eof = bytearray(), 0, False
+            block = bytearray(READ_BLOCK)
+            while True:
+                seam, searched = -1, target
+                while not eof:  # enough bytes for a seam after the target and its lookahead
+                    if len(kept) > searched:
+                        seam = find_seam(kept, searched)
+                        if seam < 0:
+                            searched = max(target, len(kept) - 8)  # a match may straddle the next block
+                        elif len(kept) >= seam + LOOKAHEAD:
+                            break
+                    n = _read_into(inp, block)
+                    if not n:
+                        eof = True
+                        break
+                    kept += memoryview(block)[:n]
+                if eof:
+                    seam = find_seam(kept, searched) if len(kept) > searched else -1
+                if seam < 0:
+                    if kept:
+                        yield Chunk(index, inp.name, base, None, None, None, len(kept), bytes(kept), last=True)
+                        index += 1
+                    break
+                yield Chunk(index, inp.name, base, None, None, None, seam, bytes(kept[:seam]), last=False,
+                            lookahead=bytes(kept[seam:seam + LOOKAHEAD]))
+                index += 1
+                del kept[:seam]
+                base += seam
+
+
+def _read_into(inp: Input, block: bytearray) -> int:
+    try:
+        return inp.stream.readinto(block) or 0
+    except InputError as exc:
+        raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
+    except (OSError, EOFError, zlib.error, ValueError) as exc:
+        raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} (of the file): {exc}") from exc
+
+
+def _seam_in_file(f, at: int, size: int) -> int:
+    """A likely seam at or after byte ``at`` of a plain file, or its size."""
+    window = 1 << 16
+    while at < size:
+        lookback = min(at, 4096)  # room to see the lines before the seam
+        f.seek(at - lookback)
+        buf = f.read(lookback + window)
+        seam = find_seam(buf, lookback)
+        if seam >= 0 and at - lookback + seam < size:
+            return at - lookback + seam
+        at += window - 4  # the next window overlaps a little: a match may straddle
+    return size
+
+
+# ---------------------------------------------------------------- reading a chunk
+
+class _View(io.RawIOBase):
+    """A stream over ``prefix`` then a memoryview, without copying the view first."""
+
+    def __init__(self, prefix: bytes, view: memoryview):
+        self.parts = [memoryview(prefix), view]
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        while self.parts and not len(self.parts[0]):
+            self.parts.pop(0)
+        if not self.parts:
+            return 0
+        part = self.parts[0]
+        n = min(len(b), len(part))
+        memoryview(b).cast("B")[:n] = part[:n]
+        self.parts[0] = part[n:]
+        return n
+
+
+def _reader(chunk: Chunk, data, reader_options: dict, start: int = 0, **options):
+    """A BatchReader over data[start:], located as in the whole input."""
+    offset = chunk.offset + start
+    line = chunk.line if chunk.line is not None else 1
+    view = memoryview(data)[start:]
+    if offset and (start == 0 or data[start - 1:start] in (b"\n", b"\r")):
+        # a line end first: the scanner starts a line at the chunk's first byte
+        stream, base_offset, base_line = _View(b"\n", view), offset - 1, line - 1
+    else:
+        stream, base_offset, base_line = _View(b"", view), offset, line
+    return _core.BatchReader(stream, base_offset=base_offset, base_line=base_line,
+                             first_game=chunk.first_game or 0, **{**reader_options, **options})
+
+
+def chunk_batches(chunk: Chunk, data: bytes, reader_options: dict) -> Iterator[GameBatch]:
+    """The batches of one chunk's games, numbered and located as in the whole input. ``data``
+    may run past the chunk (an unnumbered chunk's lookahead): only the chunk is read."""
+    body = memoryview(data)[:chunk.size]
+    for raw in _reader(chunk, body, reader_options):
+        yield GameBatch(raw, chunk.source, raw["first_game"])
+
+
+def seam_holds(chunk: Chunk, data: bytes, last_game_offset: Optional[int], max_game_size: int) -> bool:
+    """Whether, reading on past the end of this chunk (its lookahead), the next game starts
+    exactly where the next chunk does, with none between the chunk's last game and it."""
+    if chunk.last:
+        return True
+    start = 0 if last_game_offset is None else last_game_offset - chunk.offset
+    if start and data[start - 1:start] not in (b"\n", b"\r"):
+        start = 0  # a game that does not start a line: check from the chunk's start
+    offsets = []
+    for raw in _reader(chunk, data, {}, start, replay=False, batch_games=SCAN_BATCH_GAMES,
+                       max_game_size=max_game_size):
+        offsets += memoryview(raw["offset"]).cast("q").tolist()
+        if offsets and offsets[-1] >= chunk.offset + chunk.size:
+            break
+    end = chunk.offset + chunk.size
+    before = [o for o in offsets if o < end]
+    if before[-1:] != ([last_game_offset] if last_game_offset is not None else []):
+        return False
+    return end in offsets

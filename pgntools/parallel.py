@@ -1,0 +1,373 @@
+"""Parallel runs: game-aligned chunks of the inputs (pgntools.chunks), processed by worker
+processes (``--jobs N``) or by the workers of a Dask cluster (``--scheduler``), with outputs
+identical to the in-process run.
+
+- Workers run the same sinks as the in-process run on their chunk (SinkSpec factories) and send
+  back the bytes written (PGN, FEN, report lines), the counts, and, for the Parquet dataset, the
+  part files they wrote under temporary names. The parent takes results in chunk order, so text
+  outputs are byte-identical whatever the number of jobs, and renames the parts when the whole run
+  has succeeded (a failed or interrupted run removes them).
+- Chunks are numbered (cut by the scanner in the parent) when an output names games, and
+  unnumbered (cut by a byte search, each seam checked by a worker) otherwise: see pgntools.chunks.
+- At most ``window`` chunks are in flight, so memory stays bounded. An input that fits in one
+  chunk is processed in-process, with no worker started.
+"""
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import signal
+import threading
+import uuid
+from collections import deque
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks, iter_seam_chunks, seam_holds
+from pgntools.errors import InputError, PgnToolsError
+from pgntools.io import MAGIC
+from pgntools.pipeline import SinkSpec, Summary
+
+MIN_CHUNK = 1 << 20
+MAX_CHUNK = 16 << 20
+CHUNKS_PER_JOB = 4        # for an input of known size: ~4 chunks per job, for load balance
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+COMPRESSION_GUESS = 5     # decompressed / compressed size, to size the chunks of compressed files
+
+
+def chunk_target(sources: Sequence[str], jobs: int) -> int:
+    """Chunk size: MAX_CHUNK, or less for files that would give fewer than CHUNKS_PER_JOB
+    chunks per job (compressed files counted at COMPRESSION_GUESS times their size)."""
+    total = 0
+    for source in sources:
+        if source == "-" or not os.path.isfile(source):
+            return MAX_CHUNK
+        plain = _plain_size([source])
+        total += plain or os.path.getsize(source) * COMPRESSION_GUESS
+    return max(MIN_CHUNK, min(MAX_CHUNK, total // (jobs * CHUNKS_PER_JOB) + 1))
+
+
+# ---------------------------------------------------------------- the worker side
+
+@dataclass
+class Job:
+    """What every chunk of a run needs: the reader options and the sinks (only those the run
+    writes), and a run-unique prefix for the temporary names of Parquet parts."""
+
+    command: str
+    reader_options: dict
+    specs: List[SinkSpec]
+    part_prefix: str
+
+
+class _Collector:
+    """An in-memory output for a worker's sinks (the interface of pipeline.AtomicOutput)."""
+
+    class _File(io.BytesIO):
+        def close(self):  # a Parquet writer closes its file; keep the bytes
+            pass
+
+    def __init__(self):
+        self.file = self._File()
+
+    def write(self, data: bytes):
+        self.file.write(data)
+
+    def value(self) -> bytes:
+        return self.file.getvalue()
+
+
+def run_chunk(job: Job, chunk: Chunk, data: Optional[bytes] = None) -> dict:
+    """Reads one chunk through the run's sinks. Returns {"index", "counts", "outputs": {name:
+    bytes}, "parts": {spec number: parts}, "seam_ok"}, or {"index", "unreadable": why} when the
+    chunk names a file this worker cannot read."""
+    try:
+        data = chunk.read() if data is None else data
+    except Unreadable as exc:
+        return {"index": chunk.index, "unreadable": str(exc)}
+    collectors = {spec.output: _Collector() for spec in job.specs if spec.output is not None}
+    sinks = []
+    try:
+        for spec in job.specs:
+            if spec.output is None:
+                sink = spec.factory(part_prefix=f"{job.part_prefix}{chunk.index:06d}-")
+            else:
+                sink = spec.factory(collectors[spec.output])
+                if getattr(sink, "format", None) == "csv":  # one header, before the run's first game
+                    sink.header_written = chunk.first_game != 0
+            sinks.append(sink)
+        summary = Summary(job.command)
+        last_game = None
+        for batch in chunk_batches(chunk, data, job.reader_options):
+            summary.add(batch)
+            for sink in sinks:
+                sink.write(batch)
+            if batch.n_games:
+                last_game = batch.column("offset")[batch.n_games - 1]
+        if chunk.numbered and summary.games != chunk.n_games:
+            raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {summary.games} games, "
+                               f"the scan found {chunk.n_games} (a seam out of place: please report this)")
+        seam_ok = chunk.numbered or seam_holds(chunk, data, last_game,
+                                               job.reader_options.get("max_game_size", 64 << 20))
+        parts = {}
+        for number, (spec, sink) in enumerate(zip(job.specs, sinks)):
+            if spec.output is None:
+                parts[number] = sink.close_parts()
+            elif hasattr(sink, "commit"):
+                sink.commit()
+    except BaseException:
+        for sink in sinks:
+            if hasattr(sink, "abort"):
+                sink.abort()
+        raise
+    return {"index": chunk.index, "counts": summary.counts(), "seam_ok": seam_ok,
+            "outputs": {name: c.value() for name, c in collectors.items()}, "parts": parts}
+
+
+def read_here(chunk: Chunk) -> bytes:
+    """A chunk's bytes read by the parent (for workers that cannot read its file)."""
+    try:
+        return chunk.read()
+    except Unreadable as exc:
+        raise InputError(f"{chunk.source}: cannot read it again ({exc}); was it changed during the run?") from None
+
+
+def _worker_init():
+    # Ctrl-C reaches the whole process group: the parent stops the workers, which stay quiet.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _SignalsHeld:
+    """Holds SIGINT and SIGTERM back while worker processes or helper threads may be started, so
+    that an interrupt never leaves a half-started worker behind: their Python handlers run when
+    the block ends. Processes and threads started meanwhile keep the signals blocked: workers
+    stay quiet on Ctrl-C, and the parent stops them."""
+
+    SIGNALS = [s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s is not None]
+
+    def __enter__(self):
+        self.caught: List[int] = []
+        self.saved = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.SIGNALS:
+                self.saved[signum] = signal.signal(signum, lambda signum, frame: self.caught.append(signum))
+        self.mask = None
+        if hasattr(signal, "pthread_sigmask"):
+            self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
+        return self
+
+    def __exit__(self, *exc):
+        for signum, handler in self.saved.items():  # first, so that a signal pending in the
+            signal.signal(signum, handler)          # mask goes to the real handler
+        if self.mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
+        for signum in self.caught[:1]:  # now run what the signal would have run
+            handler = self.saved[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                if signum == signal.SIGINT:
+                    raise KeyboardInterrupt
+                os.kill(os.getpid(), signum)
+
+
+# ---------------------------------------------------------------- executors
+
+def _start_method() -> str:
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def start_workers_early(sources: Sequence[str], jobs: int, modules: Sequence[str] = ()):
+    """Starts the fork server (and its imports of ``modules``) now, beside the rest of the start
+    of a command, when a run with ``jobs`` > 1 will probably need workers."""
+    if jobs <= 1 or _start_method() != "forkserver":
+        return
+    if all(s != "-" and os.path.isfile(s) for s in sources) and sum(map(os.path.getsize, sources)) <= MIN_CHUNK:
+        return
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(["pgntools.parallel", *modules])
+    with _SignalsHeld():
+        forkserver.ensure_running()
+
+
+class LocalPool:
+    """Worker processes on this machine (forkserver where the platform has it, else spawn)."""
+
+    def __init__(self, jobs: int, preload: Sequence[str] = ()):
+        from concurrent.futures import ProcessPoolExecutor
+
+        method = _start_method()
+        context = multiprocessing.get_context(method)
+        if method == "forkserver":
+            context.set_forkserver_preload(["pgntools.parallel", *preload])
+        self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init)
+        self.window = 2 * jobs
+
+    def submit(self, job: Job, chunk: Chunk):
+        with _SignalsHeld():  # a submit may start a worker process
+            return self.pool.submit(run_chunk, job, chunk)
+
+    def resubmit_with_bytes(self, job: Job, chunk: Chunk):
+        data = read_here(chunk)
+        with _SignalsHeld():
+            return self.pool.submit(run_chunk, job, chunk.without_data(), data)
+
+    @staticmethod
+    def result(future) -> dict:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return future.result()
+        except BrokenProcessPool as exc:
+            raise PgnToolsError(f"a worker process stopped unexpectedly ({exc})") from None
+
+    def close(self):
+        self.pool.shutdown(wait=True)
+
+    def abort(self):
+        """Stops every worker: queued chunks are dropped, and the workers stop when the chunk
+        they are reading is done (a worker killed while it sends its result back could leave the
+        pool's result pipe half-written, and this process unable to exit)."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def preload_modules(specs: Sequence[SinkSpec]) -> List[str]:
+    """Modules the workers' sinks import (imported once in the fork server, not per worker)."""
+    modules = []
+    for spec in specs:
+        factory = getattr(spec.factory, "func", spec.factory)
+        modules.append(factory.__module__)
+    return list(dict.fromkeys(modules))
+
+
+# ---------------------------------------------------------------- the parent side
+
+class ParallelFeed:
+    """The parallel body of Run.execute: chunks out to the workers, results back in order."""
+
+    def __init__(self, run, specs: Sequence[SinkSpec]):
+        self.run = run
+        self.specs = list(specs)
+
+    def __call__(self, opened: dict, sinks: list, summary: Summary, progress) -> list:
+        run = self.run
+        active = [s for s in self.specs if s.output is None or s.output in opened]
+        parent_sinks = list(zip(active, sinks))
+        job = Job(run.command, dict(run.reader_options), active, uuid.uuid4().hex[:12] + "-")
+        inputs = []
+
+        def on_input(inp):
+            inputs.append(inp)
+            progress.on_input(inp)
+
+        def take(result: dict):
+            summary.merge(result["counts"])
+            for number, (spec, sink) in enumerate(parent_sinks):
+                if spec.output is None:
+                    sink.adopt(result["parts"][number])
+                else:
+                    _merge_output(sink, opened[spec.output], result["outputs"][spec.output])
+            progress.update(summary)
+
+        jobs = run.jobs if not run.scheduler else 2
+        target = run.chunk_bytes or chunk_target(run.sources, jobs)
+        if run.numbered:
+            chunks = iter_chunks(run.sources, target, run.reader_options.get("max_game_size", 64 << 20),
+                                 on_input=on_input)
+        else:
+            chunks = iter_seam_chunks(run.sources, target, on_input=on_input)
+        executor = None
+        if run.scheduler or _plain_size(run.sources) > target:  # start the workers now
+            executor = self._executor(active)
+        pending: deque = deque()  # (chunk, future), in chunk order
+        held = None  # the first chunk, until a second one shows that a pool is worth starting
+
+        def settle(chunk: Chunk, result: dict) -> dict:
+            """A result whose end seam failed its check: merge with the next chunk and rerun."""
+            while not result["seam_ok"]:
+                following = pending.popleft()[0] if pending else next(chunks)
+                chunk = chunk.merged(following)
+                result = run_chunk(job, chunk) if executor is None else \
+                    self._result(executor, job, chunk, executor.submit(job, chunk))
+            return result
+
+        try:
+            for chunk in chunks:
+                if executor is None:
+                    if held is None:
+                        held = chunk
+                        continue
+                    executor = self._executor(active)
+                    pending.append((held, executor.submit(job, held)))
+                    held = None
+                pending.append((chunk, executor.submit(job, chunk)))
+                while len(pending) > executor.window:
+                    chunk, future = pending.popleft()
+                    take(settle(chunk, self._result(executor, job, chunk, future)))
+            if held is not None:  # the whole input is one chunk: no worker needed
+                take(settle(held, run_chunk(job, held)))
+            while pending:
+                chunk, future = pending.popleft()
+                take(settle(chunk, self._result(executor, job, chunk, future)))
+        except BaseException:
+            if executor is not None:
+                executor.abort()
+            for spec, sink in parent_sinks:
+                if spec.output is None:
+                    sink.remove_temporary(job.part_prefix)
+            raise
+        finally:
+            if executor is not None:
+                executor.close()
+        return inputs
+
+    @staticmethod
+    def _result(executor, job: Job, chunk: Chunk, future) -> dict:
+        result = executor.result(future)
+        if "unreadable" in result:  # the workers do not see the parent's file: send the bytes
+            executor.paths_readable = False
+            result = executor.result(executor.resubmit_with_bytes(job, chunk))
+        return result
+
+    def _executor(self, specs: Sequence[SinkSpec]):
+        with _SignalsHeld():
+            if self.run.scheduler:
+                from pgntools.dask import ClusterExecutor
+
+                return ClusterExecutor(self.run.scheduler)
+            return LocalPool(self.run.jobs, preload_modules(specs))
+
+
+def _plain_size(sources: Sequence[str]) -> int:
+    """Bytes of the plain files among the inputs (a lower bound of the stream's size)."""
+    total = 0
+    for source in sources:
+        if source != "-" and os.path.isfile(source):
+            with open(source, "rb") as f:
+                head = f.read(6)
+            if not any(head.startswith(magic) for magic, _ in MAGIC):
+                total += os.path.getsize(source)
+    return total
+
+
+def _merge_output(sink, output, data: bytes):
+    """Appends a worker's bytes for one output; a Parquet positions file is re-read as a table
+    and appended to the run's one file."""
+    if getattr(sink, "format", None) == "parquet" and getattr(sink, "parquet", None) is not None:
+        if data:
+            import pyarrow.parquet as pq
+
+            sink.parquet.write_table(pq.read_table(io.BytesIO(data)))
+        return
+    if data:
+        output.write(data)

@@ -1,0 +1,154 @@
+"""Dask (issue 7): the commands with --scheduler on a real LocalCluster (worker processes) give
+the outputs of the local run; pgntools.dask.read_games/read_moves give the export's rows and types.
+Skipped unless the dask extra is installed (pip install 'pgntools[dask]')."""
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+dd = pytest.importorskip("dask.dataframe")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import pyarrow as pa  # noqa: E402
+import pyarrow.dataset as ds  # noqa: E402
+
+import pgntools.dask as pgn_dask  # noqa: E402
+import pgntools.chunks as chunks_module  # noqa: E402
+import pgntools.parallel as parallel  # noqa: E402
+from pgntools.sinks import schema  # noqa: E402
+from test_parallel import (CORPORA, EXPORT, FIXTURES, TO_FEN, VALIDATE, corpus_sample,  # noqa: E402
+                           fixtures_input, invoke, outputs, tricky_input)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster:
+        yield cluster.scheduler_address
+
+
+def games_input(tmp_path: Path) -> Path:
+    path = tmp_path / "in.pgn"
+    data = tricky_input(4) + fixtures_input()
+    if CORPORA.is_dir():
+        data += b"\n" + corpus_sample(CORPORA / "lichess" / "lichess-magnus-carlsen.pgn", 300_000)
+    path.write_bytes(data)
+    return path
+
+
+def on_cluster(tmp_path: Path, command, files, address, chunk=2000, input=None):
+    """Outputs of the local in-process run and of the same run on the cluster."""
+    (tmp_path / "local").mkdir()
+    local = outputs(tmp_path / "local", command, files, 1, chunk, input)
+    remote_dir = tmp_path / "remote"
+    remote_dir.mkdir()
+    out = remote_dir / "jobs1"
+    out.mkdir()
+    args = [command[0], "--scheduler", address, "--chunk-bytes", chunk]
+    rest = list(command[1:])
+    names = {"-o": "out", "--rejects": "rejects.pgn", "--report": "report.jsonl", "--summary": "summary.json",
+             "--parquet": "dataset"}
+    for i, a in enumerate(rest):
+        if a in names and i + 1 < len(rest) and rest[i + 1] == "@":
+            rest[i + 1] = out / names[a]
+    result = invoke(args + rest + list(files), input=input)
+    return local, result, tmp_path / "local" / "jobs1", out
+
+
+def text_outputs(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "dataset" not in p.parts and p.name != "summary.json"}
+
+
+def test_validate_on_the_cluster(tmp_path, cluster):
+    path = games_input(tmp_path)
+    local, result, a, b = on_cluster(tmp_path, VALIDATE, [path], cluster)
+    assert text_outputs(a) == text_outputs(b)
+    assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
+
+
+def test_to_fen_and_compressed_input_on_the_cluster(tmp_path, cluster):
+    path = games_input(tmp_path)
+    gz = tmp_path / "in.pgn.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    _, _, a, b = on_cluster(tmp_path, TO_FEN[1], [gz], cluster)  # bytes sent to the workers
+    assert text_outputs(a) == text_outputs(b)
+
+
+def test_export_on_the_cluster(tmp_path, cluster):
+    path = games_input(tmp_path)
+    _, _, a, b = on_cluster(tmp_path, EXPORT, [path, FIXTURES / "sample.pgn"], cluster)
+    assert text_outputs(a) == text_outputs(b)
+    for table, keys in (("games", ["game_id"]), ("moves", ["game_id", "ply"])):
+        ta = ds.dataset(str(a / "dataset" / table), format="parquet").to_table()
+        tb = ds.dataset(str(b / "dataset" / table), format="parquet").to_table()
+        order = [(k, "ascending") for k in keys]
+        assert ta.sort_by(order).equals(tb.sort_by(order))
+    names = sorted(p.name for p in (b / "dataset" / "games").iterdir())
+    assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
+
+
+def test_unreachable_scheduler_is_one_line_exit_2(tmp_path):
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = invoke(["validate", "--scheduler", "tcp://127.0.0.1:9", str(FIXTURES / "sample.pgn")], expect=(2,))
+    assert result.stderr.strip().count("\n") == 0 and "Dask scheduler" in result.stderr
+
+
+def test_workers_that_cannot_read_the_path_get_the_bytes(tmp_path, cluster):
+    path = games_input(tmp_path)
+    chunks = list(chunks_module.iter_chunks([str(path)], 3000))
+    job = parallel.Job("validate", {"pgn": True}, [parallel.SinkSpec("pgn", parallel_pgn_sink())], "t-")
+    executor = pgn_dask.ClusterExecutor(cluster)
+    try:
+        moved = chunks_module.Chunk(**{**chunks[1].__dict__, "path": str(tmp_path / "elsewhere.pgn")})
+        assert "unreadable" in executor.result(executor.submit(job, moved))
+        direct = parallel.run_chunk(job, chunks[1])
+        result = parallel.ParallelFeed._result(executor, job, chunks[1], executor.submit(job, moved))
+        assert not executor.paths_readable  # from now on the bytes go with every chunk
+        assert result["outputs"] == direct["outputs"] and result["counts"] == direct["counts"]
+    finally:
+        executor.close()
+
+
+def parallel_pgn_sink():
+    from pgntools.sinks.pgn import PgnSink
+
+    return PgnSink
+
+
+def test_dataframes(tmp_path, cluster):
+    path = games_input(tmp_path)
+    gz = tmp_path / "more.pgn.gz"
+    gz.write_bytes(gzip.compress(tricky_input(2)))
+    out = tmp_path / "export"
+    invoke(["export", "--jobs", "1", "--parquet", out, path, gz])
+    games_ref = ds.dataset(str(out / "games"), format="parquet").to_table()
+    moves_ref = ds.dataset(str(out / "moves"), format="parquet").to_table()
+    with distributed.Client(cluster):
+        games = pgn_dask.read_games([path, gz], chunk_bytes=20_000)
+        moves = pgn_dask.read_moves([path, gz], chunk_bytes=20_000)
+        assert games.npartitions > 2
+        g = games.compute()
+        m = moves.compute()
+    assert list(g.columns) == schema.GAMES.names and list(m.columns) == schema.MOVES.names
+    assert dict(g.dtypes) == dict(games.dtypes) and dict(m.dtypes) == dict(moves.dtypes)
+    assert len(g) == games_ref.num_rows and len(m) == moves_ref.num_rows
+    assert g["game_id"].tolist() == games_ref.column("game_id").to_pylist()
+    back = pa.Table.from_pandas(g, preserve_index=False)
+    assert back.column("status").to_pylist() == games_ref.column("status").to_pylist()
+    assert back.column("final_fen").to_pylist() == games_ref.column("final_fen").to_pylist()
+    assert pa.Table.from_pandas(m, preserve_index=False).column("san").to_pylist() == \
+        moves_ref.column("san").to_pylist()
+
+
+def test_dataframe_of_no_games(tmp_path):
+    path = tmp_path / "empty.pgn"
+    path.write_bytes(b"")
+    games = pgn_dask.read_games(path)
+    assert len(games.compute(scheduler="sync")) == 0
+    assert list(games.columns) == schema.GAMES.names
