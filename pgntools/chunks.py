@@ -32,7 +32,7 @@ from typing import Iterator, Optional, Sequence
 from pgntools import _core
 from pgntools.errors import InputError
 from pgntools.io import Input
-from pgntools.reader import GameBatch
+from pgntools.reader import GameBatch, raw_batches
 
 SCAN_BATCH_GAMES = 8192
 LOOKAHEAD = 64 << 10      # bytes past a seam a worker scans to check it
@@ -146,20 +146,6 @@ class _Tee(io.RawIOBase):
         super().close()
 
 
-def _scan_batches(scanner, inp) -> Iterator[dict]:
-    """The scanner's batches, with stream errors reported as the in-process reader does."""
-    while True:
-        try:
-            raw = next(scanner)
-        except StopIteration:
-            return
-        except InputError as exc:
-            raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
-        except (OSError, EOFError, zlib.error, ValueError) as exc:
-            raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} (of the file): {exc}") from exc
-        yield raw
-
-
 def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 20, on_input=None,
                 with_paths: bool = True) -> Iterator[Chunk]:
     """Numbered chunks of about ``target`` bytes, in input order. ``with_paths``: chunks of
@@ -179,7 +165,7 @@ def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 
                 return Chunk(index, inp.name, start, line, first, n_games, end - start, tee.take(end), path,
                              inp.size if path else None, last)
 
-            for raw in _scan_batches(scanner, inp):
+            for raw in raw_batches(scanner, inp):
                 batch = GameBatch(raw, inp.name, raw["first_game"])
                 offsets = batch.column("offset").tolist()
                 lines = batch.column("line").tolist()

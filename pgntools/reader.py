@@ -7,6 +7,7 @@ Two ways in:
 """
 from __future__ import annotations
 
+import os
 import zlib
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -255,6 +256,21 @@ READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "
                   "buffer_size", "max_game_size", "base_offset", "base_line")
 
 
+def raw_batches(batch_reader, inp: Input) -> Iterator[dict]:
+    """A BatchReader's batches, with stream problems (corrupt or truncated compression, read
+    errors) raised as InputError naming the file and how far it was read."""
+    while True:
+        try:
+            raw = next(batch_reader)
+        except StopIteration:
+            return
+        except InputError as exc:
+            raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
+        except (OSError, EOFError, zlib.error, ValueError) as exc:
+            raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} (of the file): {exc}") from exc
+        yield raw
+
+
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **options) -> Iterator[GameBatch]:
     """Batches of games from one or more inputs, read in order; game ids run across inputs.
 
@@ -271,17 +287,7 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **opti
         with Input(source) as inp:
             if on_input:
                 on_input(inp)
-            batches = _core.BatchReader(inp.stream, **options)
-            while True:
-                try:
-                    raw = next(batches)
-                except StopIteration:
-                    break
-                except InputError as exc:
-                    raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
-                except (OSError, EOFError, zlib.error, ValueError) as exc:
-                    raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} "
-                                     f"(of the file): {exc}") from exc
+            for raw in raw_batches(_core.BatchReader(inp.stream, **options), inp):
                 batch = GameBatch(raw, inp.name, next_game)
                 next_game += batch.n_games
                 yield batch

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pgn_helpers import (CORPORA_DIR, cli_run, corpus_params, in_sample, kinds, note_kinds, pc_replay_san, read,
-                         read_one, rel, report_lines, write)
+from pgn_helpers import (cli_run, corpus_params, in_sample, kinds, note_kinds, pc_replay_san, read_one, rel,
+                         report_lines, write)
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"

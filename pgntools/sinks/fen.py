@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import io
 import json
+from typing import TYPE_CHECKING
 
 from pgntools.pipeline import AtomicOutput
 from pgntools.reader import GameBatch
-from pgntools.sinks import FORMATS  # noqa: F401 (re-exported)
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # pyarrow is imported only by the formats that need it: final FEN lines start and run without it.
 
