@@ -180,8 +180,10 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
                     const char *result, bool add_setup, bool reduced, const ByteVec *movetext)
 {
     bool ok = true;
-    int order[256];
-    int n_other = 0;
+    size_t small[64], *order = count <= 64 ? small : malloc(count * sizeof *order);
+    size_t n_other = 0;
+    if (!order)
+        return false;
     for (int s = 0; s < 7; s++) {
         const char *value = s == 6 ? result : SEVEN_DEFAULTS[s];
         size_t vlen = strlen(value);
@@ -193,19 +195,19 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
         }
         put_tag(out, &ok, SEVEN_TAGS[s], strlen(SEVEN_TAGS[s]), value, vlen);
     }
-    for (size_t i = first; i < first + count && n_other < 256; i++) { /* insertion sort by name */
+    for (size_t i = first; i < first + count; i++) { /* insertion sort by name */
         bool seven = false;
         for (int s = 0; s < 7; s++)
             seven |= str_is(names, i, SEVEN_TAGS[s]);
         if (seven || (reduced && !str_is(names, i, "FEN") && !str_is(names, i, "SetUp")))
             continue;
-        int j = n_other++;
-        for (; j > 0 && str_cmp(names, (size_t)order[j - 1], i) > 0; j--)
+        size_t j = n_other++;
+        for (; j > 0 && str_cmp(names, order[j - 1], i) > 0; j--)
             order[j] = order[j - 1];
-        order[j] = (int)i;
+        order[j] = i;
     }
-    for (int k = 0; k < n_other; k++) {
-        size_t i = (size_t)order[k];
+    for (size_t k = 0; k < n_other; k++) {
+        size_t i = order[k];
         const char *name = names->data.data + names->offsets.data[i];
         if (add_setup && memcmp(name, "SetUp", str_len(names, i) < 5 ? str_len(names, i) : 5) > 0) {
             put_tag(out, &ok, "SetUp", 5, "1", 1);
@@ -215,6 +217,8 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
     }
     if (add_setup)
         put_tag(out, &ok, "SetUp", 5, "1", 1);
+    if (order != small)
+        free(order);
     return ok && bytes_add_text(out, "\n", 1, false) && bytes_add_text(out, movetext->data, movetext->len, false) &&
            bytes_add_text(out, "\n\n", 2, false);
 }
