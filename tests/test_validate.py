@@ -701,3 +701,17 @@ def test_round_trip_on_corpus_sample(tmp_path, path):
 @pytest.mark.parametrize("path", corpus_params(KNOWN_BUGS))
 def test_round_trip_on_every_corpus_game(tmp_path, path):
     corpus_round_trip(tmp_path, path, full=True)
+
+
+def test_every_tag_survives_the_export_format_however_many(tmp_path):
+    # More tags than any fixed-size table would hold: all of them, in ASCII order after the roster.
+    import pgntools
+
+    extra = [f"T{i:03d}" for i in range(300)]
+    text = '[Event "many"]\n' + "".join(f'[{name} "v{name}"]\n' for name in reversed(extra)) + "\n1. e4 *\n"
+    path = tmp_path / "many.pgn"
+    path.write_text(text)
+    game = next(pgntools.read_games(str(path), pgn=True))
+    names = [line[1:line.index(" ")] for line in game.pgn.splitlines() if line.startswith("[")]
+    assert names[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+    assert names[7:] == extra
