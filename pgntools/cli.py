@@ -90,7 +90,8 @@ def parallel_settings(files, jobs, scheduler, chunk_bytes, worker_modules=()) ->
 
 
 def handle_errors(f):
-    """Library errors become one-line messages; Ctrl-C and SIGTERM exit cleanly (130/143)."""
+    """Library errors become one-line messages (exit 2), other failures too (exit 1; the traceback
+    with PGNTOOLS_TRACEBACK=1); Ctrl-C and SIGTERM exit cleanly (130/143)."""
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
@@ -106,6 +107,15 @@ def handle_errors(f):
         except _Terminated:
             click.echo("pgntools: terminated; no output was left under its final name", err=True)
             sys.exit(143)
+        except (OSError, MemoryError) as exc:  # a full disk, a closed pipe, no memory
+            click.echo(f"pgntools: error: {exc}; no output was left under its final name", err=True)
+            sys.exit(EXIT_INVALID)
+        except Exception as exc:  # a bug: one line by default, the traceback on request
+            if os.environ.get("PGNTOOLS_TRACEBACK"):
+                raise
+            click.echo(f"pgntools: internal error: {type(exc).__name__}: {exc} (a bug in pgntools; "
+                       "PGNTOOLS_TRACEBACK=1 shows where)", err=True)
+            sys.exit(EXIT_INVALID)
         finally:
             signal.signal(signal.SIGTERM, previous)
 

@@ -715,3 +715,22 @@ def test_every_tag_survives_the_export_format_however_many(tmp_path):
     names = [line[1:line.index(" ")] for line in game.pgn.splitlines() if line.startswith("[")]
     assert names[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
     assert names[7:] == extra
+
+
+def test_an_unexpected_failure_is_one_line_and_leaves_no_output(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import pgntools.sinks.pgn
+    from pgntools.cli import cli
+
+    def broken(self, batch):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(pgntools.sinks.pgn.PgnSink, "write", broken)
+    out = tmp_path / "out.pgn"
+    source = Path(__file__).resolve().parents[1] / "fixtures" / "sample.pgn"
+    result = CliRunner().invoke(cli, ["validate", "--jobs", "1", "-o", str(out), str(source)])
+    assert result.exit_code == 1
+    assert "internal error: RuntimeError: disk on fire" in result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
