@@ -7,7 +7,7 @@ otherwise. Nothing from them is copied into the project.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -71,3 +71,49 @@ def require_corpora() -> None:
 def chess_oracle():
     """python-chess, used only as an oracle inside tests."""
     return pytest.importorskip("chess", reason=CHESS_REASON)
+
+
+# ---------------------------------------------------------------- python-chess reading with byte spans
+
+class PgnLines:
+    """A readline() source for python-chess that keeps the byte offset of every line."""
+
+    def __init__(self, data: bytes):
+        self.lines = data.splitlines(keepends=True)
+        self.index = 0
+        self.offset = 0
+
+    def readline(self) -> str:
+        if self.index >= len(self.lines):
+            return ""
+        raw = self.lines[self.index]
+        self.index += 1
+        self.offset += len(raw)
+        return raw.decode("utf-8", "replace").rstrip("\r\n") + "\n"
+
+
+def iter_chunks(path: Path, limit: Optional[int], size: int = 1000) -> Iterator[List[Tuple[object, bytes]]]:
+    """The first ``limit`` games of a file (all if None) as python-chess reads them, each with its
+    exact bytes, in chunks of ``size`` games (so a full-corpus run holds one chunk at a time)."""
+    import chess.pgn
+
+    data = path.read_bytes()
+    reader = PgnLines(data)
+    chunk: List[Tuple[object, bytes]] = []
+    count = 0
+    while limit is None or count < limit:
+        start = reader.offset
+        game = chess.pgn.read_game(reader)
+        if game is None:
+            break
+        chunk.append((game, data[start:reader.offset]))
+        count += 1
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def head_games(path: Path, limit: int) -> List[Tuple[object, bytes]]:
+    return [item for chunk in iter_chunks(path, limit) for item in chunk]

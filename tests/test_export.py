@@ -12,12 +12,13 @@ import io
 import os
 import shutil
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import CHESS_REASON, START_FEN, corpus_id, corpus_pgn_files, require_corpora
+from conftest import (CHESS_REASON, corpus_id, corpus_pgn_files, head_games, iter_chunks, PgnLines,
+                      require_corpora, START_FEN)
 
 chess = pytest.importorskip("chess", reason=CHESS_REASON)
 chess_pgn = pytest.importorskip("chess.pgn", reason=CHESS_REASON)
@@ -717,52 +718,10 @@ def test_duckdb_reads_the_dataset_readme_query(tmp_path):
 
 # ---------------------------------------------------------------- shared corpora vs python-chess
 
-class _Lines:
-    """A readline() source for python-chess that keeps the byte offset of every line."""
-
-    def __init__(self, data: bytes):
-        self.lines = data.splitlines(keepends=True)
-        self.index = 0
-        self.offset = 0
-
-    def readline(self) -> str:
-        if self.index >= len(self.lines):
-            return ""
-        raw = self.lines[self.index]
-        self.index += 1
-        self.offset += len(raw)
-        return raw.decode("utf-8", "replace").rstrip("\r\n") + "\n"
-
-
-def iter_chunks(path: Path, limit: Optional[int], size: int = 1000) -> Iterator[List[Tuple[object, bytes]]]:
-    """The first ``limit`` games of a file (all if None) as python-chess reads them, each with its
-    exact bytes, in chunks of ``size`` games (so a full-corpus run holds one chunk at a time)."""
-    data = path.read_bytes()
-    reader = _Lines(data)
-    chunk: List[Tuple[object, bytes]] = []
-    count = 0
-    while limit is None or count < limit:
-        start = reader.offset
-        game = chess_pgn.read_game(reader)
-        if game is None:
-            break
-        chunk.append((game, data[start:reader.offset]))
-        count += 1
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def head_games(path: Path, limit: int) -> List[Tuple[object, bytes]]:
-    return [item for chunk in iter_chunks(path, limit) for item in chunk]
-
-
 def single_game(data: bytes):
     """python-chess's game when it reads exactly one game from one pgntools game's bytes (blank
     lines dropped: python-chess ends a game at any blank line, the PGN standard does not)."""
-    reader = _Lines(b"\n".join(line for line in data.splitlines() if line.strip()) + b"\n")
+    reader = PgnLines(b"\n".join(line for line in data.splitlines() if line.strip()) + b"\n")
     game = chess_pgn.read_game(reader)
     if game is None or chess_pgn.read_game(reader) is not None:
         return None
