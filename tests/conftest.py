@@ -117,3 +117,18 @@ def iter_chunks(path: Path, limit: Optional[int], size: int = 1000) -> Iterator[
 
 def head_games(path: Path, limit: int) -> List[Tuple[object, bytes]]:
     return [item for chunk in iter_chunks(path, limit) for item in chunk]
+
+
+def check_corpus_in_chunks(path: Path, limit: Optional[int], check_chunk) -> None:
+    """Runs check_chunk(chunk, first_game_index) -> (problems, compared) over a corpus file read
+    by python-chess in chunks; fails listing the first problems, skips when nothing compared."""
+    require_corpora()
+    problems, compared, first = [], 0, 0
+    for chunk in iter_chunks(path, limit):
+        found, n = check_chunk(chunk, first)
+        problems += found
+        compared += n
+        first += len(chunk)
+    assert not problems, f"{len(problems)} games differ; first ones:\n" + "\n".join(problems[:10])
+    if not compared:
+        pytest.skip(f"{corpus_id(path)}: python-chess and pgntools find no game in common to compare")

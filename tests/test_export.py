@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 from click.testing import CliRunner
 
-from conftest import (CHESS_REASON, corpus_id, corpus_pgn_files, head_games, iter_chunks, PgnLines,
+from conftest import (check_corpus_in_chunks, CHESS_REASON, corpus_id, corpus_pgn_files, head_games, PgnLines,
                       require_corpora, START_FEN)
 
 chess = pytest.importorskip("chess", reason=CHESS_REASON)
@@ -796,16 +796,7 @@ def check_chunk(path: Path, tmp_path: Path, games: List[Tuple[object, bytes]], f
 
 
 def check_corpus_file(path: Optional[Path], tmp_path: Path, limit: Optional[int]):
-    require_corpora()
-    problems, compared, first = [], 0, 0
-    for chunk in iter_chunks(path, limit):
-        found, n = check_chunk(path, tmp_path, chunk, first)
-        problems += found
-        compared += n
-        first += len(chunk)
-    assert not problems, f"{len(problems)} games differ; first ones:\n" + "\n".join(problems[:10])
-    if not compared:
-        pytest.skip(f"{corpus_id(path)}: python-chess and pgntools find no game in common to compare")
+    check_corpus_in_chunks(path, limit, lambda chunk, first: check_chunk(path, tmp_path, chunk, first))
 
 
 @pytest.mark.parametrize("path", FILE_PARAMS)
