@@ -94,13 +94,14 @@ cdef extern from "game.h":
         bint strip_comments
         bint strip_variations
         bint reduced
+        bint tag_columns
         int fen_options
         int max_games
         int max_errors
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY
-    int ERR_COUNT, NOTE_KIND_COUNT
+    int ERR_COUNT, NOTE_KIND_COUNT, TAG_COLUMN_COUNT
     GameReader *gr_new(const GameOptions *opt)
     void gr_free(GameReader *r)
     Scanner *gr_scanner(GameReader *r)
@@ -110,6 +111,7 @@ cdef extern from "game.h":
     void gr_skip_oversized(GameReader *r, int64_t limit)
     void gr_set_games_read(GameReader *r, int64_t games)
     const char *game_error_name(int kind)
+    const char *game_tag_column_name(int i)
     const char *game_note_name(int kind)
 
 cdef extern from "result.h":

@@ -3,6 +3,7 @@ from typing import BinaryIO, Dict, Iterator, List, Optional, Tuple
 
 STANDARD_START_FEN: str
 ERROR_KINDS: List[str]
+TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
 NOTE_KINDS: List[str]
 RESULTS: List[str]
 FEN_PROBLEMS: List[str]
@@ -43,7 +44,7 @@ class BatchReader(Iterator[dict]):
     def __init__(self, stream: BinaryIO, *, replay: bool = ..., moves: bool = ..., comments: bool = ...,
                  fen_every_ply: bool = ..., final_fen: bool = ..., pgn: bool = ..., raw_invalid: bool = ...,
                  strict: bool = ..., fix_results: bool = ..., strip_comments: bool = ...,
-                 strip_variations: bool = ..., reduced: bool = ..., en_passant: str = ..., shredder: bool = ...,
+                 strip_variations: bool = ..., reduced: bool = ..., tag_columns: bool = ..., en_passant: str = ..., shredder: bool = ...,
                  batch_games: int = ..., buffer_size: int = ..., max_game_size: int = ...) -> None: ...
     def __next__(self) -> dict: ...
 

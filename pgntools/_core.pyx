@@ -228,6 +228,7 @@ ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
 NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
 RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
+TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
 
 
@@ -249,7 +250,7 @@ cdef class BatchReader:
                   bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
                   bint strict=False,
                   bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
-                  bint reduced=False, str en_passant="legal", bint shredder=False,
+                  bint reduced=False, bint tag_columns=False, str en_passant="legal", bint shredder=False,
                   int batch_games=1024, size_t buffer_size=1 << 20, size_t max_game_size=64 << 20,
                   int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0):
         cdef GameOptions opt
@@ -267,6 +268,7 @@ cdef class BatchReader:
         opt.strip_comments = strip_comments
         opt.strip_variations = strip_variations
         opt.reduced = reduced
+        opt.tag_columns = tag_columns
         opt.fen_options = _EN_PASSANT_MODES[en_passant] | (FEN_SHREDDER if shredder else 0)
         opt.max_games = batch_games
         opt.max_errors = 16

@@ -241,7 +241,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
       duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
     """
     run = Run("export", list(files), dict(
-        moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, strict=strict,
+        moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20),
         outputs={"report": report, "summary": summary}, progress=progress,
         **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.parquet"]))

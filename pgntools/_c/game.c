@@ -21,6 +21,21 @@ const char *game_note_name(int kind)
     return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
 }
 
+static const char *const TAG_COLUMN_NAMES[TAG_COLUMN_COUNT] = {
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo",
+    "TimeControl", "ECO", "Opening", "Termination", "UTCDate", "UTCTime", "Variant",
+};
+
+const char *game_tag_column_name(int i) { return i >= 0 && i < TAG_COLUMN_COUNT ? TAG_COLUMN_NAMES[i] : "unknown"; }
+
+static int tag_column_of(const char *name, size_t n)
+{
+    for (int i = 0; i < TAG_COLUMN_COUNT; i++)
+        if (strlen(TAG_COLUMN_NAMES[i]) == n && memcmp(TAG_COLUMN_NAMES[i], name, n) == 0)
+            return i;
+    return -1;
+}
+
 typedef struct {
     Position before; /* the position before this level's last move: where a variation starts */
     Position pos;
@@ -68,6 +83,7 @@ typedef struct {
     bool set_up;     /* setup_start ran (a game may end before its movetext) */
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     int64_t last_tag_line;
+    int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */
     BatchMark mark;
 } Game;
 
@@ -221,6 +237,11 @@ static void on_tag(GameReader *r, Game *g, const Token *t)
     if (has_tag(r, g, name, t->alen)) {
         add_note(g, NOTE_DUPLICATE_TAG, 0, t);
         return; /* the first value stands */
+    }
+    if (r->opt.tag_columns) {
+        int column = tag_column_of(name, t->alen);
+        if (column >= 0)
+            g->tag_slot[column] = (int32_t)strcol_count(&r->batch.strs[S_TAG_NAME]) + 1;
     }
     push_text(r, S_TAG_NAME, name, t->alen, false);
     push_tag_value(r, g, value, t->blen);
@@ -672,6 +693,9 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
     COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
     COL_PUSH(b, G_REPLAYED, uint8_t, g->replaying);
+    if (r->opt.tag_columns)
+        for (int i = 0; i < TAG_COLUMN_COUNT; i++)
+            COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);
     b->n_games++;
     r->games++;
 }

@@ -47,6 +47,7 @@ typedef struct {
     bool strict;          /* notation normalisations are errors */
     bool fix_results;
     bool strip_comments, strip_variations, reduced;
+    bool tag_columns;     /* G_TAG_SLOTS: where each of the TAG_COLUMN_COUNT tags is, per game */
     int fen_options;      /* FEN_EP_ALWAYS | FEN_SHREDDER */
     int max_games;        /* games per batch */
     int max_errors;       /* errors kept per game */
@@ -70,6 +71,10 @@ void gr_set_games_read(GameReader *r, int64_t games);
 /* The game at the scanner's position does not fit the largest buffer allowed: record it as a
  * game_too_large error and skip its bytes (the next gr_fill calls look for the next game). */
 void gr_skip_oversized(GameReader *r, int64_t limit);
+
+/* The tags that get a column of their own in exports (G_TAG_SLOTS holds one slot per name). */
+enum { TAG_COLUMN_COUNT = 16 };
+const char *game_tag_column_name(int i);
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);

@@ -28,8 +28,9 @@ MOVE_ROWS_PER_PART = 16 * 1_048_576
 
 
 class Background:
-    """One writer thread (FIFO), so encoding and compressing Parquet overlaps with reading games
-    (both release the GIL). At most `depth` jobs wait, which keeps memory flat."""
+    """One writer thread (FIFO) that builds the tables of each batch and encodes and compresses
+    them, while the main thread reads the next games (all of these release the GIL). At most
+    `depth` batches wait, which keeps memory flat. Everything of TableWriter runs on this thread."""
 
     def __init__(self, depth: int = 2):
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pgntools-parquet")
@@ -49,16 +50,21 @@ class Background:
             else:
                 job.exception()
 
+    def run(self, fn, *args):
+        """Runs fn on the writer thread after the jobs before it, and returns its result."""
+        self.submit(fn, *args)
+        self.drain()
+
     def close(self):
         self.pool.shutdown(wait=True)
 
 
 class TableWriter:
-    """Parquet part files of one table, with buffered row groups and atomic renames."""
+    """Parquet part files of one table, with buffered row groups and atomic renames. Runs on the
+    writer thread (see Background), but for commit/abort, which run once it is idle."""
 
     def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
-                 background: Background, statistics=True, prefix: str = ""):
-        self.background = background
+                 statistics=True, prefix: str = ""):
         self.prefix = prefix  # makes temporary names unique per worker chunk
         self.statistics = statistics  # True, or the columns that get min/max statistics
         self.directory = directory
@@ -68,7 +74,6 @@ class TableWriter:
         self.pending: List[pa.Table] = []
         self.pending_rows = 0
         self.writer: Optional[pq.ParquetWriter] = None
-        self.part = 0
         self.written: List[str] = []  # temporary paths of finished parts
 
     def temp_path(self, part: int) -> str:
@@ -86,36 +91,23 @@ class TableWriter:
     def flush(self):
         if not self.pending:
             return
-        self.background.submit(self._write_group, pa.concat_tables(self.pending), self.part)
+        table = pa.concat_tables(self.pending)
         self.pending, self.pending_rows = [], 0
-
-    def _write_group(self, table: pa.Table, part: int):  # on the writer thread
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.temp_path(part), self.schema, compression=self.compression,
-                                           write_statistics=self.statistics)
+            self.writer = pq.ParquetWriter(self.temp_path(len(self.written)), self.schema,
+                                           compression=self.compression, write_statistics=self.statistics)
         self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
-
-    def _close_part(self, part: int):  # on the writer thread
-        if self.writer is not None:
-            self.writer.close()
-            self.written.append(self.temp_path(part))
-            self.writer = None
 
     def next_part(self):
         """Closes the current part (the next rows go to a new file)."""
         self.flush()
-        self.background.submit(self._close_part, self.part)
-        self.part += 1
-
-    def close_parts(self) -> List[str]:
-        """Finishes the parts written so far and returns their temporary paths (not renamed)."""
-        self.next_part()
-        self.background.drain()
-        return list(self.written)
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+            self.written.append(self.temp_path(len(self.written)))
 
     def commit(self):
         self.next_part()
-        self.background.drain()
         if not self.written:  # an empty input still gives a readable (empty) dataset
             pq.write_table(self.schema.empty_table(), self.temp_path(0), compression=self.compression)
             self.written.append(self.temp_path(0))
@@ -123,10 +115,9 @@ class TableWriter:
             os.replace(path, self.final_path(part))
 
     def abort(self):
-        self.background.drain(raise_errors=False)
         if self.writer is not None:
             self.writer.close()
-            self.written.append(self.temp_path(self.part))
+            self.written.append(self.temp_path(len(self.written)))
         for path in self.written:
             if os.path.exists(path):
                 os.unlink(path)
@@ -165,16 +156,18 @@ class ParquetDatasetSink:
         self.dirs = dirs
         self.background = Background()
         self.games = TableWriter(dirs["games"], select_schema(schema.GAMES, columns, ["game_id"]),
-                                 GAME_ROWS_PER_GROUP, compression, self.background, prefix=part_prefix)
+                                 GAME_ROWS_PER_GROUP, compression, prefix=part_prefix)
         self.moves = TableWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
-                                 MOVE_ROWS_PER_GROUP, compression, self.background,
+                                 MOVE_ROWS_PER_GROUP, compression,
                                  statistics=["game_id", "ply"],  # the keys queries prune on; the rest costs time
                                  prefix=part_prefix)
         self.move_rows_in_part = 0
 
     def write(self, batch: GameBatch):
-        if batch.n_games == 0:
-            return
+        if batch.n_games:
+            self.background.submit(self._write, batch)
+
+    def _write(self, batch: GameBatch):  # on the writer thread
         self.games.add(games_table(batch))
         moves = moves_table(batch, self.with_comment, self.with_fen)
         self.moves.add(moves)
@@ -184,24 +177,31 @@ class ParquetDatasetSink:
             self.moves.next_part()
             self.move_rows_in_part = 0
 
+    def _finish_parts(self):  # on the writer thread
+        self.games.next_part()
+        self.moves.next_part()
+
     def commit(self):
         try:
+            self.background.run(self._finish_parts)
             self.games.commit()
             self.moves.commit()
         finally:
             self.background.close()
 
     def abort(self):
+        self.background.drain(raise_errors=False)
+        self.background.close()
         self.games.abort()
         self.moves.abort()
-        self.background.close()
 
     # ---- parallel runs: workers write parts, the parent adopts and renames them
 
     def close_parts(self) -> dict:
         """Worker side: finish this chunk's parts; {"games": [temporary paths], "moves": [...]}."""
         try:
-            return {"games": self.games.close_parts(), "moves": self.moves.close_parts()}
+            self.background.run(self._finish_parts)
+            return {"games": list(self.games.written), "moves": list(self.moves.written)}
         finally:
             self.background.close()
 

@@ -8,7 +8,8 @@ import pyarrow.compute as pc
 
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
-from pgntools.sinks.tables import numeric, offsets, parents, strings
+from pgntools.sinks.arrays import ints, numeric, scalar, strings, text
+from pgntools.sinks.tables import game_ids as as_game_ids, offsets, parents
 
 
 def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],
@@ -18,21 +19,23 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     then their positions run up to the last legal move. Games whose start could not be set up
     (invalid FEN, unsupported variant) have no positions."""
     n = batch.n_games
-    game_ids = pc.add(pa.array(range(n), pa.int64()), batch.first_game)
+    game_ids = as_game_ids(pa.arange(0, n), batch)
+    empty = pa.repeat(text([""])[0], n)
     status = numeric(batch, "status", pa.uint8())
     keep_game = numeric(batch, "replayed", pa.uint8()).cast(pa.bool_())
     if not include_invalid:
-        keep_game = pc.and_(keep_game, pc.not_equal(status, 2))
+        keep_game = pc.and_(keep_game, pc.not_equal(status, scalar(2, pa.uint8())))
     ply_count = numeric(batch, "ply_count", pa.int32())
 
     if not every_ply and plies is None:  # the final position of each game
         sans = strings(batch, "san")  # empty unless moves were recorded (formats with a move column)
         if len(sans):
             move_offsets = offsets(batch, "move_start", len(sans))
-            last = pc.subtract(pc.take(move_offsets, pa.array(range(1, n + 1))), 1)
-            last_san = pc.if_else(pc.greater(ply_count, 0), pc.take(sans, pc.max_element_wise(last, 0)), "")
+            zero = scalar(0, pa.int32())
+            last = pc.subtract(move_offsets.slice(1), scalar(1, pa.int32()))
+            last_san = pc.if_else(pc.greater(ply_count, zero), pc.take(sans, pc.max_element_wise(last, zero)), empty)
         else:
-            last_san = pa.array([""] * n, pa.string())
+            last_san = empty
         table = pa.Table.from_arrays([game_ids, ply_count.cast(pa.int16()), last_san, strings(batch, "final_fen")],
                                      schema=schema.POSITIONS)
         return table.filter(keep_game)
@@ -40,12 +43,11 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     n_moves = len(batch.raw["from_square"])
     move_offsets = offsets(batch, "move_start", n_moves)
     move_game = parents(move_offsets, n_moves)
-    start = pa.Table.from_arrays([game_ids, pa.array([0] * n, pa.int16()), pa.array([""] * n, pa.string()),
-                                  strings(batch, "start_fen")], schema=schema.POSITIONS).filter(keep_game)
-    moves = pa.Table.from_arrays([pc.add(move_game, batch.first_game), numeric(batch, "ply", pa.int16()),
+    start = pa.Table.from_arrays([game_ids, pa.repeat(scalar(0, pa.int16()), n), empty, strings(batch, "start_fen")], schema=schema.POSITIONS).filter(keep_game)
+    moves = pa.Table.from_arrays([as_game_ids(move_game, batch), numeric(batch, "ply", pa.int16()),
                                   strings(batch, "san"), strings(batch, "fen")], schema=schema.POSITIONS)
     moves = moves.filter(pc.take(keep_game, move_game))
     table = pa.concat_tables([start, moves]).sort_by([("game", "ascending"), ("ply", "ascending")])
     if plies is not None:
-        table = table.filter(pc.is_in(table.column("ply"), value_set=pa.array(sorted(set(plies)), pa.int16())))
+        table = table.filter(pc.is_in(table.column("ply"), value_set=ints(sorted(set(plies)), pa.int16())))
     return table

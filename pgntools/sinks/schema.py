@@ -6,16 +6,17 @@ encoded strings, flags booleans, clocks float64 seconds; absent values are null.
 """
 import pyarrow as pa
 
+from pgntools import _core
+
 PIECE = pa.dictionary(pa.int8(), pa.string())
 STATUS = pa.dictionary(pa.int8(), pa.string())
 
 #: Tags that get a column of their own in `games` (everything else goes to the `tags` map).
-TAG_COLUMNS = ["Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo",
-               "TimeControl", "ECO", "Opening", "Termination", "UTCDate", "UTCTime", "Variant"]
+TAG_COLUMNS = list(_core.TAG_COLUMNS)  # Seven Tag Roster, Elos, TimeControl, ECO, ... (the C reader finds them)
 INTEGER_TAGS = {"WhiteElo", "BlackElo"}
 
 GAMES = pa.schema([
-    pa.field("game_id", pa.int64(), nullable=False),   # 0-based, input order over all inputs
+    pa.field("game_id", pa.int64(), nullable=False),  # 0-based, input order over all inputs
     pa.field("source", pa.string()),                   # the input file ('<stdin>' for stdin)
     pa.field("offset", pa.int64()),                    # byte offset of the game in the (decompressed) input
     *[pa.field(name, pa.int32() if name in INTEGER_TAGS else pa.string()) for name in TAG_COLUMNS],
@@ -30,27 +31,28 @@ GAMES = pa.schema([
     pa.field("final_fen", pa.string()),
 ])
 
+# Fields that are never null are declared so: Parquet then stores no definition levels for them.
 MOVES = pa.schema([
     pa.field("game_id", pa.int64(), nullable=False),
-    pa.field("ply", pa.int16(), nullable=False),       # 1-based half-move
-    pa.field("san", pa.string()),
-    pa.field("uci", pa.string()),                      # Chess960 castling as king takes rook
-    pa.field("from_square", pa.uint8()),
-    pa.field("to_square", pa.uint8()),
-    pa.field("piece", PIECE),                          # pawn, knight, bishop, rook, queen, king
+    pa.field("ply", pa.int16(), nullable=False),  # 1-based half-move
+    pa.field("san", pa.string(), nullable=False),
+    pa.field("uci", pa.string(), nullable=False),  # Chess960 castling as king takes rook
+    pa.field("from_square", pa.uint8(), nullable=False),
+    pa.field("to_square", pa.uint8(), nullable=False),
+    pa.field("piece", PIECE, nullable=False),  # pawn, knight, bishop, rook, queen, king
     pa.field("captured", PIECE),                       # null when nothing is captured
     pa.field("promotion", PIECE),                      # null when not a promotion
-    pa.field("is_capture", pa.bool_()),
-    pa.field("is_check", pa.bool_()),
-    pa.field("is_mate", pa.bool_()),
-    pa.field("is_castle", pa.bool_()),
-    pa.field("is_en_passant", pa.bool_()),
-    pa.field("halfmove_clock", pa.uint16()),           # after the move
+    pa.field("is_capture", pa.bool_(), nullable=False),
+    pa.field("is_check", pa.bool_(), nullable=False),
+    pa.field("is_mate", pa.bool_(), nullable=False),
+    pa.field("is_castle", pa.bool_(), nullable=False),
+    pa.field("is_en_passant", pa.bool_(), nullable=False),
+    pa.field("halfmove_clock", pa.uint16(), nullable=False),  # after the move
     pa.field("clock", pa.float64()),                   # seconds left, from [%clk]
     pa.field("emt", pa.float64()),                     # seconds used, from [%emt]
     pa.field("eval_cp", pa.int32()),                   # centipawns (White's view), from [%eval]
     pa.field("eval_mate", pa.int16()),                 # mate in n, from [%eval #n]
-    pa.field("nags", pa.list_(pa.uint8())),
+    pa.field("nags", pa.list_(pa.uint8()), nullable=False),
 ])
 
 #: Columns of `moves` added on request.
@@ -60,7 +62,7 @@ MOVE_FEN = pa.field("fen", pa.string())                # the position after the 
 #: `to-fen --format parquet|csv|jsonl` rows.
 POSITIONS = pa.schema([
     pa.field("game", pa.int64(), nullable=False),
-    pa.field("ply", pa.int16(), nullable=False),       # 0 = the start position
+    pa.field("ply", pa.int16(), nullable=False),  # 0 = the start position
     pa.field("move", pa.string()),                     # the SAN that led here; empty at ply 0
     pa.field("fen", pa.string()),
 ])

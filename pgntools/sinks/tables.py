@@ -1,34 +1,25 @@
 """Arrow tables from a GameBatch, column by column (no Python objects per move or tag)."""
 from __future__ import annotations
 
-from typing import List
-
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pgntools.reader import OUTCOMES, PIECES, RESULTS, STATUSES, GameBatch, game_errors
+from pgntools.reader import ERROR_KINDS, OUTCOMES, PIECES, RESULTS, STATUSES, GameBatch, error_message
 from pgntools.sinks import schema
+from pgntools.sinks.arrays import ints, numeric, scalar, strings, text, with_validity
 
-PIECE_NAMES = pa.array(PIECES[1:], pa.string())  # dictionary: index 0 = pawn
-STATUS_NAMES = pa.array(STATUSES, pa.string())
-OUTCOME_NAMES = pa.array(OUTCOMES[1:], pa.string())
-RESULT_NAMES = pa.array(RESULTS, pa.string())
-
-
-def numeric(batch: GameBatch, name: str, type_: pa.DataType) -> pa.Array:
-    data = batch.raw[name]
-    return pa.Array.from_buffers(type_, len(data) // type_.byte_width, [None, pa.py_buffer(data)])
-
-
-def strings(batch: GameBatch, name: str) -> pa.Array:
-    offsets, data = batch.string_buffers(name)
-    return pa.StringArray.from_buffers(len(offsets) // 4 - 1, pa.py_buffer(offsets), pa.py_buffer(data))
+PIECE_NAMES = text(PIECES[1:])  # dictionary: index 0 = pawn
+STATUS_NAMES = text(STATUSES)
+OUTCOME_NAMES = text(OUTCOMES[1:])
+RESULT_NAMES = text(RESULTS)
+ERROR_NAMES = text(ERROR_KINDS)
+NO_STRING = pa.nulls(1, pa.string())
+OTHER_TAGS = text(schema.TAG_COLUMNS)
 
 
 def offsets(batch: GameBatch, start_column: str, total: int) -> pa.Array:
     """CSR offsets (n_games + 1) of a child table from its per-game start column."""
-    starts = numeric(batch, start_column, pa.int32())
-    return pa.concat_arrays([starts, pa.array([total], pa.int32())])
+    return pa.concat_arrays([numeric(batch, start_column, pa.int32()), ints([total], pa.int32())])
 
 
 def parents(offs: pa.Array, total: int) -> pa.Array:
@@ -36,25 +27,23 @@ def parents(offs: pa.Array, total: int) -> pa.Array:
     return pa.ListArray.from_arrays(offs, pa.nulls(total, pa.int8())).value_parent_indices()
 
 
-def valid_where(values: pa.Array, valid: pa.Array) -> pa.Array:
-    """`values` (without nulls) with nulls where `valid` is false, reusing the boolean array's
-    bitmap as the validity buffer."""
-    return pa.Array.from_buffers(values.type, len(values), [valid.buffers()[1], *values.buffers()[1:]])
+def game_ids(local: pa.Array, batch: GameBatch) -> pa.Array:
+    """Batch-local game indexes as game_ids (input order over all inputs)."""
+    return pc.add(local.cast(pa.int64()), scalar(batch.first_game, pa.int64()))
 
 
 def flag(bits: pa.Array, bit: int) -> pa.Array:
-    return pc.not_equal(pc.bit_wise_and(bits, pa.scalar(bit, bits.type)), pa.scalar(0, bits.type))
+    return pc.not_equal(pc.bit_wise_and(bits, scalar(bit, bits.type)), scalar(0, bits.type))
 
 
 def dictionary(codes: pa.Array, names: pa.Array) -> pa.DictionaryArray:
     """Codes 1..k as a dictionary over names[0..k-1]; code 0 is null."""
-    indices = pc.subtract(codes.cast(pa.int8()), pa.scalar(1, pa.int8()))
-    valid = pc.not_equal(codes, pa.scalar(0, codes.type))
-    return pa.DictionaryArray.from_arrays(valid_where(indices, valid), names)
+    indices = pc.subtract(codes.cast(pa.int8()), scalar(1, pa.int8()))
+    return pa.DictionaryArray.from_arrays(with_validity(indices, codes.cast(pa.bool_())), names)
 
 
 def masked(values: pa.Array, has: pa.Array, bit: int) -> pa.Array:
-    return valid_where(values, flag(has, bit))
+    return with_validity(values, flag(has, bit))
 
 
 def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = False) -> pa.Table:
@@ -65,7 +54,7 @@ def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = F
     nag_values = numeric(batch, "nag", pa.uint8())
     nags = pa.ListArray.from_arrays(offsets(batch, "nag_start", len(nag_values)), nag_values)
     columns = [
-        pc.add(game_of, batch.first_game),
+        game_ids(game_of, batch),
         numeric(batch, "ply", pa.int16()),
         strings(batch, "san"),
         strings(batch, "uci"),
@@ -89,37 +78,40 @@ def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = F
     return pa.Table.from_arrays(columns, schema=schema.moves_schema(with_comment, with_fen))
 
 
-def tag_column(names: pa.Array, values: pa.Array, tag_game: pa.Array, n_games: int, tag: str) -> pa.Array:
-    """One tag as a per-game column (null where the game lacks it)."""
-    mask = pc.equal(names, tag)
-    games_with = pc.filter(tag_game, mask)
-    where = pc.index_in(pa.array(range(n_games), pa.int64()), value_set=games_with)
-    column = pc.take(pc.filter(values, mask), where)
-    if tag in schema.INTEGER_TAGS:
-        digits = pc.match_substring_regex(column, r"^[0-9]{1,9}$")
-        column = pc.if_else(digits, column, pa.scalar(None, pa.string())).cast(pa.int32())
-    return column
+def tag_columns(batch: GameBatch, values: pa.Array) -> dict:
+    """{tag: per-game column} for schema.TAG_COLUMNS, from the slots the C reader filled
+    (1 + the tag's row in the batch, 0 when the game lacks it: row 0 of the lookup is a null)."""
+    slots = pa.FixedSizeListArray.from_arrays(numeric(batch, "tag_slots", pa.int32()), len(schema.TAG_COLUMNS))
+    lookup = pa.concat_arrays([NO_STRING, values])
+    columns = {}
+    for i, tag in enumerate(schema.TAG_COLUMNS):
+        column = pc.take(lookup, pc.list_element(slots, scalar(i, pa.int32())))
+        if tag in schema.INTEGER_TAGS:
+            digits = pc.match_substring_regex(column, r"^[0-9]{1,9}$")
+            column = pc.if_else(digits, column, NO_STRING[0]).cast(pa.int32())
+        columns[tag] = column
+    return columns
 
 
 def games_table(batch: GameBatch) -> pa.Table:
     n = batch.n_games
     names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
     tag_offsets = offsets(batch, "tag_start", len(names))
-    tag_game = parents(tag_offsets, len(names))
-    others = pc.invert(pc.is_in(names, value_set=pa.array(schema.TAG_COLUMNS)))
-    kept_before = pc.cumulative_sum(pa.concat_arrays([pa.array([0], pa.int32()), others.cast(pa.int32())]))
+    others = pc.invert(pc.is_in(names, value_set=OTHER_TAGS))
+    kept_before = pc.cumulative_sum(pa.concat_arrays([ints([0], pa.int32()), others.cast(pa.int32())]))
     other_offsets = pc.take(kept_before, tag_offsets).cast(pa.int32())
     tags_map = pa.MapArray.from_arrays(other_offsets, pc.filter(names, others), pc.filter(values, others))
+    tags = tag_columns(batch, values)
     status = numeric(batch, "status", pa.uint8())
     columns = [
-        pc.add(pa.array(range(n), pa.int64()), batch.first_game),
-        pa.array([batch.source] * n, pa.string()),
+        game_ids(pa.arange(0, n), batch),
+        pa.repeat(text([batch.source])[0], n),
         numeric(batch, "offset", pa.int64()),
-        *[tag_column(names, values, tag_game, n, tag) for tag in schema.TAG_COLUMNS],
+        *tags.values(),
         tags_map,
         strings(batch, "start_fen"),
         pc.take(RESULT_NAMES, numeric(batch, "result", pa.uint8())),
-        tag_column(names, values, tag_game, n, "Result"),
+        tags["Result"],
         pa.DictionaryArray.from_arrays(status.cast(pa.int8()), STATUS_NAMES),
         errors_column(batch),
         numeric(batch, "ply_count", pa.int32()),
@@ -130,17 +122,25 @@ def games_table(batch: GameBatch) -> pa.Table:
 
 
 def errors_column(batch: GameBatch) -> pa.Array:
-    """Errors per game: a small Python loop, only over the games that have any."""
-    n_errors = len(batch.raw["error_kind"])
-    per_game: List[list] = [[] for _ in range(batch.n_games)]
+    """Errors per game as list<struct<kind, ply, message>>: the error table's rows, with the
+    messages (a small Python loop over the errors only)."""
+    kinds, plies = numeric(batch, "error_kind", pa.uint8()), numeric(batch, "error_ply", pa.int32())
+    n_errors = len(kinds)
+    messages = []
     if n_errors:
-        starts = batch.column("error_start").tolist() + [n_errors]
-        names, values = batch.strings("tag_name"), batch.strings("tag_value")
+        kind_codes, ply_values, details = batch.column("error_kind"), batch.column("error_ply"), batch.column("error_detail")
+        tokens = batch.strings("error_token")
+        error_game = parents(offsets(batch, "error_start", n_errors), n_errors).to_pylist()
+        names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
         tag_starts = batch.column("tag_start").tolist() + [len(names)]
-        cache: dict = {}
-        for g in range(batch.n_games):
-            if starts[g] != starts[g + 1]:
-                tags = dict(zip(names[tag_starts[g]:tag_starts[g + 1]], values[tag_starts[g]:tag_starts[g + 1]]))
-                per_game[g] = [{"kind": e.kind, "ply": e.ply, "message": e.message}
-                               for e in game_errors(batch, g, (starts[g], starts[g + 1]), tags, cache)]
-    return pa.array(per_game, schema.GAMES.field("errors").type)
+        game_tags: dict = {}
+        for i in range(n_errors):
+            g = error_game[i]
+            if g not in game_tags:  # messages may name a tag's value (e.g. the Variant)
+                a, z = tag_starts[g], tag_starts[g + 1]
+                game_tags[g] = dict(zip(names[a:z].to_pylist(), values[a:z].to_pylist()))
+            messages.append(error_message(ERROR_KINDS[kind_codes[i]], tokens[i], ply_values[i], details[i], game_tags[g]))
+    errors = pa.StructArray.from_arrays(
+        [pc.take(ERROR_NAMES, kinds), with_validity(plies, plies.cast(pa.bool_())), text(messages)],
+        fields=list(schema.GAMES.field("errors").type.value_type))
+    return pa.ListArray.from_arrays(offsets(batch, "error_start", n_errors), errors)
