@@ -8,6 +8,11 @@ import sys
 
 import click
 
+# The command line's Arrow allocations (export, to-fen tables) go to the system allocator: Arrow's
+# default (mimalloc) keeps ~15-25 MB more resident for the same work. Set before pyarrow loads;
+# an explicit setting wins.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
 import pgntools
 from pgntools.errors import PgnToolsError
 from pgntools.pipeline import ReportSink, Run, SinkSpec
@@ -242,7 +247,8 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     """
     run = Run("export", list(files), dict(
         moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
-        fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20),
+        fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
+        batch_games=512),  # half the default: the batches queued for the writer thread stay small
         outputs={"report": report, "summary": summary}, progress=progress,
         **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.parquet"]))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
