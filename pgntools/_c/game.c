@@ -54,6 +54,9 @@ struct GameReader {
     ByteVec movetext;
     Emitter em;
     bool skipping; /* inside an oversized game: looking for the next one */
+    Position start;                /* the standard start, made once (most games have no FEN) */
+    char start_fen[2][FEN_MAX];    /* and its FEN in the output's style: standard, Chess960 */
+    size_t start_fen_len[2];
 };
 
 /* What one game needs while it is read. */
@@ -101,6 +104,11 @@ GameReader *gr_new(const GameOptions *opt)
         r->opt.max_errors = 16;
     r->sc.line = 1;
     tok_init();
+    for (int c960 = 0; c960 < 2; c960++) {
+        pos_init_start(&r->start);
+        r->start.chess960 = c960;
+        r->start_fen_len[c960] = fen_format(&r->start, r->start_fen[c960], r->opt.fen_options);
+    }
     em_init(&r->em, &r->movetext);
     if (!batch_init(&r->batch) || !VEC_RESERVE(r->levels, 16)) {
         gr_free(r);
@@ -318,10 +326,12 @@ static void setup_start(GameReader *r, Game *g, const Token *first_move_token)
         if (!g->has_setup)
             add_note(g, NOTE_FEN_WITHOUT_SETUP, 0, NULL);
     } else {
-        pos_init_start(&L->pos);
+        L->pos = r->start;
         L->pos.chess960 = g->chess960;
     }
-    if (g->replaying || !g->fen) { /* the start position as FEN, in the output's FEN style */
+    if (!g->fen) {
+        push_text(r, S_START_FEN, r->start_fen[g->chess960], r->start_fen_len[g->chess960], false);
+    } else if (g->replaying) { /* the start position as FEN, in the output's FEN style */
         char fen[FEN_MAX];
         push_text(r, S_START_FEN, fen, fen_format(&L->pos, fen, r->opt.fen_options), false);
     } else {
