@@ -120,6 +120,7 @@ class Progress:
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
         self.seen = 0
+        self.started = time.monotonic()
 
     def on_input(self, inp):
         self.input = inp
@@ -132,7 +133,8 @@ class Progress:
         now = self.input.bytes_read() if now is None else now
         self.bar.update(now - self.seen)
         self.seen = now
-        self.bar.set_postfix(games=summary.games, invalid=summary.invalid, refresh=False)
+        rate = summary.games / max(time.monotonic() - self.started, 1e-9)
+        self.bar.set_postfix_str(f"games={summary.games:,} ({rate:,.0f}/s), invalid={summary.invalid:,}", refresh=False)
 
     def close(self):
         if self.bar is not None:

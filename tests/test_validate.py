@@ -513,6 +513,10 @@ def test_progress_flags(tmp_path, flag):
     assert result.exit_code == 0
     assert out.read_text().count("[Event ") == 2
     assert "validate:" in result.stderr.splitlines()[-1]
+    if flag == "--progress":  # the bar: bytes, games with their rate, invalid games
+        assert re.search(r"games=2 \([0-9,]+/s\), invalid=0", result.stderr), result.stderr
+    else:
+        assert "games=" not in result.stderr
 
 
 def test_strict_and_no_fix_results_flags(tmp_path):
