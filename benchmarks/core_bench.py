@@ -11,6 +11,11 @@
    (b) pgntools._core.replay_movetext(data), data being one game per line of space-separated SAN,
    which returns the number of plies replayed (checked against the SAN lists).
 
+3. Reader throughput (MB/s on one core, issue 3): pgntools._core.BatchReader over the whole
+   master file held in memory (no disk, no interpreter start-up): scan only (tokens and game
+   boundaries, no replay), scan + replay (validate's work), and replay with the move table
+   (export's reading). Game counts are checked against the reference.
+
 Medians of --rounds; a pgntools part that does not exist yet is skipped with a note.
 """
 import argparse
@@ -147,6 +152,30 @@ def replay_rows(san_lists, rounds):
     return lines, f"SAN replay: pgntools {plies / secs / py_rate:,.1f}× python-chess's plies/s"
 
 
+# ---- reader throughput ----
+
+READER_MODES = [("scan only (no replay)", dict(replay=False)),
+                ("scan + replay", dict(replay=True, final_fen=True)),
+                ("scan + replay + move table", dict(replay=True, moves=True, final_fen=True, tag_columns=True))]
+
+
+def read_all(data: bytes, options: dict) -> int:
+    from pgntools._core import BatchReader
+
+    return sum(raw["n_games"] for raw in BatchReader(io.BytesIO(data), **options))
+
+
+def reader_rows(path: str, rounds: int):
+    data = Path(path).read_bytes()
+    expected = reference.reference(path, log=lambda *a: print(*a, file=sys.stderr))["games"]
+    lines = ["| mode | games | median s | MB/s | games/s | check |", "|---|---:|---:|---:|---:|---|"]
+    for label, options in READER_MODES:
+        secs, games = timed(lambda: read_all(data, options), rounds)
+        check = "ok" if games == expected else f"WRONG: {games:,} games, expected {expected:,}"
+        lines.append(f"| {label} | {games:,} | {secs:.3f} | {len(data) / secs / 1e6:,.0f} | {games / secs:,.0f} | {check} |")
+    return lines
+
+
 # ---- main ----
 
 def main(argv=None):
@@ -165,12 +194,16 @@ def main(argv=None):
     print("SAN replay ...", file=sys.stderr)
     san_lists = load_san_lists(args.input, n_games)
     replay_lines, replay_ratio = replay_rows(san_lists, rounds)
+    print("reader throughput ...", file=sys.stderr)
+    reader_lines = reader_rows(args.input, rounds)
 
     stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     lines = [f"## {stamp}: rules core (core_bench.py)", ""] + machine_lines()
     lines[-1:-1] = [f"Times are medians of {rounds} round(s); calls shorter than 0.3 s are repeated within a round."]
     lines += ["### perft", ""] + perft_table(rows) + [""]
     lines += ["### SAN replay: first games of " + Path(args.input).name, ""] + replay_lines + [""]
+    lines += [f"### Reader throughput: all of {Path(args.input).name} ({Path(args.input).stat().st_size / 1e6:.1f} MB) "
+              "in memory, one core", ""] + reader_lines + [""]
     ratios += [replay_ratio] if replay_ratio else []
     lines += ["Ratios: " + ("; ".join(ratios) if ratios else "none (pgntools parts skipped)") + ".", ""]
     text = "\n".join(lines)
