@@ -219,6 +219,8 @@ static int scan_word(Scanner *s, Token *t)
     size_t wlen = i - s->pos;
     t->a = s->pos;
     t->alen = wlen;
+    if ((unsigned char)w[0] >= 'A') /* a letter: a move (results, numbers and "--" start lower) */
+        return finish_on_line(s, t, TOK_MOVE, i);
     if ((w[0] == '1' || w[0] == '0' || w[0] == '*') && (t->value = match_result(w, wlen)))
         return finish_on_line(s, t, TOK_RESULT, i);
     if (w[0] == '.') { /* "1. ... Nf6": periods apart from their number */
