@@ -97,6 +97,7 @@ cdef extern from "game.h":
         bint tag_columns
         int fen_options
         int max_games
+        size_t max_batch_bytes
         int max_errors
     ctypedef struct GameReader:
         pass

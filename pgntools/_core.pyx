@@ -220,7 +220,7 @@ cdef class Board:
 
 # ---------------------------------------------------------------- the batch reader
 
-from libc.string cimport memmove
+from libc.string cimport memmove, memset
 from libc.stdint cimport int32_t, int64_t
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
@@ -254,6 +254,7 @@ cdef class BatchReader:
                   int batch_games=1024, size_t buffer_size=1 << 20, size_t max_game_size=64 << 20,
                   int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0):
         cdef GameOptions opt
+        memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
         if en_passant not in _EN_PASSANT_MODES:
             raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
         opt.replay = replay

@@ -6,6 +6,7 @@ gzip, and through stdin must give identical records (offsets in the decompressed
 from __future__ import annotations
 
 import bz2
+import io
 import gzip
 import json
 import lzma
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import pgntools
+from pgntools import _core
 from pgn_helpers import record, report_lines, write
 
 REPO = Path(__file__).resolve().parents[1]
@@ -110,6 +112,7 @@ STDIN_SCRIPT = """
 import json, sys
 from dataclasses import asdict
 import pgntools
+from pgntools import _core
 games = [asdict(g) for g in pgntools.read_games("-")]
 for g in games:
     g.pop("source")
@@ -213,3 +216,16 @@ def test_unreadable_file_raises_input_error(tmp_path):
     path.chmod(0)
     with pytest.raises(pgntools.InputError, match="secret.pgn"):
         list(pgntools.read_games(str(path)))
+
+
+def test_batches_end_by_size_too():
+    """Games with big comments end a batch early (about 1 MB of columns), so memory does not
+    follow what 1,024 such games would take; no game is lost or split."""
+    comment = "x" * 100_000
+    games = "".join(f'[Event "{i}"]\n\n1. e4 {{{comment}}} e5 *\n\n' for i in range(40)).encode()
+    batches = list(_core.BatchReader(io.BytesIO(games), moves=True, comments=True, pgn=True))
+    sizes = [sum(len(v) if isinstance(v, bytes) else len(v[0]) + len(v[1]) for v in b.values()
+                 if isinstance(v, (bytes, tuple))) for b in batches]
+    assert len(batches) > 5
+    assert sum(b["n_games"] for b in batches) == 40
+    assert max(sizes) < (1 << 20) + 3 * len(comment)  # the limit, plus the game that crossed it

@@ -81,3 +81,13 @@ const char *batch_str_data(const Batch *b, int id, size_t *nbytes)
     *nbytes = b->strs[id].data.len;
     return b->strs[id].data.data;
 }
+
+size_t batch_bytes(const Batch *b)
+{
+    size_t total = 0;
+    for (int i = 0; i < BATCH_NCOLS; i++)
+        total += b->cols[i].len * b->cols[i].item;
+    for (int i = 0; i < BATCH_NSTRS; i++)
+        total += b->strs[i].data.len + b->strs[i].offsets.len * sizeof(int32_t);
+    return total;
+}

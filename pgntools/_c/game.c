@@ -100,6 +100,8 @@ GameReader *gr_new(const GameOptions *opt)
     r->opt = *opt;
     if (r->opt.max_games <= 0)
         r->opt.max_games = 1024;
+    if (r->opt.max_batch_bytes == 0)
+        r->opt.max_batch_bytes = 1 << 20;
     if (r->opt.max_errors <= 0)
         r->opt.max_errors = 16;
     r->sc.line = 1;
@@ -880,7 +882,7 @@ static bool skip_to_next_game(GameReader *r)
 
 int gr_fill(GameReader *r)
 {
-    while (r->batch.n_games < (size_t)r->opt.max_games) {
+    while (r->batch.n_games < (size_t)r->opt.max_games && batch_bytes(&r->batch) < r->opt.max_batch_bytes) {
         if (r->batch.failed)
             return GR_NO_MEMORY;
         if (r->skipping && !skip_to_next_game(r))

@@ -50,6 +50,7 @@ typedef struct {
     bool tag_columns;     /* G_TAG_SLOTS: where each of the TAG_COLUMN_COUNT tags is, per game */
     int fen_options;      /* FEN_EP_ALWAYS | FEN_SHREDDER */
     int max_games;        /* games per batch */
+    size_t max_batch_bytes; /* a batch also ends once it holds this much (games with huge comments) */
     int max_errors;       /* errors kept per game */
 } GameOptions;
 
