@@ -25,6 +25,7 @@ from pgntools.sinks.tables import games_table, moves_table
 GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072  # ~0.8 MB of Parquet a group: near DuckDB's own 122,880, and flat memory
 MOVE_ROWS_PER_PART = 16 * 1_048_576
+GROUP_BYTES = 8 << 20  # a row group is also written once its rows hold this much (games rows are wide)
 
 
 class Background:
@@ -72,7 +73,7 @@ class TableWriter:
         self.rows_per_group = rows_per_group
         self.compression = compression
         self.pending: List[pa.Table] = []
-        self.pending_rows = 0
+        self.pending_rows = self.pending_bytes = 0
         self.writer: Optional[pq.ParquetWriter] = None
         self.written: List[str] = []  # temporary paths of finished parts
 
@@ -83,16 +84,18 @@ class TableWriter:
         return os.path.join(self.directory, f"part-{part:05d}.parquet")
 
     def add(self, table: pa.Table):
-        self.pending.append(table.select(self.schema.names))
+        table = table.select(self.schema.names)
+        self.pending.append(table)
         self.pending_rows += table.num_rows
-        if self.pending_rows >= self.rows_per_group:
+        self.pending_bytes += table.nbytes
+        if self.pending_rows >= self.rows_per_group or self.pending_bytes >= GROUP_BYTES:
             self.flush()
 
     def flush(self):
         if not self.pending:
             return
         table = pa.concat_tables(self.pending)
-        self.pending, self.pending_rows = [], 0
+        self.pending, self.pending_rows, self.pending_bytes = [], 0, 0
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.temp_path(len(self.written)), self.schema,
                                            compression=self.compression, write_statistics=self.statistics)
