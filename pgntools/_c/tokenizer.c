@@ -215,6 +215,8 @@ static int scan_word(Scanner *s, Token *t)
         i++;
     if (i >= n && !s->eof)
         return TOK_NEED_MORE;
+    if (i == s->pos) /* a control character or DEL: not a word, and an empty token never advances */
+        return finish_on_line(s, t, TOK_BAD_CHAR, i + 1);
     const char *w = b + s->pos;
     size_t wlen = i - s->pos;
     t->a = s->pos;
