@@ -20,36 +20,59 @@ from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
 
 
 class AtomicOutput:
-    """A binary output file that appears under its name only when complete. '-' is stdout."""
+    """A binary output file that appears under its name only when complete. '-' is stdout.
+
+    A path that exists and is not a regular file (a FIFO, /dev/null, /dev/stdout, a process
+    substitution's /dev/fd/N) is written in place: renaming over it would replace the device or
+    pipe with a plain file. A symlink to a file is followed, so the link stays a link."""
 
     def __init__(self, path: str):
         self.path = path
         self.tmp = None
+        self.in_place = False  # a device or pipe opened here (closed at the end), not stdout
         if path == "-":
             self.file = sys.stdout.buffer
             return
-        directory = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise OutputError(f"{path}: is a directory")
+        if os.path.exists(path) and not os.path.isfile(path):
+            self.file = self._open_in_place(path)
+            self.in_place = True
+            return
+        target = os.path.realpath(path)
         try:
-            fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part", dir=directory)
+            fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part",
+                                            dir=os.path.dirname(target))
         except OSError as exc:
             raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
+        self.target = target
         self.file = os.fdopen(fd, "wb", buffering=1 << 20)
+
+    @staticmethod
+    def _open_in_place(path: str):
+        try:
+            return open(path, "wb", buffering=1 << 20)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
 
     def write(self, data: bytes):
         self.file.write(data)
 
     def commit(self):
-        if self.tmp is None:
-            self.file.flush()
+        if self.tmp is None:  # stdout, or a device or pipe written in place
+            if self.in_place:
+                self.file.close()
+            else:
+                self.file.flush()
             return
         self.file.close()
         os.chmod(self.tmp, 0o644)
-        os.replace(self.tmp, self.path)
+        os.replace(self.tmp, self.target)
         self.tmp = None
 
     def abort(self):
+        if self.in_place:
+            self.file.close()
         if self.tmp is not None:
             self.file.close()
             try:
