@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Union
 
 from pgntools.errors import OutputError
+from pgntools.io import check_inputs
 from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
 
 
@@ -212,7 +213,9 @@ class Run:
     """One command's run: inputs → reader → sinks, with report, summary and progress.
 
     ``jobs`` > 1 or a Dask ``scheduler`` address runs game-aligned chunks of the inputs in worker
-    processes (pgntools.parallel); the outputs are the same as with ``jobs`` = 1 (in-process)."""
+    processes (pgntools.parallel); the outputs are the same as with ``jobs`` = 1 (in-process).
+
+    Inputs are checked before any output is opened (a missing file or a directory fails first)."""
 
     command: str
     sources: List[str]
@@ -266,6 +269,7 @@ class Run:
         return inputs
 
     def _execute(self, make_sinks, feed) -> Summary:
+        check_inputs(self.sources)  # a missing file or a directory fails before any output exists
         opened = self.open_outputs()
         summary = Summary(self.command)
         progress = Progress(self.sources, self.progress)

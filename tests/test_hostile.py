@@ -67,7 +67,93 @@ def leftovers(folder: Path) -> list:
     return [p for p in folder.rglob(".*") if p.is_file()]
 
 
+# ---------------------------------------------------------------- inputs that are not files
+
+COMMANDS = {
+    "validate": lambda out: ["validate", "-o", out / "out.pgn", "--rejects", out / "bad.pgn",
+                             "--report", out / "report.jsonl", "--summary", out / "summary.json"],
+    "to-fen": lambda out: ["to-fen", "-o", out / "out.csv", "--format", "csv", "--report", out / "report.jsonl"],
+    "export": lambda out: ["export", "--parquet", out / "dataset", "--summary", out / "summary.json"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("bad", ["missing", "directory"])
+def test_a_missing_file_or_a_directory_fails_before_any_output(tmp_path, command, jobs, bad):
+    good = write(tmp_path, games_data(40), "good.pgn")
+    bad_path = tmp_path / "no-such.pgn" if bad == "missing" else tmp_path / "a-folder"
+    if bad == "directory":
+        bad_path.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    result = run([*COMMANDS[command](out), "--jobs", jobs, "--chunk-bytes", 2000, good, bad_path], expect=2)
+    lines = stderr_lines(result)
+    assert len(lines) == 1 and lines[0].startswith("pgntools: error: ") and str(bad_path) in lines[0]
+    assert ("directory" if bad == "directory" else "no such file") in lines[0]
+    assert list(out.iterdir()) == []  # not even a temporary file or the dataset folder
+
+
+@pytest.mark.parametrize("problem", ["missing-input", "unwritable-output"])
+def test_the_checks_come_before_reading_any_input(tmp_path, problem):
+    # stdin is a pipe that stays open and empty: a run that began to read it would wait forever.
+    args = ["validate", "-", tmp_path / "missing.pgn"] if problem == "missing-input" else \
+        ["validate", "-", "-o", tmp_path / "missing-folder" / "out.pgn"]
+    err = tmp_path / "stderr"
+    with open(err, "wb") as err_file:
+        proc = subprocess.Popen([sys.executable, "-m", "pgntools", *map(str, args), "--jobs", "2"],
+                                stdin=subprocess.PIPE, stderr=err_file, cwd=REPO)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            pytest.fail("the run began to read its input before checking the paths")
+        finally:
+            proc.stdin.close()
+    lines = err.read_text().strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "missing" in lines[0]
+
+
+def test_read_games_names_the_missing_file(tmp_path):
+    with pytest.raises(pgntools.InputError, match="no-such.pgn"):
+        list(pgntools.read_games([str(write(tmp_path, games_data(2))), str(tmp_path / "no-such.pgn")]))
+
+
 # ---------------------------------------------------------------- outputs that cannot be written
+
+OUTPUT_OPTIONS = [
+    ("validate", "-o"), ("validate", "--rejects"), ("validate", "--report"), ("validate", "--summary"),
+    ("to-fen", "-o"), ("to-fen", "--report"), ("export", "--parquet"), ("export", "--summary"),
+]
+# (export --parquet creates a missing folder, as mkdir -p does: not a failure)
+UNWRITABLE = [(c, o, w) for c, o in OUTPUT_OPTIONS for w in ("under-a-file", "missing-folder")
+              if (o, w) != ("--parquet", "missing-folder")]
+
+
+@pytest.mark.parametrize("command, option, where", UNWRITABLE, ids=[f"{c}{o}-{w}" for c, o, w in UNWRITABLE])
+def test_an_unwritable_output_fails_before_any_work(tmp_path, command, option, where):
+    src = write(tmp_path, games_data(40), "games.pgn")
+    blocker = write(tmp_path, b"a plain file, not a folder", "blocker")
+    bad = blocker / "out" if where == "under-a-file" else tmp_path / "no-such-folder" / "out"
+    out = tmp_path / "out"
+    out.mkdir()
+    args = COMMANDS[command](out)
+    args[args.index(option) + 1] = bad
+    result = run([*args, "--jobs", 1, src], expect=2)
+    lines = stderr_lines(result)
+    assert len(lines) == 1 and lines[0].startswith("pgntools: error: ") and str(bad.parent) in lines[0]
+    assert "games" not in lines[0]  # no summary line: no game was read
+    assert [p for p in out.rglob("*") if p.is_file()] == []  # the other outputs were not begun
+
+
+def test_an_output_that_is_a_directory(tmp_path):
+    src = write(tmp_path, games_data(4))
+    result = run(["validate", src, "-o", tmp_path, "--jobs", 1], expect=2)
+    assert "is a directory" in result.stderr and len(stderr_lines(result)) == 1
+    result = run(["export", "--parquet", src, src, "--jobs", 1], expect=2)  # OUT_DIR is a file: usage error
+    assert str(src) in result.stderr and "is a file" in result.stderr
+
 
 def test_output_to_a_fifo_is_written_in_place(tmp_path):
     # Renaming a finished temporary file over a FIFO (or /dev/null, /dev/stdout) would replace it
