@@ -236,7 +236,8 @@ cdef class BatchReader:
     """Reads a binary stream in one reusable buffer and yields batches of game records.
 
     Each batch is a dict: numeric columns as bytes (see COLUMN_FORMATS), string columns as
-    (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``.
+    (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``. When the
+    stream raises, the games that ended before are handed out first, then the error is raised.
     """
 
     cdef GameReader *reader
@@ -245,6 +246,7 @@ cdef class BatchReader:
     cdef size_t max_buffer
     cdef object stream
     cdef bint done
+    cdef object stream_error  # raised after the games read before it were handed out
 
     def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
                   bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
@@ -302,12 +304,25 @@ cdef class BatchReader:
         cdef int rc
         cdef Batch *batch = gr_batch(self.reader)
         if self.done:
+            if self.stream_error is not None:
+                error, self.stream_error = self.stream_error, None
+                raise error
             raise StopIteration
         while True:
             with nogil:
                 rc = gr_fill(self.reader)
             if rc == GR_NEED_MORE:
-                self._refill()
+                try:
+                    self._refill()
+                except Exception as exc:
+                    # The stream broke (corrupt compressed data, a read error). The batch holds
+                    # every game that ended before it (the one cut by it was rolled back): hand
+                    # them out first, and raise at the next call.
+                    if batch.n_games == 0:
+                        raise
+                    self.done = True
+                    self.stream_error = exc
+                    return self._take_batch()
                 continue
             if rc == GR_NO_MEMORY:
                 raise MemoryError("out of memory while reading games")

@@ -24,7 +24,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Optional, Sequence
@@ -32,7 +31,7 @@ from typing import Iterator, Optional, Sequence
 from pgntools import _core
 from pgntools.errors import InputError
 from pgntools.io import Input
-from pgntools.reader import GameBatch, raw_batches
+from pgntools.reader import GameBatch
 
 SCAN_BATCH_GAMES = 8192
 LOOKAHEAD = 64 << 10      # bytes past a seam a worker scans to check it
@@ -55,6 +54,8 @@ class Chunk:
     file_size: Optional[int] = None
     last: bool = True       # the chunk ends its input (an unnumbered chunk's end is checked otherwise)
     lookahead: Optional[bytes] = field(default=None, repr=False)  # the next bytes (unnumbered, not path)
+    cut: bool = False       # the input broke (corrupt compression) right after the chunk's bytes:
+    #                         the game the break cut off is not read, as in a single-process run
 
     @property
     def numbered(self) -> bool:
@@ -67,7 +68,7 @@ class Chunk:
         """This chunk and the next one of the same input as one chunk."""
         data = self.data + following.data if self.data is not None else None
         return replace(self, size=self.size + following.size, data=data, last=following.last,
-                       lookahead=following.lookahead)
+                       lookahead=following.lookahead, cut=following.cut)
 
     def read(self) -> bytes:
         """The chunk's bytes (with the lookahead for an unnumbered chunk's check)."""
@@ -147,9 +148,11 @@ class _Tee(io.RawIOBase):
 
 
 def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 20, on_input=None,
-                with_paths: bool = True) -> Iterator[Chunk]:
+                with_paths: bool = True, on_error=None) -> Iterator[Chunk]:
     """Numbered chunks of about ``target`` bytes, in input order. ``with_paths``: chunks of
-    plain files name the file instead of holding the bytes, and a worker reads them itself."""
+    plain files name the file instead of holding the bytes, and a worker reads them itself.
+    An input that breaks while read ends with a ``cut`` chunk (the games before the break);
+    its InputError is then raised, or passed to ``on_error`` and the next inputs are read."""
     index = next_game = 0
     for source in sources:
         with Input(source) as inp:
@@ -161,11 +164,12 @@ def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 
                                         max_game_size=max_game_size, first_game=next_game)
             start, line, first, games = 0, 1, next_game, next_game
 
-            def cut(end: int, n_games: int, last: bool) -> Chunk:
+            def cut(end: int, n_games: int, last: bool, broken: bool = False) -> Chunk:
                 return Chunk(index, inp.name, start, line, first, n_games, end - start, tee.take(end), path,
-                             inp.size if path else None, last)
+                             inp.size if path else None, last, cut=broken)
 
-            for raw in raw_batches(scanner, inp):
+            broken: list = []
+            for raw in _until_broken(scanner, broken):
                 batch = GameBatch(raw, inp.name, raw["first_game"])
                 offsets = batch.column("offset").tolist()
                 lines = batch.column("line").tolist()
@@ -184,10 +188,28 @@ def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 
                     i += 1
                 games = batch.first_game + batch.n_games
             if games > first:
-                yield cut(tee.n_read, games - first, True)
+                yield cut(tee.n_read, games - first, True, bool(broken))
                 index += 1
             tee.close()
             next_game = games
+            _broken_input(broken, on_error)
+
+
+def _until_broken(batch_reader, broken: list):
+    """A BatchReader's batches; an input that breaks (InputError) ends them, the error kept in
+    ``broken`` (the batches of the games before the break come first)."""
+    try:
+        yield from batch_reader
+    except InputError as exc:
+        broken.append(exc)
+
+
+def _broken_input(broken: list, on_error):
+    """After the last chunk of an input that broke: its error, raised or passed to on_error."""
+    for exc in broken:
+        if on_error is None:
+            raise exc
+        on_error(exc)
 
 
 # ---------------------------------------------------------------- unnumbered chunks: a byte search, checked
@@ -219,8 +241,9 @@ def find_seam(buf, pos: int) -> int:
 
 
 def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
-                     with_paths: bool = True) -> Iterator[Chunk]:
-    """Unnumbered chunks of about ``target`` bytes, in input order (checked by the workers)."""
+                     with_paths: bool = True, on_error=None) -> Iterator[Chunk]:
+    """Unnumbered chunks of about ``target`` bytes, in input order (checked by the workers). An
+    input that breaks while read ends with a ``cut`` chunk, as in iter_chunks."""
     index = 0
     for source in sources:
         with Input(source) as inp:
@@ -239,7 +262,7 @@ def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
                         start = end
                         inp.counter.count = end  # progress and summary: bytes handed to the workers
                 continue
-            kept, base, eof = bytearray(), 0, False
+            kept, base, eof, broken = bytearray(), 0, False, []
             block = bytearray(READ_BLOCK)
             while True:
                 seam, searched = -1, target
@@ -250,7 +273,7 @@ def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
                             searched = max(target, len(kept) - 8)  # a match may straddle the next block
                         elif len(kept) >= seam + LOOKAHEAD:
                             break
-                    n = _read_into(inp, block)
+                    n = _read_into(inp, block, broken)
                     if not n:
                         eof = True
                         break
@@ -259,7 +282,8 @@ def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
                     seam = find_seam(kept, searched) if len(kept) > searched else -1
                 if seam < 0:
                     if kept:
-                        yield Chunk(index, inp.name, base, None, None, None, len(kept), bytes(kept), last=True)
+                        yield Chunk(index, inp.name, base, None, None, None, len(kept), bytes(kept), last=True,
+                                    cut=bool(broken))
                         index += 1
                     break
                 yield Chunk(index, inp.name, base, None, None, None, seam, bytes(kept[:seam]), last=False,
@@ -267,15 +291,17 @@ def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
                 index += 1
                 del kept[:seam]
                 base += seam
+            _broken_input(broken, on_error)
 
 
-def _read_into(inp: Input, block: bytearray) -> int:
+def _read_into(inp: Input, block: bytearray, broken: list) -> int:
+    """Bytes read into block; 0 at the end of the input or where it breaks (the error is kept
+    in ``broken``)."""
     try:
         return inp.stream.readinto(block) or 0
     except InputError as exc:
-        raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
-    except (OSError, EOFError, zlib.error, ValueError) as exc:
-        raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} (of the file): {exc}") from exc
+        broken.append(exc)
+        return 0
 
 
 def _seam_in_file(f, at: int, size: int) -> int:
@@ -295,10 +321,12 @@ def _seam_in_file(f, at: int, size: int) -> int:
 # ---------------------------------------------------------------- reading a chunk
 
 class _View(io.RawIOBase):
-    """A stream over ``prefix`` then a memoryview, without copying the view first."""
+    """A stream over ``prefix`` then a memoryview, without copying the view first. With
+    ``cut``, its end raises _Cut, as the input broke there."""
 
-    def __init__(self, prefix: bytes, view: memoryview):
+    def __init__(self, prefix: bytes, view: memoryview, cut: bool = False):
         self.parts = [memoryview(prefix), view]
+        self.cut = cut
 
     def readable(self):
         return True
@@ -307,6 +335,8 @@ class _View(io.RawIOBase):
         while self.parts and not len(self.parts[0]):
             self.parts.pop(0)
         if not self.parts:
+            if self.cut:
+                raise _Cut()
             return 0
         part = self.parts[0]
         n = min(len(b), len(part))
@@ -315,16 +345,21 @@ class _View(io.RawIOBase):
         return n
 
 
-def _reader(chunk: Chunk, data, reader_options: dict, start: int = 0, **options):
+class _Cut(Exception):
+    """The end of a chunk whose input broke there (the BatchReader hands out the games that
+    ended before it, then raises it)."""
+
+
+def _reader(chunk: Chunk, data, reader_options: dict, start: int = 0, cut: bool = False, **options):
     """A BatchReader over data[start:], located as in the whole input."""
     offset = chunk.offset + start
     line = chunk.line if chunk.line is not None else 1
     view = memoryview(data)[start:]
     if offset and (start == 0 or data[start - 1:start] in (b"\n", b"\r")):
         # a line end first: the scanner starts a line at the chunk's first byte
-        stream, base_offset, base_line = _View(b"\n", view), offset - 1, line - 1
+        stream, base_offset, base_line = _View(b"\n", view, cut), offset - 1, line - 1
     else:
-        stream, base_offset, base_line = _View(b"", view), offset, line
+        stream, base_offset, base_line = _View(b"", view, cut), offset, line
     return _core.BatchReader(stream, base_offset=base_offset, base_line=base_line,
                              first_game=chunk.first_game or 0, **{**reader_options, **options})
 
@@ -333,8 +368,11 @@ def chunk_batches(chunk: Chunk, data: bytes, reader_options: dict) -> Iterator[G
     """The batches of one chunk's games, numbered and located as in the whole input. ``data``
     may run past the chunk (an unnumbered chunk's lookahead): only the chunk is read."""
     body = memoryview(data)[:chunk.size]
-    for raw in _reader(chunk, body, reader_options):
-        yield GameBatch(raw, chunk.source, raw["first_game"])
+    try:
+        for raw in _reader(chunk, body, reader_options, cut=chunk.cut):
+            yield GameBatch(raw, chunk.source, raw["first_game"])
+    except _Cut:  # the game the input's break cut off: not read (the parent reports the break)
+        pass
 
 
 def seam_holds(chunk: Chunk, data: bytes, last_game_offset: Optional[int], max_game_size: int) -> bool:

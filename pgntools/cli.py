@@ -32,7 +32,8 @@ def cli():
     malformed games are caught and located, never silently dropped or "fixed".
 
     Inputs may be .pgn files, '-' for stdin, or .gz/.bz2/.xz/.zst compressed files.
-    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
+    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input (a corrupt
+    compressed stream: the games before the damage are still written), 130/143 interrupted.
     """
 
 
@@ -137,7 +138,17 @@ def _raise_terminated(signum, frame):
 
 def finish(summary):
     click.echo(summary.line(), err=True)
+    broken_inputs(summary)
     sys.exit(EXIT_INVALID if summary.invalid else 0)
+
+
+def broken_inputs(summary):
+    """A line per input that broke while read (a corrupt compressed stream), then exit 2: the
+    outputs hold the games before each break, but not the whole input."""
+    for message in summary.input_errors:
+        click.echo(f"pgntools: error: {message}", err=True)
+    if summary.input_errors:
+        sys.exit(EXIT_USAGE)
 
 
 # ---------------------------------------------------------------- commands
@@ -269,6 +280,7 @@ def scan(files):
     run = Run("scan", list(files), dict(replay=False), progress=False)
     summary = run.execute(lambda opened: [])
     click.echo(summary.games)
+    broken_inputs(summary)
 
 
 @cli.command()

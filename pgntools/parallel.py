@@ -312,9 +312,9 @@ class ParallelFeed:
         target = run.chunk_bytes or chunk_target(run.sources, jobs)
         if run.numbered:
             chunks = iter_chunks(run.sources, target, run.reader_options.get("max_game_size", 64 << 20),
-                                 on_input=on_input)
+                                 on_input=on_input, on_error=summary.on_input_error)
         else:
-            chunks = iter_seam_chunks(run.sources, target, on_input=on_input)
+            chunks = iter_seam_chunks(run.sources, target, on_input=on_input, on_error=summary.on_input_error)
         executor = None
         if run.scheduler or _plain_size(run.sources) > target:  # start the workers now
             executor = self._executor(active)

@@ -94,6 +94,7 @@ class Summary:
     notes: Counter = field(default_factory=Counter)
     bytes: int = 0
     seconds: float = 0.0
+    input_errors: List[str] = field(default_factory=list)  # inputs that broke while read (see Run)
 
     def add(self, batch: GameBatch):
         status = batch.column("status")
@@ -119,9 +120,15 @@ class Summary:
         self.notes.update(counts["notes"])
 
     def to_dict(self) -> dict:
-        return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
-                "bytes": self.bytes, "seconds": round(self.seconds, 3)}
+        out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
+               "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
+               "bytes": self.bytes, "seconds": round(self.seconds, 3)}
+        if self.input_errors:
+            out["input_errors"] = list(self.input_errors)
+        return out
+
+    def on_input_error(self, exc: Exception):
+        self.input_errors.append(str(exc))
 
     def line(self) -> str:
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
@@ -215,7 +222,10 @@ class Run:
     ``jobs`` > 1 or a Dask ``scheduler`` address runs game-aligned chunks of the inputs in worker
     processes (pgntools.parallel); the outputs are the same as with ``jobs`` = 1 (in-process).
 
-    Inputs are checked before any output is opened (a missing file or a directory fails first)."""
+    Inputs are checked before any output is opened (a missing file or a directory fails first).
+    An input whose stream breaks while it is read (corrupt or truncated compressed data) does not
+    fail the run: its games up to the break are written, the next inputs are read, the outputs
+    are committed, and the error is in ``Summary.input_errors`` (the CLI then exits 2)."""
 
     command: str
     sources: List[str]
@@ -261,7 +271,8 @@ class Run:
             inputs.append(inp)
             progress.on_input(inp)
 
-        for batch in iter_batches(self.sources, on_input=on_input, **self.reader_options):
+        for batch in iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
+                                  **self.reader_options):
             summary.add(batch)
             for sink in sinks:
                 sink.write(batch)

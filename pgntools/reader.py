@@ -8,7 +8,6 @@ Two ways in:
 from __future__ import annotations
 
 import os
-import zlib
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -256,26 +255,14 @@ READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "
                   "buffer_size", "max_game_size", "base_offset", "base_line")
 
 
-def raw_batches(batch_reader, inp: Input) -> Iterator[dict]:
-    """A BatchReader's batches, with stream problems (corrupt or truncated compression, read
-    errors) raised as InputError naming the file and how far it was read."""
-    while True:
-        try:
-            raw = next(batch_reader)
-        except StopIteration:
-            return
-        except InputError as exc:
-            raise InputError(f"{exc} (near byte {inp.bytes_read()} of the file)") from exc
-        except (OSError, EOFError, zlib.error, ValueError) as exc:
-            raise InputError(f"{inp.name}: cannot read past byte {inp.bytes_read()} (of the file): {exc}") from exc
-        yield raw
-
-
-def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **options) -> Iterator[GameBatch]:
+def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,
+                 **options) -> Iterator[GameBatch]:
     """Batches of games from one or more inputs, read in order; game ids run across inputs.
 
     ``on_input(Input)`` is called as each input opens (for progress). Raises InputError for an
-    input that cannot be opened or whose compressed stream is corrupt.
+    input that cannot be opened, and for one whose stream breaks (corrupt or truncated
+    compressed data), after the games that ended before the break. With ``on_error``, a broken
+    stream's InputError goes to ``on_error(error)`` instead, and the next inputs are read.
     """
     if isinstance(sources, (str, bytes)) or not isinstance(sources, Iterable):
         sources = [sources]
@@ -287,16 +274,22 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, **opti
         with Input(source) as inp:
             if on_input:
                 on_input(inp)
-            for raw in raw_batches(_core.BatchReader(inp.stream, **options), inp):
-                batch = GameBatch(raw, inp.name, next_game)
-                next_game += batch.n_games
-                yield batch
+            try:
+                for raw in _core.BatchReader(inp.stream, **options):
+                    batch = GameBatch(raw, inp.name, next_game)
+                    next_game += batch.n_games
+                    yield batch
+            except InputError as exc:
+                if on_error is None:
+                    raise
+                on_error(exc)
 
 
 def read_games(source: Union[Source, Sequence[Source]], *, moves: bool = True, comments: bool = True,
                final_fen: bool = True, **options) -> Iterator[Game]:
     """Game records (tags, moves with clocks/evals/NAGs, errors, notes, result checks) from
     paths, '-' (stdin) or compressed files, in input order. Per-game problems are in
-    ``game.errors``; only unreadable input raises (InputError)."""
+    ``game.errors``; only unreadable input raises (InputError), a broken stream after the games
+    that ended before the break."""
     for batch in iter_batches(source, moves=moves, comments=comments, final_fen=final_fen, **options):
         yield from batch.games()

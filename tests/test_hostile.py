@@ -178,3 +178,147 @@ def test_output_through_a_symlink_keeps_the_link(tmp_path):
     link.symlink_to(target)
     run(["validate", src, "-o", link, "--jobs", 1], expect=1)
     assert link.is_symlink() and target.read_bytes().count(b"[Event ") == 6 and not leftovers(tmp_path)
+
+
+# ---------------------------------------------------------------- damaged compressed streams
+
+def damaged(data: bytes, suffix: str, damage: str) -> bytes:
+    """``data`` compressed, then cut in the middle or with 64 bytes flipped in the middle."""
+    packed = bytearray(COMPRESS[suffix](data))
+    middle = len(packed) // 2
+    if damage == "truncated":
+        return bytes(packed[:middle])
+    for i in range(middle, middle + 64):
+        packed[i] ^= 0x55
+    return bytes(packed)
+
+
+def broken_at(error: pgntools.InputError) -> int:
+    message = str(error)
+    return int(message.split("at decompressed byte ")[1].split()[0])
+
+
+@pytest.mark.parametrize("suffix", sorted(COMPRESS))
+@pytest.mark.parametrize("damage", ["truncated", "corrupt"])
+def test_read_games_yields_the_games_before_the_damage_then_raises(tmp_path, suffix, damage):
+    data = games_data(6_000)  # ~600 KB of PGN
+    path = write(tmp_path, damaged(data, suffix, damage), f"games.pgn.{suffix}")
+    whole = [(g.offset, g.headers, g.status) for g in pgntools.read_games(write(tmp_path, data, "plain.pgn"))]
+    got = []
+    with pytest.raises(pgntools.InputError) as info:
+        for game in pgntools.read_games(path):
+            got.append((game.offset, game.headers, game.status))
+    message = str(info.value)
+    assert message.startswith(f"{path}: {damage} ") and "games before it were read" in message
+    at = broken_at(info.value)
+    assert at > len(data) * 0.3 and all(offset < at for offset, _, _ in got)
+    n = len(got)
+    if damage == "truncated":
+        # exactly the games that ended before the break: as in the undamaged stream
+        assert got == whole[:n]
+        end = [o for o, _, _ in whole[1:]] + [len(data)]  # where each game's bytes end
+        assert end[n - 1] <= at + 2 and at < end[n] and at > len(data) // 2 - (128 << 10)
+    else:
+        # Damaged data may decode to garbage before the format notices (gzip checks its CRC only at
+        # the end, zstd at the end of a frame): the games before the damaged spot are still all there.
+        lead = next((i for i, (a, b) in enumerate(zip(got, whole)) if a != b), n)
+        assert lead > len(whole) * 0.3
+
+
+BROKEN_COMMANDS = {
+    "validate": lambda: ["validate", "-o", "out.pgn", "--rejects", "bad.pgn", "--report", "report.jsonl",
+                         "--summary", "summary.json"],
+    "to-fen": lambda: ["to-fen", "-o", "out.csv", "--format", "csv", "--every-ply", "--report", "report.jsonl"],
+    "export": lambda: ["export", "--parquet", "dataset", "--summary", "summary.json"],
+}
+
+
+def outputs_of(folder: Path) -> dict:
+    """Every output in a folder as comparable data: bytes, a Parquet dataset's tables as rows (a
+    parallel run may write more part files), the summary without its timing, byte count and
+    input errors."""
+    got = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.name.startswith("input."):
+            continue
+        name = path.relative_to(folder).as_posix()
+        if path.suffix == ".parquet":
+            rows = got.setdefault(path.parent.relative_to(folder).as_posix(), [])
+            rows += pq.read_table(path).to_pylist()
+            rows.sort(key=lambda row: (row["game_id"], row.get("ply", 0)))
+        elif path.name == "summary.json":
+            summary = json.loads(path.read_text())
+            got[name] = {k: v for k, v in summary.items() if k not in ("seconds", "bytes", "input_errors")}
+        else:
+            got[name] = path.read_bytes()
+    return got
+
+
+def run_in(folder: Path, monkeypatch, args, expect):
+    """Runs a command in ``folder`` on its file input.pgn.SUFFIX (outputs name the input by that
+    relative name, so two folders' outputs compare)."""
+    monkeypatch.chdir(folder)
+    [name] = [p.name for p in folder.iterdir() if p.name.startswith("input.")]
+    return run([*args, name], expect=expect)
+
+
+# Damage that decodes to no garbage before it is noticed (see above), so that the games before it
+# are exactly those of the undamaged stream.
+EXACT_DAMAGE = [("gz", "truncated"), ("zst", "truncated"), ("bz2", "truncated"), ("xz", "corrupt")]
+
+
+@pytest.mark.parametrize("command", sorted(BROKEN_COMMANDS))
+@pytest.mark.parametrize("suffix, damage", EXACT_DAMAGE)
+def test_a_damaged_stream_writes_the_games_before_it_and_exits_2(tmp_path, monkeypatch, command, suffix, damage):
+    data = games_data(6_000)  # ~600 KB of PGN: several 64 KB pieces and parallel chunks
+    broken_dir = tmp_path / "broken"
+    broken_dir.mkdir()
+    write(broken_dir, damaged(data, suffix, damage), f"input.pgn.{suffix}")
+    runs = {}
+    for jobs in (1, 2):
+        folder = broken_dir / f"jobs{jobs}"
+        folder.mkdir()
+        (folder / f"input.pgn.{suffix}").symlink_to(broken_dir / f"input.pgn.{suffix}")
+        result = run_in(folder, monkeypatch, [*BROKEN_COMMANDS[command](), "--jobs", jobs, "--chunk-bytes", 50_000],
+                        expect=2)
+        summary_line, error = stderr_lines(result)
+        assert error.startswith(f"pgntools: error: input.pgn.{suffix}: {damage} ") and "at decompressed byte" in error
+        assert not leftovers(folder)
+        runs[jobs] = (summary_line.split(" (")[0], error, outputs_of(folder))
+    assert runs[1] == runs[2]  # the same games, errors and outputs for any number of jobs
+    # The outputs are those of a clean run over exactly the games before the damage.
+    n_games = int(runs[1][0].split(": ")[1].split()[0].replace(",", ""))
+    offsets = [g.offset for g in pgntools.read_games(write(tmp_path, data, "plain.pgn"), moves=False)]
+    assert len(offsets) * 0.3 < n_games < len(offsets)
+    clean_dir = tmp_path / "clean"
+    clean_dir.mkdir()
+    write(clean_dir, COMPRESS[suffix](data[:offsets[n_games]]), f"input.pgn.{suffix}")
+    result = run_in(clean_dir, monkeypatch, [*BROKEN_COMMANDS[command](), "--jobs", 1], expect=1)
+    assert result.stderr.strip().split(" (")[0] == runs[1][0]
+    assert outputs_of(clean_dir) == runs[1][2]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_inputs_after_a_damaged_one_are_still_read(tmp_path, jobs):
+    first, last = games_data(400), games_data(40).replace(b'"valid ', b'"last valid ')
+    paths = [write(tmp_path, first, "first.pgn"), write(tmp_path, damaged(games_data(4000), "xz", "corrupt"),
+                                                              "middle.pgn.xz"), write(tmp_path, last, "last.pgn")]
+    report = tmp_path / "report.jsonl"
+    result = run(["validate", *paths, "--report", report, "-o", tmp_path / "out.pgn", "--jobs", jobs,
+                  "--chunk-bytes", 20_000], expect=2)
+    lines = stderr_lines(result)
+    assert len(lines) == 2 and "middle.pgn.xz" in lines[1] and "corrupt xz stream" in lines[1]
+    records = [json.loads(x) for x in report.read_text().splitlines()]
+    assert records[-1]["file"] == str(paths[2])  # the last input was read, its games numbered on
+    games = int(lines[0].split(": ")[1].split()[0].replace(",", ""))
+    assert records[-1]["game"] == games - 1 and games > 400 + 40
+    assert b'[Event "last valid 36"]' in (tmp_path / "out.pgn").read_bytes()
+
+
+def test_a_stream_damaged_at_its_start_gives_empty_outputs_and_exit_2(tmp_path):
+    path = write(tmp_path, b"\x1f\x8b" + bytes(range(256)) * 4, "garbage.pgn.gz")  # gzip magic, then junk
+    result = run(["validate", path, "-o", tmp_path / "out.pgn", "--summary", tmp_path / "s.json", "--jobs", 1],
+                 expect=2)
+    assert "garbage.pgn.gz" in stderr_lines(result)[-1] and "at decompressed byte 0" in result.stderr
+    assert (tmp_path / "out.pgn").read_bytes() == b""
+    assert json.loads((tmp_path / "s.json").read_text())["input_errors"] == [stderr_lines(result)[-1][17:]]

@@ -387,14 +387,25 @@ def test_input_errors_are_reported_as_in_process(tmp_path):
     good.write_bytes(tricky_input(2))
     bad = tmp_path / "bad.pgn.gz"
     bad.write_bytes(gzip.compress(tricky_input(2))[:-40])
-    for args in ([good, tmp_path / "missing.pgn"], [good, bad]):
-        messages = []
-        for jobs in (1, 2):
-            result = invoke(["validate", "--jobs", jobs, "--chunk-bytes", 300, "-o", tmp_path / "o.pgn", *args],
-                            expect=(2,))
-            messages.append(result.stderr.strip())
-            assert not (tmp_path / "o.pgn").exists()
-        assert messages[0] == messages[1] and messages[0].count("\n") == 0
+    # a missing input: one line, and nothing written
+    messages = []
+    for jobs in (1, 2):
+        result = invoke(["validate", "--jobs", jobs, "--chunk-bytes", 300, "-o", tmp_path / "o.pgn", good,
+                         tmp_path / "missing.pgn"], expect=(2,))
+        messages.append(result.stderr.strip())
+        assert not (tmp_path / "o.pgn").exists()
+    assert messages[0] == messages[1] and messages[0].count("\n") == 0
+    # a truncated input: the games before the break are written, the same ones for any N
+    got = []
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}"
+        out.mkdir()
+        result = invoke(["validate", "--jobs", jobs, "--chunk-bytes", 300, "-o", out / "o.pgn", "--report",
+                         out / "r.jsonl", good, bad], expect=(2,))
+        error = result.stderr.strip().splitlines()[-1]
+        assert error.startswith("pgntools: error: ") and str(bad) in error and "truncated gzip" in error
+        got.append((summary_line(result), error, (out / "o.pgn").read_bytes(), (out / "r.jsonl").read_bytes()))
+    assert got[0] == got[1]
 
 
 def big_input(tmp_path: Path) -> Path:
