@@ -322,3 +322,208 @@ def test_a_stream_damaged_at_its_start_gives_empty_outputs_and_exit_2(tmp_path):
     assert "garbage.pgn.gz" in stderr_lines(result)[-1] and "at decompressed byte 0" in result.stderr
     assert (tmp_path / "out.pgn").read_bytes() == b""
     assert json.loads((tmp_path / "s.json").read_text())["input_errors"] == [stderr_lines(result)[-1][17:]]
+
+
+# ---------------------------------------------------------------- content built to hurt a reader
+
+def run_child(args, timeout=60):
+    """The CLI in a child process: a reader that hangs in C fails the test instead of the run."""
+    try:
+        return subprocess.run([sys.executable, "-m", "pgntools", *map(str, args)], capture_output=True,
+                              timeout=timeout, cwd=REPO)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pgntools {' '.join(map(str, args))} did not finish in {timeout} s")
+
+
+def test_random_bytes(tmp_path):
+    data = random.Random(8).randbytes(1_000_000)
+    path = write(tmp_path, data, "random.bin")
+    report, summary = tmp_path / "report.jsonl", tmp_path / "summary.json"
+    done = run_child(["validate", path, "--report", report, "--summary", summary, "-o", tmp_path / "out.pgn",
+                      "--jobs", 1])
+    counts = json.loads(summary.read_text())
+    records = [json.loads(x) for x in report.read_text(encoding="utf-8").split("\n") if x]  # (not splitlines:
+    #          the JSON strings hold characters such as U+2028 that it splits at)
+    assert done.returncode == (1 if counts["invalid"] else 0), done.stderr
+    assert counts["games"] == len(records) == counts["invalid"] > 0 and counts["valid"] == counts["fixed"] == 0
+    offsets = [r["offset"] for r in records]
+    assert offsets == sorted(set(offsets)) and offsets[-1] < len(data)
+    assert all(e["kind"] in ERROR_KINDS and 0 <= e["offset"] < len(data) for r in records for e in r["errors"])
+    assert len(list(pgntools.read_games(path))) == counts["games"]
+    assert (tmp_path / "out.pgn").read_bytes() == b""
+
+
+def test_random_bytes_behind_a_compression_magic_or_suffix(tmp_path):
+    junk = random.Random(9).randbytes(100_000)
+    for name, data in (("junk.pgn.zst", b"\x28\xb5\x2f\xfd" + junk), ("junk.pgn.bz2", b"BZh9" + junk),
+                       ("junk.pgn.xz", junk)):
+        done = run_child(["validate", write(tmp_path, data, name), "--jobs", 1])
+        assert done.returncode == 2 and name in done.stderr.decode(), done.stderr
+
+
+def test_nul_bytes(tmp_path):
+    data = (b'[Event "nul"]\n[Result "*"]\n\n1. e4\x00 e5 2. Nf3 *\n\n' + b"\x00" * 100_000
+            + b'\n[Event "after"]\n[Result "*"]\n\n1. d4 d5 *\n\n')
+    first, after = pgntools.read_games(write(tmp_path, data))
+    assert kinds(first) == ["syntax_error"] and first.errors[0].token == "\x00"
+    assert (first.errors[0].line, first.errors[0].column, first.errors[0].byte_offset) == (4, 6, data.index(b"\x00"))
+    assert first.uci == ["e2e4", "e7e5", "g1f3"]  # a stray byte is no move: the replay goes on
+    assert first.status == "invalid"
+    assert after.status == "valid" and after.uci == ["d2d4", "d7d5"] and after.offset == data.index(b'[Event "after"]')
+    only_nuls = write(tmp_path, b"\x00" * 100_000, "nuls.pgn")
+    assert list(pgntools.read_games(only_nuls)) == []
+    assert run_child(["validate", only_nuls, "--jobs", 1]).returncode == 0
+
+
+@pytest.mark.parametrize("name, data", [("empty.pgn", b""), ("blank.pgn", b" \n\r\n\t\n"),
+                                        ("empty.pgn.gz", gzip.compress(b"")), ("empty.pgn.zst", None)])
+def test_empty_inputs(tmp_path, name, data):
+    data = zstandard.ZstdCompressor().compress(b"") if data is None else data
+    src = write(tmp_path, data, name)
+    for command, args in COMMANDS.items():
+        out = tmp_path / command
+        out.mkdir()
+        result = run([*args(out), "--jobs", 2, src], expect=0)
+        assert result.stderr.startswith(f"{command}: 0 games: 0 valid, 0 fixed, 0 invalid")
+        assert not leftovers(out)
+        for path in out.rglob("*"):
+            if path.suffix == ".parquet":
+                assert pq.read_table(path).num_rows == 0
+            elif path.name == "summary.json":
+                assert json.loads(path.read_text())["games"] == 0
+            elif path.is_file():
+                assert path.read_bytes() == b""
+
+
+def nested(depth: int) -> str:
+    return ('[Event "deep"]\n[Result "*"]\n\n1. e4 ' + "( 1. d4 " * depth + ")" * depth
+            + " 1... e5 2. Nf3 Nc6 3. Bc4 *\n\n")
+
+
+def test_ten_thousand_nested_variations_through_every_command(tmp_path):
+    depth = 10_000
+    data = nested(depth) + '[Event "open"]\n[Result "*"]\n\n1. e4 ' + "( 1. d4 " * depth + "\n\n" + games_data(1).decode()
+    src = write(tmp_path, data)
+    out = tmp_path / "out.pgn"
+    run(["validate", src, "-o", out, "--jobs", 1], expect=1)
+    text = out.read_text()
+    assert text.count("(") == depth and text.count(")") == depth and '[Event "valid 0"]' in text
+    deep, unclosed, last = pgntools.read_games(src)
+    assert deep.status == "valid" and deep.uci == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]
+    assert kinds(unclosed) == ["unterminated_variation"] and unclosed.errors[0].message.startswith(f"{depth} ")
+    assert last.status == "valid"
+    run(["export", "--parquet", tmp_path / "ds", src, "--jobs", 1], expect=1)
+    moves = pq.read_table(tmp_path / "ds" / "moves").to_pylist()
+    assert [m["uci"] for m in moves if m["game_id"] == 0] == deep.uci
+
+
+def long_legal_game(plies: int) -> list:
+    """SAN of a game whose first 150 plies are knight moves with no repetition (so the 75-move rule
+    ends it after ply 150), continued with more knight moves to ``plies``.
+
+    White's knights walk two 4-square cycles (b1 a3 b5 c3, g1 h3 g5 f3) through all 16 joint
+    states in turn; Black's walk (b8 a6 b4 c6, g8 h6 g4 f6) a 10-state loop. 16 and 10 give 80
+    distinct full moves: no position repeats within the 75 moves. No square is shared, so no
+    capture; no knight there attacks a king, so no check."""
+    white = [["b1", "a3", "b5", "c3"], ["g1", "h3", "g5", "f3"]]
+    black = [["b8", "a6", "b4", "c6"], ["g8", "h6", "g4", "f6"]]
+    # (knight, step) moves: a Hamiltonian walk of the 4 x 4 torus, and a 10-cycle of it
+    white_walk = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+    black_walk = [(0, 1)] * 3 + [(1, 1)] * 2 + [(0, -1)] * 3 + [(1, -1)] * 2
+    wpos, bpos = [0, 0], [0, 0]
+    sans = []
+    for ply in range(plies):
+        move = ply // 2
+        if ply % 2 == 0:
+            knight, step = white_walk[move % 16], 1
+            cycle, pos = white[knight], wpos
+        else:
+            knight, step = black_walk[move % 10]
+            cycle, pos = black[knight], bpos
+        pos[knight] = (pos[knight] + step) % 4
+        sans.append("N" + cycle[pos[knight]])
+    return sans
+
+
+def test_a_hundred_thousand_ply_game(tmp_path):
+    sans = long_legal_game(100_000)
+    movetext = " ".join(f"{i // 2 + 1}. {s}" if i % 2 == 0 else s for i, s in enumerate(sans))
+    data = f'[Event "long"]\n[Result "1/2-1/2"]\n\n{movetext} 1/2-1/2\n\n' + games_data(1).decode()
+    src = write(tmp_path, data)
+    long_game, nxt = pgntools.read_games(src)
+    assert long_game.outcome == "seventyfive_moves" and long_game.outcome_ply == 150 and long_game.ply_count == 150
+    assert kinds(long_game) == ["move_after_game_end"]
+    error = long_game.errors[0]
+    assert (error.ply, error.token, error.line) == (151, sans[150], 4)
+    assert long_game.san == sans[:150] and nxt.status == "valid"
+    chess = pytest.importorskip("chess")  # the oracle agrees: 150 legal plies, then the automatic end
+    board = chess.Board()
+    for san in sans[:150]:
+        board.push_san(san)
+    assert board.is_seventyfive_moves() and not board.is_repetition(2)
+    out = tmp_path / "out"
+    out.mkdir()
+    run(["to-fen", src, "--every-ply", "--include-invalid", "--format", "csv", "-o", out / "p.csv", "--jobs", 1],
+        expect=1)
+    rows = (out / "p.csv").read_text().splitlines()
+    assert len(rows) == 1 + 151 + 8 and rows[151].split(",")[-1].strip('"') == board.fen()
+    run(["export", "--parquet", out / "ds", src, "--jobs", 1], expect=1)
+    moves = pq.read_table(out / "ds" / "moves", columns=["game_id", "ply"]).to_pylist()
+    assert sum(1 for m in moves if m["game_id"] == 0) == 150
+
+
+def test_ten_megabyte_comment_and_one_megabyte_tag_value(tmp_path):
+    comment = ("ten megabytes of comment " * 420_000)[:10_000_000].strip()
+    tag = "t" * 1_000_000
+    data = (f'[Event "big"]\n[Annotator "{tag}"]\n[Result "*"]\n\n1. e4 {{{comment}}} e5 *\n\n' + games_data(1).decode()).encode()
+    src = write(tmp_path, data)
+    big, nxt = pgntools.read_games(src)
+    assert big.headers["Annotator"] == tag and big.moves[0].comment == comment and big.status == "valid"
+    assert nxt.offset == data.index(b'[Event "valid')
+    out = tmp_path / "out.pgn"
+    run(["validate", src, "-o", out, "--jobs", 2, "--chunk-bytes", 1 << 20], expect=0)
+    [again, _] = pgntools.read_games(out)  # the output wraps the comment's words at 80 columns
+    assert again.headers["Annotator"] == tag and " ".join(again.moves[0].comment.split()) == comment
+    run(["export", "--parquet", tmp_path / "ds", src, "--with-comments", "--jobs", 1], expect=0)
+    games = pq.read_table(tmp_path / "ds" / "games", columns=["tags"]).to_pylist()
+    moves = pq.read_table(tmp_path / "ds" / "moves", columns=["comment"]).to_pylist()
+    assert dict(games[0]["tags"])["Annotator"] == tag and moves[0]["comment"] == comment
+
+
+def test_lines_of_megabytes(tmp_path):
+    # 40,000 tagless games on one 1.4 MB line, then a game whose movetext is one 3 MB line.
+    one_line = "1. e4 e5 2. Nf3 * " * 40_000 + "\n\n"
+    comments = " ".join("{ " + "w" * 60 + " }" for _ in range(50_000))
+    data = one_line + f'[Event "wide"]\n[Result "*"]\n\n1. d4 {comments} d5 2. c4 *\n\n'
+    src = write(tmp_path, data)
+    games = list(pgntools.read_games(src, moves=False))
+    assert len(games) == 40_001 and all(g.status == "valid" for g in games)
+    assert games[1].offset == len("1. e4 e5 2. Nf3 * ") and games[-1].ply_count == 3
+    outputs = []
+    for jobs in (1, 2):
+        report = tmp_path / f"r{jobs}.jsonl"
+        result = run(["validate", src, "--report", report, "-o", tmp_path / f"o{jobs}.pgn", "--jobs", jobs,
+                      "--chunk-bytes", 100_000], expect=0)
+        outputs.append((result.stderr.split(" (")[0], report.read_bytes(), (tmp_path / f"o{jobs}.pgn").read_bytes()))
+    assert outputs[0] == outputs[1]
+
+
+def test_mixed_encodings_in_one_file(tmp_path):
+    utf8 = '[Event "Straße"]\n[White "Müller"]\n[Result "*"]\n\n1. e4 {très bien} e5 *\n\n'.encode()
+    latin1 = '[Event "Café"]\n[White "Jörg"]\n[Result "*"]\n\n1. d4 {à suivre} d5 *\n\n'.encode("latin-1")
+    bom = b"\xef\xbb\xbf" + '[Event "日本"]\n[Result "*"]\n\n1. c4 *\n\n'.encode()
+    both = '[Event "Zoë"]\n[Result "*"]\n\n1. Nf3 {'.encode() + "olé".encode("latin-1") + b"} *\n\n"
+    src = write(tmp_path, utf8 + latin1 + bom + both + utf8)
+    games = list(pgntools.read_games(src))
+    assert [g.headers["Event"] for g in games[:3]] == ["Straße", "Café", "日本"]
+    assert games[1].headers["White"] == "Jörg" and games[1].moves[0].comment == "à suivre"
+    assert ["latin1_encoding" in note_kinds(g) for g in games] == [False, True, False, True, False]
+    assert games[3].moves[0].comment == "olé"  # a game not valid UTF-8 as a whole is read as Latin-1
+    assert all(g.status == "valid" for g in games) and games[4].offset == len(utf8 + latin1 + bom + both)
+    out = tmp_path / "out.pgn"
+    run(["validate", src, "-o", out, "--jobs", 1], expect=0)
+    text = out.read_bytes().decode("utf-8")  # the output is UTF-8 throughout
+    assert '[Event "Café"]' in text and "{à suivre}" in text and text.count("Straße") == 2
+    run(["export", "--parquet", tmp_path / "ds", src, "--jobs", 1], expect=0)
+    events = pq.read_table(tmp_path / "ds" / "games", columns=["Event"]).column("Event").to_pylist()
+    assert events == [g.headers["Event"] for g in games]
