@@ -527,3 +527,24 @@ def test_mixed_encodings_in_one_file(tmp_path):
     run(["export", "--parquet", tmp_path / "ds", src, "--jobs", 1], expect=0)
     events = pq.read_table(tmp_path / "ds" / "games", columns=["Event"]).column("Event").to_pylist()
     assert events == [g.headers["Event"] for g in games]
+
+
+def test_two_hundred_thousand_tags(tmp_path):
+    # Each tag is checked against the game's tags before it (a duplicate is noted, the first value
+    # stands; a repeated Event starts the next game), and the output sorts them: both were n^2
+    # (a minute for this 2.6 MB input).
+    names = [f"T{i}" for i in range(200_000)]
+    random.Random(3).shuffle(names)
+    tags = [f'[{name} "{i}"]\n' for i, name in enumerate(names)]
+    data = ('[Event "many"]\n' + "".join(tags) + f'[{names[150_000]} "again"]\n[Result "*"]\n\n1. e4 *\n\n'
+            + '[Event "tags only"]\n' + "".join(tags[:100]) + '[Event "next"]\n[Result "*"]\n\n1. d4 *\n\n')
+    src = write(tmp_path, data)
+    out, report = tmp_path / "out.pgn", tmp_path / "report.jsonl"
+    done = run_child(["validate", src, "-o", out, "--report", report, "--jobs", 1], timeout=30)
+    assert done.returncode == 0, done.stderr
+    many, tags_only, nxt = pgntools.read_games(out)
+    assert [g.headers["Event"] for g in (many, tags_only, nxt)] == ["many", "tags only", "next"]
+    assert len(many.tags) == 7 + 200_000 and many.headers[names[150_000]] == "150000"
+    assert [k for k, _ in many.tags[7:]] == sorted(names)  # the export format: ASCII order
+    notes = [json.loads(x)["notes"] for x in report.read_text().splitlines()][0]
+    assert {"kind": "duplicate_tag", "ply": None, "count": 1, "token": f'[{names[150_000]} "again"]'} in notes

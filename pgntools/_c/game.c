@@ -57,6 +57,8 @@ struct GameReader {
     Position start;                /* the standard start, made once (most games have no FEN) */
     char start_fen[2][FEN_MAX];    /* and its FEN in the output's style: standard, Chess960 */
     size_t start_fen_len[2];
+    I32Vec tag_set;                /* see has_tag: slots holding tag-name rows + 1 (0: empty) */
+    size_t tag_set_first, tag_set_rows; /* it holds the rows [first, rows) of the current game */
 };
 
 /* What one game needs while it is read. */
@@ -126,6 +128,7 @@ void gr_free(GameReader *r)
     batch_free(&r->batch);
     VEC_FREE(r->history);
     VEC_FREE(r->levels);
+    VEC_FREE(r->tag_set);
     VEC_FREE(r->movetext);
     em_free(&r->em);
     free(r);
@@ -208,15 +211,71 @@ static void push_notes(GameReader *r, Game *g)
 
 static bool name_is(const char *s, size_t n, const char *name) { return strlen(name) == n && memcmp(s, name, n) == 0; }
 
+static bool tag_row_is(const StrCol *names, size_t row, const char *name, size_t n)
+{
+    int32_t a = names->offsets.data[row], z = names->offsets.data[row + 1];
+    return (size_t)(z - a) == n && memcmp(names->data.data + a, name, n) == 0;
+}
+
+/* Tag-name lookups of a game with many tags go through a hash set of its rows: a scan of the
+ * rows per tag made a game of n tags cost n^2 (200,000 tags, 2 MB of input: a minute). The set
+ * is brought up to date with the game's rows before each lookup, and rebuilt when the rows are
+ * not those it holds (a new game, a rollback). Games of a few tags keep the plain scan. */
+enum { TAG_SCAN_MAX = 32 };
+
+static uint64_t tag_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static void tag_set_insert(GameReader *r, const StrCol *names, size_t row)
+{
+    int32_t a = names->offsets.data[row], z = names->offsets.data[row + 1];
+    size_t mask = r->tag_set.len - 1, i = tag_hash(names->data.data + a, (size_t)(z - a)) & mask;
+    while (r->tag_set.data[i])
+        i = (i + 1) & mask;
+    r->tag_set.data[i] = (int32_t)row + 1;
+}
+
+/* Makes the set hold exactly the rows [first, count); false when out of memory. */
+static bool tag_set_sync(GameReader *r, const StrCol *names, size_t first, size_t count)
+{
+    size_t size = r->tag_set.len;
+    bool rebuild = r->tag_set_first != first || r->tag_set_rows > count || 2 * (count - first) >= size;
+    if (rebuild) {
+        size = 64;
+        while (size < 4 * (count - first)) /* at most half full until the next rebuild */
+            size *= 2;
+        r->tag_set.len = 0;
+        if (!VEC_RESERVE(r->tag_set, size))
+            return false;
+        r->tag_set.len = size;
+        memset(r->tag_set.data, 0, size * sizeof *r->tag_set.data);
+        r->tag_set_first = r->tag_set_rows = first;
+    }
+    for (; r->tag_set_rows < count; r->tag_set_rows++)
+        tag_set_insert(r, names, r->tag_set_rows);
+    return true;
+}
+
 /* Whether this game already has a tag of that name. */
-static bool has_tag(const GameReader *r, const Game *g, const char *name, size_t n)
+static bool has_tag(GameReader *r, const Game *g, const char *name, size_t n)
 {
     const StrCol *names = &r->batch.strs[S_TAG_NAME];
-    for (size_t i = g->mark.strs[S_TAG_NAME]; i < strcol_count(names); i++) {
-        int32_t a = names->offsets.data[i], z = names->offsets.data[i + 1];
-        if ((size_t)(z - a) == n && memcmp(names->data.data + a, name, n) == 0)
-            return true;
+    size_t first = g->mark.strs[S_TAG_NAME], count = strcol_count(names);
+    if (count - first > TAG_SCAN_MAX && tag_set_sync(r, names, first, count)) {
+        size_t mask = r->tag_set.len - 1;
+        for (size_t i = tag_hash(name, n) & mask; r->tag_set.data[i]; i = (i + 1) & mask)
+            if (tag_row_is(names, (size_t)r->tag_set.data[i] - 1, name, n))
+                return true;
+        return false;
     }
+    for (size_t i = first; i < count; i++) /* few tags (or no memory for the set) */
+        if (tag_row_is(names, i, name, n))
+            return true;
     return false;
 }
 
@@ -272,7 +331,7 @@ static void on_tag(GameReader *r, Game *g, const Token *t)
 /* In a tag section, a repeated tag name begins a new game (the one before had no movetext, as
  * broadcasts and studies export them): at the first tag after a blank line if there was one,
  * else at a second Event. */
-static bool starts_next_game(const GameReader *r, const Game *g, const Token *t, bool after_gap)
+static bool starts_next_game(GameReader *r, const Game *g, const Token *t, bool after_gap)
 {
     const char *name = r->sc.buf + t->a;
     return has_tag(r, g, name, t->alen) && (after_gap || name_is(name, t->alen, "Event"));
@@ -728,6 +787,7 @@ static int read_game(GameReader *r, bool latin1)
     g.latin1 = latin1;
     batch_mark(&r->batch, &g.mark);
     r->levels.len = 1;
+    r->tag_set_rows = r->tag_set_first = SIZE_MAX; /* the tag set holds no rows of this game */
 
     int k;
     for (;;) { /* the tag section: tags, possibly with blank lines between them */
