@@ -548,3 +548,17 @@ def test_two_hundred_thousand_tags(tmp_path):
     assert [k for k, _ in many.tags[7:]] == sorted(names)  # the export format: ASCII order
     notes = [json.loads(x)["notes"] for x in report.read_text().splitlines()][0]
     assert {"kind": "duplicate_tag", "ply": None, "count": 1, "token": f'[{names[150_000]} "again"]'} in notes
+
+
+def test_annotation_numbers_beyond_their_columns_are_not_read(tmp_path):
+    # eval_cp is int32 centipawns and eval_mate int16: larger numbers wrapped around to any value
+    # (#99999 read as mate in -31073, a 20-digit eval as +14,100,653 pawns). They are not read now,
+    # as any malformed annotation; the largest that fit still are.
+    comments = ["[%eval 99999999999999999999]", "[%eval 9999999.99]", "[%eval #99999]", "[%eval #-32767]",
+                "[%eval -10000000]", "[%eval -9999999]", "[%clk 1:02:03:04]", "[%clk 1:02:03.5]"]
+    movetext = " ".join(f"{san} {{ {c} }}" for san, c in zip("e4 e5 Nf3 Nc6 Bc4 Bc5 c3 Nf6".split(), comments))
+    game = pgntools.read_games(write(tmp_path, f'[Event "numbers"]\n\n1. {movetext} *\n'))
+    moves = next(game).moves
+    assert [(m.eval_cp, m.eval_mate, m.clock) for m in moves] == [
+        (None, None, None), (999_999_999, None, None), (None, None, None), (None, -32767, None),
+        (None, None, None), (-999_999_900, None, None), (None, None, None), (None, None, 3723.5)]

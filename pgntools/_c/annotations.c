@@ -10,11 +10,12 @@ static size_t skip_spaces(const char *s, size_t i, size_t n)
     return i;
 }
 
-/* h:mm:ss(.f), m:ss or plain seconds; returns false when malformed. */
+/* h:mm:ss(.f), m:ss or plain seconds; returns false when malformed (a fourth field too). */
 static bool parse_duration(const char *s, size_t i, size_t n, double *out)
 {
     double total = 0, field = 0, frac = 0, scale = 0.1;
     bool digits = false, in_frac = false;
+    int colons = 0;
     for (; i < n && s[i] != ']'; i++) {
         char c = s[i];
         if (c >= '0' && c <= '9') {
@@ -25,7 +26,7 @@ static bool parse_duration(const char *s, size_t i, size_t n, double *out)
             } else {
                 field = field * 10 + (c - '0');
             }
-        } else if (c == ':' && !in_frac) {
+        } else if (c == ':' && !in_frac && ++colons <= 2) {
             total = (total + field) * 60;
             field = 0;
         } else if (c == '.' && !in_frac) {
@@ -49,7 +50,8 @@ static bool parse_eval(const char *s, size_t i, size_t n, Annotations *a)
         if (i < n && (s[i] == '-' || s[i] == '+'))
             sign = s[i++] == '-' ? -1 : 1;
         for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits = true)
-            value = value < 10000 ? value * 10 + (s[i] - '0') : value;
+            if ((value = value * 10 + (s[i] - '0')) > INT16_MAX)
+                return false; /* beyond the column's range: not read (it wrapped to any value) */
         if (!digits)
             return false;
         a->eval_mate = (int16_t)(sign * value);
@@ -62,7 +64,8 @@ static bool parse_eval(const char *s, size_t i, size_t n, Annotations *a)
     if (i < n && (s[i] == '-' || s[i] == '+'))
         sign = s[i++] == '-' ? -1 : 1;
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits = true)
-        whole = whole < 10000000 ? whole * 10 + (s[i] - '0') : whole;
+        if ((whole = whole * 10 + (s[i] - '0')) >= 10000000)
+            return false; /* 10^7 pawns and more: beyond int32 centipawns (it wrapped to any value) */
     if (i < n && s[i] == '.')
         for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits = true)
             if (frac_digits < 3) {
