@@ -142,8 +142,11 @@ def read_here(chunk: Chunk) -> bytes:
 
 
 def _worker_init():
-    # Ctrl-C reaches the whole process group: the parent stops the workers, which stay quiet.
+    # Ctrl-C reaches the whole process group, and so does a SIGTERM sent to it (kill -TERM -PGID,
+    # systemd): the parent stops the workers, which stay quiet. A worker that died of it while
+    # sending its result back left the pool's result pipe half-written: the parent hung forever.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 class _SignalsHeld:
@@ -182,6 +185,10 @@ class _SignalsHeld:
 
 # ---------------------------------------------------------------- executors
 
+# Imported once in the fork server (pgntools._forkserver: it ignores SIGTERM), not per worker.
+FORKSERVER_PRELOAD = ["pgntools._forkserver", "pgntools.parallel"]
+
+
 def _start_method() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
@@ -195,7 +202,7 @@ def start_workers_early(sources: Sequence[str], jobs: int, modules: Sequence[str
         return
     from multiprocessing import forkserver
 
-    multiprocessing.get_context("forkserver").set_forkserver_preload(["pgntools.parallel", *modules])
+    multiprocessing.get_context("forkserver").set_forkserver_preload([*FORKSERVER_PRELOAD, *modules])
     with _SignalsHeld():
         forkserver.ensure_running()
 
@@ -209,7 +216,7 @@ class LocalPool:
         method = _start_method()
         context = multiprocessing.get_context(method)
         if method == "forkserver":
-            context.set_forkserver_preload(["pgntools.parallel", *preload])
+            context.set_forkserver_preload([*FORKSERVER_PRELOAD, *preload])
         self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init)
         self.window = 2 * jobs
 

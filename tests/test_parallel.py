@@ -408,9 +408,10 @@ def test_input_errors_are_reported_as_in_process(tmp_path):
     assert got[0] == got[1]
 
 
-def big_input(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def big_input(tmp_path_factory) -> Path:
     """~60 MB of games: the corpora when present, else the fixtures many times over."""
-    path = tmp_path / "big.pgn"
+    path = tmp_path_factory.mktemp("big") / "big.pgn"
     if CORPORA.is_dir():
         names = ("bench/master-games-30k.pgn", "lichess/lichess-magnus-carlsen.pgn")
         parts = [(CORPORA / n).read_bytes() for n in names]
@@ -432,25 +433,39 @@ def _wait_for(predicate, timeout=30.0):
     return False
 
 
-@pytest.mark.parametrize("command, signum, code, group", [
-    ("validate", signal.SIGINT, 130, False),   # SIGINT to the parent alone
-    ("validate", signal.SIGINT, 130, True),    # Ctrl-C in a terminal: the whole process group
-    ("export", signal.SIGTERM, 143, False)])
-def test_interrupt_stops_workers_and_leaves_no_output(tmp_path, command, signum, code, group):
-    src = big_input(tmp_path)
+INTERRUPTED = {  # each command with its outputs, in OUT
+    "validate": ["validate", "-o", "{out}/out.pgn", "--report", "{out}/report.jsonl", "--summary", "{out}/s.json"],
+    "to-fen": ["to-fen", "--every-ply", "--format", "csv", "-o", "{out}/positions.csv"],
+    "export": ["export", "--parquet", "{out}/dataset"],
+}
+
+
+def start_run(tmp_path: Path, src: Path, command: str, jobs: int, **popen):
+    """Starts a command on a large input in a child process, and returns (process, OUT) once its
+    output has begun (a part file holds bytes) and, with --jobs > 1, its workers are running."""
     out = tmp_path / "out"
     out.mkdir()
-    if command == "validate":
-        args = ["validate", "-o", out / "out.pgn", "--report", out / "report.jsonl"]
-    else:
-        args = ["export", "--parquet", out / "dataset"]
-    proc = subprocess.Popen([sys.executable, "-m", "pgntools", *map(str, args), "--jobs", "2",
+    args = [a.format(out=out) for a in INTERRUPTED[command]]
+    proc = subprocess.Popen([sys.executable, "-m", "pgntools", *args, "--jobs", str(jobs),
                              "--chunk-bytes", str(1 << 20), str(src)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=group)
-    # wait until the workers are busy: a child process exists and output has begun
-    started = _wait_for(lambda: _children(proc.pid) and any(out.rglob("*")))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, **popen)
+    started = _wait_for(lambda: (jobs == 1 or _children(proc.pid))
+                        and any(p.is_file() and p.stat().st_size for p in out.rglob("*")))
     time.sleep(0.2)
     assert started and proc.poll() is None, "the run ended before it could be interrupted"
+    return proc, out
+
+
+@pytest.mark.parametrize("command, jobs, signum, code, group", [
+    ("validate", 2, signal.SIGINT, 130, False),   # SIGINT to the parent alone
+    ("validate", 2, signal.SIGINT, 130, True),    # Ctrl-C in a terminal: the whole process group
+    ("export", 2, signal.SIGTERM, 143, False),
+    ("to-fen", 2, signal.SIGTERM, 143, True),
+    ("validate", 1, signal.SIGTERM, 143, False),  # in-process runs
+    ("to-fen", 1, signal.SIGINT, 130, True),
+    ("export", 1, signal.SIGINT, 130, False)])
+def test_interrupt_stops_workers_and_leaves_no_output(tmp_path, big_input, command, jobs, signum, code, group):
+    proc, out = start_run(tmp_path, big_input, command, jobs, start_new_session=group)
     workers = _descendants(proc.pid)
     if group:
         os.killpg(proc.pid, signum)
