@@ -17,8 +17,10 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import select
 import signal
 import threading
+import time
 import uuid
 from collections import deque
 from dataclasses import dataclass
@@ -141,12 +143,37 @@ def read_here(chunk: Chunk) -> bytes:
         raise InputError(f"{chunk.source}: cannot read it again ({exc}); was it changed during the run?") from None
 
 
-def _worker_init():
+def _worker_init(parent: int):
     # Ctrl-C reaches the whole process group, and so does a SIGTERM sent to it (kill -TERM -PGID,
     # systemd): the parent stops the workers, which stay quiet. A worker that died of it while
     # sending its result back left the pool's result pipe half-written: the parent hung forever.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), name="pgntools-parent", daemon=True).start()
+
+
+def _exit_with(parent: int):
+    """Ends this worker when the run's process is gone. A run killed with kill -9 cannot stop its
+    workers: they would wait for chunks forever, and the fork server with them (a worker leaves
+    its chunk's Parquet parts under their temporary names)."""
+    try:
+        fd = os.pidfd_open(parent)  # Linux: readable when the process ends
+    except (AttributeError, OSError):
+        while _alive(parent):
+            time.sleep(1)
+    else:
+        select.select([fd], [], [])
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 class _SignalsHeld:
@@ -217,7 +244,7 @@ class LocalPool:
         context = multiprocessing.get_context(method)
         if method == "forkserver":
             context.set_forkserver_preload([*FORKSERVER_PRELOAD, *preload])
-        self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init)
+        self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
         self.window = 2 * jobs
 
     def submit(self, job: Job, chunk: Chunk):

@@ -479,6 +479,18 @@ def test_interrupt_stops_workers_and_leaves_no_output(tmp_path, big_input, comma
     assert _wait_for(lambda: not [p for p in workers if _alive(p)], 10), "workers still running"
 
 
+@pytest.mark.parametrize("command, jobs", [("validate", 1), ("export", 2)])
+def test_kill_9_leaves_only_temporary_names(tmp_path, big_input, command, jobs):
+    proc, out = start_run(tmp_path, big_input, command, jobs)
+    workers = _descendants(proc.pid)
+    proc.kill()
+    proc.communicate(timeout=60)
+    # the workers (and the fork server) notice that the run is gone, and end
+    assert _wait_for(lambda: not [p for p in workers if _alive(p)], 15), "workers still running"
+    left = [p for p in out.rglob("*") if p.is_file()]
+    assert left and all(p.name.startswith(".") and p.name.endswith((".part", ".tmp")) for p in left), left
+
+
 def _children(pid: int) -> List[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
