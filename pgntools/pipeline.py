@@ -238,6 +238,11 @@ class Run:
     numbered: bool = True  # whether an output names games (ids, lines): see pgntools.chunks
 
     def open_outputs(self) -> dict:
+        files = [path for path in self.outputs.values() if path not in (None, "-")]
+        real = [os.path.realpath(path) for path in files]
+        for i, target in enumerate(real):
+            if target in real[:i]:  # the last output renamed there would replace the other
+                raise OutputError(f"{files[real.index(target)]} and {files[i]}: one file for two outputs")
         opened = {}
         try:
             for name, path in self.outputs.items():

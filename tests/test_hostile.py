@@ -562,3 +562,18 @@ def test_annotation_numbers_beyond_their_columns_are_not_read(tmp_path):
     assert [(m.eval_cp, m.eval_mate, m.clock) for m in moves] == [
         (None, None, None), (999_999_999, None, None), (None, None, None), (None, -32767, None),
         (None, None, None), (-999_999_900, None, None), (None, None, None), (None, None, 3723.5)]
+
+
+def test_one_file_named_for_two_outputs(tmp_path):
+    # Each output is renamed into place when complete: the last one would replace the other.
+    src = write(tmp_path, games_data(8))
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "link.txt").symlink_to(tmp_path / "dir" / "out.txt")
+    for other in ("out.txt", "dir/../out.txt"):
+        result = run(["validate", src, "-o", tmp_path / "out.txt", "--report", tmp_path / other, "--jobs", 1], expect=2)
+        assert stderr_lines(result) == [f"pgntools: error: {tmp_path / 'out.txt'} and {tmp_path / other}: one file "
+                                        "for two outputs"]
+    result = run(["validate", src, "-o", tmp_path / "dir" / "out.txt", "--rejects", tmp_path / "link.txt"], expect=2)
+    assert "one file for two outputs" in result.stderr and not list(tmp_path.rglob("*out.txt*"))
+    result = run(["validate", src, "-o", "-", "--report", "-", "--jobs", 1], expect=1)  # stdout twice: allowed
+    assert result.stdout.count('[Event "') == 6 and result.stdout.count('{"game": ') == 6
