@@ -49,7 +49,8 @@ def checking_options(f):
         click.option("--report", type=click.Path(allow_dash=True), metavar="PATH",
                      help="JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."),
         click.option("--summary", type=click.Path(allow_dash=True), metavar="PATH",
-                     help="JSON: games, valid, fixed, invalid, counts per error kind, bytes, seconds."),
+                     help="JSON: games, valid, fixed, invalid, counts per error kind, bytes, seconds "
+                          "(and input_errors: inputs whose compressed stream broke)."),
         click.option("--strict", is_flag=True,
                      help="Treat notation that needed normalising (e8Q, 0-0, e2e4, Ngf3, a wrong +/#) as errors."),
         click.option("--fix-results/--no-fix-results", default=True, show_default=True,
