@@ -71,8 +71,8 @@ def parallel_options(f):
     """--jobs and --scheduler: where the games are read and checked."""
     decorators = [
         click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
-                     help="Worker processes [default: the number of CPUs]. Outputs are the same for "
-                          "any N; --jobs 1 runs in this process."),
+                     help="Worker threads [default: the number of CPUs]. Outputs are the same for "
+                          "any N; --jobs 1 reads in the main thread."),
         click.option("--scheduler", metavar="ADDRESS",
                      help="Run on a Dask cluster (tcp://HOST:PORT; needs pip install 'pgntools[dask]'). "
                           "Outputs are written here, Parquet parts by the workers into OUT_DIR."),
@@ -84,15 +84,12 @@ def parallel_options(f):
     return f
 
 
-def parallel_settings(files, jobs, scheduler, chunk_bytes, worker_modules=()) -> dict:
-    """Run fields for the parallel options; starts the worker processes' server early (beside the
-    command's own imports) when they will probably be needed."""
-    if jobs is None or (jobs > 1 and not scheduler):
+def parallel_settings(files, jobs, scheduler, chunk_bytes) -> dict:
+    """Run fields for the parallel options (--jobs defaults to the CPUs this process may use)."""
+    if jobs is None:
         from pgntools import parallel
 
-        jobs = parallel.default_jobs() if jobs is None else jobs
-        if not scheduler:
-            parallel.start_workers_early(files, jobs, worker_modules)
+        jobs = parallel.default_jobs()
     return {"jobs": jobs, "scheduler": scheduler, "chunk_bytes": chunk_bytes}
 
 
@@ -182,7 +179,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
         strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20),
         outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None,
-        **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.pgn"]))
+        **parallel_settings(files, jobs, scheduler, chunk_bytes))
     finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), SinkSpec("report", ReportSink)]))
 
 
@@ -223,7 +220,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
         max_game_size=max_game_size << 20),
         outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None or fmt != "fen",
-        **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.fen"]))
+        **parallel_settings(files, jobs, scheduler, chunk_bytes))
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
@@ -262,7 +259,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
         batch_games=512),  # half the default: the batches queued for the writer thread stay small
         outputs={"report": report, "summary": summary}, progress=progress,
-        **parallel_settings(files, jobs, scheduler, chunk_bytes, ["pgntools.sinks.parquet"]))
+        **parallel_settings(files, jobs, scheduler, chunk_bytes))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 
     from pgntools.sinks.parquet import ParquetDatasetSink

@@ -1,6 +1,12 @@
 """Parallel runs: game-aligned chunks of the inputs (pgntools.chunks), processed by worker
-processes (``--jobs N``) or by the workers of a Dask cluster (``--scheduler``), with outputs
+threads (``--jobs N``) or by the workers of a Dask cluster (``--scheduler``), with outputs
 identical to the in-process run.
+
+Local workers are threads: the compiled reader releases the GIL while it reads and replays, and
+Arrow while it encodes, so threads use every core without the start-up of worker processes (a
+process importing pyarrow takes longer than validating a 20 MB file) and without sending outputs
+between processes. Measured on 2 cores (benchmarks/RESULTS.md): validate of the 20 MB master file
+1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
 
 - Workers run the same sinks as the in-process run on their chunk (SinkSpec factories) and send
   back the bytes written (PGN, FEN, report lines), the counts, and, for the Parquet dataset, the
@@ -15,19 +21,16 @@ identical to the in-process run.
 from __future__ import annotations
 
 import io
-import multiprocessing
 import os
-import select
 import signal
 import threading
-import time
 import uuid
 from collections import deque
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
 from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks, iter_seam_chunks, seam_holds
-from pgntools.errors import InputError, PgnToolsError
+from pgntools.errors import InputError
 from pgntools.io import MAGIC
 from pgntools.pipeline import SinkSpec, Summary
 
@@ -143,44 +146,11 @@ def read_here(chunk: Chunk) -> bytes:
         raise InputError(f"{chunk.source}: cannot read it again ({exc}); was it changed during the run?") from None
 
 
-def _worker_init(parent: int):
-    # Ctrl-C reaches the whole process group, and so does a SIGTERM sent to it (kill -TERM -PGID,
-    # systemd): the parent stops the workers, which stay quiet. A worker that died of it while
-    # sending its result back left the pool's result pipe half-written: the parent hung forever.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    threading.Thread(target=_exit_with, args=(parent,), name="pgntools-parent", daemon=True).start()
-
-
-def _exit_with(parent: int):
-    """Ends this worker when the run's process is gone. A run killed with kill -9 cannot stop its
-    workers: they would wait for chunks forever, and the fork server with them (a worker leaves
-    its chunk's Parquet parts under their temporary names)."""
-    try:
-        fd = os.pidfd_open(parent)  # Linux: readable when the process ends
-    except (AttributeError, OSError):
-        while _alive(parent):
-            time.sleep(1)
-    else:
-        select.select([fd], [], [])
-    os._exit(1)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
-
-
 class _SignalsHeld:
-    """Holds SIGINT and SIGTERM back while worker processes or helper threads may be started, so
-    that an interrupt never leaves a half-started worker behind: their Python handlers run when
-    the block ends. Processes and threads started meanwhile keep the signals blocked: workers
-    stay quiet on Ctrl-C, and the parent stops them."""
+    """Holds SIGINT and SIGTERM back while worker threads (or a Dask client's) are started, so
+    that an interrupt never leaves a half-started pool behind: their Python handlers run when the
+    block ends. Threads started meanwhile keep the signals blocked, so they reach the main
+    thread, which stops the workers."""
 
     SIGNALS = [s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s is not None]
 
@@ -212,73 +182,8 @@ class _SignalsHeld:
 
 # ---------------------------------------------------------------- executors
 
-# Imported once in the fork server (pgntools._forkserver: it ignores SIGTERM), not per worker.
-FORKSERVER_PRELOAD = ["pgntools._forkserver", "pgntools.parallel"]
-
-
-def _start_method() -> str:
-    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def start_workers_early(sources: Sequence[str], jobs: int, modules: Sequence[str] = ()):
-    """Starts the fork server (and its imports of ``modules``) now, beside the rest of the start
-    of a command, when a run with ``jobs`` > 1 will probably need workers."""
-    if jobs <= 1 or _start_method() != "forkserver" or os.environ.get("PGNTOOLS_EXECUTOR") == "threads":
-        return
-    if all(s != "-" and os.path.isfile(s) for s in sources) and sum(map(os.path.getsize, sources)) <= MIN_CHUNK:
-        return
-    from multiprocessing import forkserver
-
-    multiprocessing.get_context("forkserver").set_forkserver_preload([*FORKSERVER_PRELOAD, *modules])
-    with _SignalsHeld():
-        forkserver.ensure_running()
-
-
-class LocalPool:
-    """Worker processes on this machine (forkserver where the platform has it, else spawn)."""
-
-    def __init__(self, jobs: int, preload: Sequence[str] = ()):
-        from concurrent.futures import ProcessPoolExecutor
-
-        method = _start_method()
-        context = multiprocessing.get_context(method)
-        if method == "forkserver":
-            context.set_forkserver_preload([*FORKSERVER_PRELOAD, *preload])
-        self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
-        self.window = 2 * jobs
-
-    def submit(self, job: Job, chunk: Chunk):
-        with _SignalsHeld():  # a submit may start a worker process
-            return self.pool.submit(run_chunk, job, chunk)
-
-    def resubmit_with_bytes(self, job: Job, chunk: Chunk):
-        data = read_here(chunk)
-        with _SignalsHeld():
-            return self.pool.submit(run_chunk, job, chunk.without_data(), data)
-
-    @staticmethod
-    def result(future) -> dict:
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            return future.result()
-        except BrokenProcessPool as exc:
-            raise PgnToolsError(f"a worker process stopped unexpectedly ({exc})") from None
-
-    def close(self):
-        self.pool.shutdown(wait=True)
-
-    def abort(self):
-        """Stops every worker: queued chunks are dropped, and the workers stop when the chunk
-        they are reading is done (a worker killed while it sends its result back could leave the
-        pool's result pipe half-written, and this process unable to exit)."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 class LocalThreads:
-    """Worker threads in this process. The compiled reader and Arrow's encoders release the GIL,
-    so threads scale like processes without their start-up (a fork server importing pyarrow
-    takes longer than a whole 20 MB run) and without sending outputs between processes."""
+    """Worker threads in this process (see the module's docstring for why not processes)."""
 
     def __init__(self, jobs: int):
         from concurrent.futures import ThreadPoolExecutor
@@ -302,15 +207,6 @@ class LocalThreads:
     def abort(self):
         """Drops the queued chunks; the threads stop when the chunk they are reading is done."""
         self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def preload_modules(specs: Sequence[SinkSpec]) -> List[str]:
-    """Modules the workers' sinks import (imported once in the fork server, not per worker)."""
-    modules = []
-    for spec in specs:
-        factory = getattr(spec.factory, "func", spec.factory)
-        modules.append(factory.__module__)
-    return list(dict.fromkeys(modules))
 
 
 # ---------------------------------------------------------------- the parent side
@@ -408,9 +304,7 @@ class ParallelFeed:
                 from pgntools.dask import ClusterExecutor
 
                 return ClusterExecutor(self.run.scheduler)
-            if os.environ.get("PGNTOOLS_EXECUTOR") == "threads":
-                return LocalThreads(self.run.jobs)
-            return LocalPool(self.run.jobs, preload_modules(specs))
+            return LocalThreads(self.run.jobs)
 
 
 def _plain_size(sources: Sequence[str]) -> int:

@@ -2,7 +2,7 @@
 temporary name and renamed when complete, the JSON Lines report, the summary, progress).
 
 A command describes its sinks as ``SinkSpec``s (an output name and a picklable factory), so the
-same sinks can be built in worker processes when the run is parallel (``Run.jobs`` > 1 or
+same sinks can be built in worker threads (or Dask workers) when the run is parallel (``Run.jobs`` > 1 or
 ``Run.scheduler``; see pgntools.parallel)."""
 from __future__ import annotations
 
@@ -199,7 +199,7 @@ class SinkSpec:
     """How to make one sink: ``factory(output)`` for the opened output named ``output`` (the sink
     is left out when that output was not asked for), or ``factory()`` when ``output`` is None (a
     sink that writes its own files, like the Parquet dataset). The factory must be picklable
-    (a class or a functools.partial of one) so that worker processes can build the same sink."""
+    (a class or a functools.partial of one) so that workers (threads, Dask) can build the same sink."""
 
     output: Optional[str]
     factory: Callable

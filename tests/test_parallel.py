@@ -230,7 +230,7 @@ def test_an_input_of_one_chunk_starts_no_worker(tmp_path, monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for one chunk")
 
-    monkeypatch.setattr(parallel, "LocalPool", no_pool)
+    monkeypatch.setattr(parallel, "LocalThreads", no_pool)
     out = tmp_path / "out.pgn"
     invoke(["validate", "--jobs", "4", "-o", out, FIXTURES / "sample.pgn"], expect=(1,))
     base = tmp_path / "base.pgn"
@@ -442,14 +442,14 @@ INTERRUPTED = {  # each command with its outputs, in OUT
 
 def start_run(tmp_path: Path, src: Path, command: str, jobs: int, **popen):
     """Starts a command on a large input in a child process, and returns (process, OUT) once its
-    output has begun (a part file holds bytes) and, with --jobs > 1, its workers are running."""
+    output has begun (a part file holds bytes) and, with --jobs > 1, its worker threads run."""
     out = tmp_path / "out"
     out.mkdir()
     args = [a.format(out=out) for a in INTERRUPTED[command]]
     proc = subprocess.Popen([sys.executable, "-m", "pgntools", *args, "--jobs", str(jobs),
                              "--chunk-bytes", str(1 << 20), str(src)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, **popen)
-    started = _wait_for(lambda: (jobs == 1 or _children(proc.pid))
+    started = _wait_for(lambda: (jobs == 1 or _threads(proc.pid) > jobs)
                         and any(p.is_file() and p.stat().st_size for p in out.rglob("*")))
     time.sleep(0.2)
     assert started and proc.poll() is None, "the run ended before it could be interrupted"
@@ -485,10 +485,17 @@ def test_kill_9_leaves_only_temporary_names(tmp_path, big_input, command, jobs):
     workers = _descendants(proc.pid)
     proc.kill()
     proc.communicate(timeout=60)
-    # the workers (and the fork server) notice that the run is gone, and end
+    # nothing of the run outlives it (its workers are threads)
     assert _wait_for(lambda: not [p for p in workers if _alive(p)], 15), "workers still running"
     left = [p for p in out.rglob("*") if p.is_file()]
     assert left and all(p.name.startswith(".") and p.name.endswith((".part", ".tmp")) for p in left), left
+
+
+def _threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
 
 
 def _children(pid: int) -> List[int]:
