@@ -233,14 +233,19 @@ def rss_by_input(per_input):
     """Peak RSS of each tool on each input (memory flatness: 20 MB vs 1 GB)."""
     names = [Path(p).name for p, _ in per_input]
     labels = list(dict.fromkeys(r.tool.label for _, rs in per_input for r in rs))
-    lines = ["### Peak RSS MB by input", "", "| tool / task | " + " | ".join(names) + " |",
-             "|---|" + "---:|" * len(names)]
+    lines = ["### Peak RSS MB by input", "",
+             "Flat means the largest input's peak within 10 % of the first input's (the issue's test).", "",
+             "| tool / task | " + " | ".join(names) + " | last / first | flat |",
+             "|---|" + "---:|" * len(names) + "---:|---|"]
     for label in labels:
-        cells = []
+        cells, peaks = [], []
         for _, rs in per_input:
             hit = [r for r in rs if r.tool.label == label]
             cells.append(f"{max(hit[0].rss_mb):.1f}" if hit else "–")
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+            peaks.append(max(hit[0].rss_mb) if hit else None)
+        ratio = peaks[-1] / peaks[0] if len(peaks) > 1 and None not in (peaks[0], peaks[-1]) else None
+        verdict = "–" if ratio is None else ("yes" if ratio <= 1.10 else "NO")
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {'–' if ratio is None else f'{ratio:.2f}'} | {verdict} |")
     return lines + [""]
 
 
