@@ -15,7 +15,7 @@ import sys
 import pytest
 
 import pgntools
-from pgn_helpers import write
+from pgn_helpers import read, write
 
 # A hang in the compiled reader is a C loop that no Python timeout can interrupt: the property
 # tests arm a watchdog thread that ends the process (exit status 1; run pytest with -s to see
@@ -65,3 +65,20 @@ def test_control_character_in_movetext_is_a_syntax_error(tmp_path):
     assert game["status"] == "invalid"
     assert game["errors"] == [["syntax_error", "\x01", len(b'[Event "a"]\n\n1. e4 ')]]
     assert game["uci"] == ["e2e4", "e7e5"]  # the moves around it are still replayed
+
+
+@pytest.mark.parametrize("fen, san", [
+    ("4k3/8/8/8/8/8/8/4K3 b - - 0 1", "d8"),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "d1"),
+])
+def test_pawn_move_to_its_own_first_rank_is_illegal(fen, san):
+    # The fast SAN path looked for the pawn one square behind the target: off the board for a
+    # target on the pawn's own first rank (a shift by 64 or more, undefined behaviour).
+    with pytest.raises(pgntools.IllegalMoveError):
+        pgntools.Board.from_fen(fen).push_san(san)
+
+
+def test_pawn_move_to_its_own_first_rank_in_a_game(tmp_path):
+    white, black = read(tmp_path, "1. Nf3 Nf6 2. g1 *\n\n1. Nf3 Nf6 2. Ng1 g8 *\n")
+    assert [(e.kind, e.ply, e.token) for e in white.errors] == [("illegal_move", 3, "g1")]
+    assert [(e.kind, e.ply, e.token) for e in black.errors] == [("illegal_move", 4, "g8")]

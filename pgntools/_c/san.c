@@ -224,6 +224,10 @@ static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, in
     bb_t occ = pos_occ(p), ours = p->by_color[us];
     if (piece == KING || (ours & BB(to)) || (piece == PAWN && to == p->ep))
         return -1;
+    /* No pawn moves to its own first rank; the square behind it would be off the board
+     * (a shift by 64 or more, undefined), so let generation say illegal. */
+    if (piece == PAWN && RANK_OF(to) == (us == WHITE ? 0 : 7))
+        return -1;
     bb_t candidates;
     switch (piece) {
     case PAWN: {
