@@ -82,3 +82,13 @@ def test_pawn_move_to_its_own_first_rank_in_a_game(tmp_path):
     white, black = read(tmp_path, "1. Nf3 Nf6 2. g1 *\n\n1. Nf3 Nf6 2. Ng1 g8 *\n")
     assert [(e.kind, e.ply, e.token) for e in white.errors] == [("illegal_move", 3, "g1")]
     assert [(e.kind, e.ply, e.token) for e in black.errors] == [("illegal_move", 4, "g8")]
+
+
+def test_empty_tag_values_and_comments(tmp_path):
+    # The first string of a batch's column could be empty while its buffer was still NULL:
+    # NULL + 0 and memcpy/memcmp on NULL are undefined behaviour (UBSan in the fuzz builds).
+    game, = read(tmp_path, '[Event ""]\n[Round ""]\n[Annotator ""]\n\n1. e4 {} e5 *\n', pgn=True)
+    assert game.status == "valid" and game.tags == [("Event", ""), ("Round", ""), ("Annotator", "")]
+    assert game.moves[0].comment == "" and game.moves[1].comment is None
+    assert game.pgn == ('[Event ""]\n[Site "?"]\n[Date "????.??.??"]\n[Round ""]\n[White "?"]\n[Black "?"]\n'
+                        '[Result "*"]\n[Annotator ""]\n\n1. e4 {} 1... e5 *\n\n')

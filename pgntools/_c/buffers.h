@@ -58,7 +58,9 @@ typedef struct {
 static inline bool strcol_init(StrCol *c)
 {
     memset(c, 0, sizeof *c);
-    if (!VEC_RESERVE(c->offsets, 1))
+    /* data too, so that it is never NULL: NULL + offset and memcpy/memcmp of NULL are undefined,
+     * even for empty strings */
+    if (!VEC_RESERVE(c->offsets, 1) || !VEC_RESERVE(c->data, 1))
         return false;
     c->offsets.data[c->offsets.len++] = 0;
     return true;

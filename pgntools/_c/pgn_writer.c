@@ -2,6 +2,8 @@
 
 static inline bool put(ByteVec *v, const char *s, size_t n)
 {
+    if (n == 0) /* v->data may still be NULL: NULL + 0 and memcpy(NULL, ...) are undefined */
+        return true;
     if (v->len + n > v->cap && !VEC_RESERVE(*v, n))
         return false;
     memcpy(v->data + v->len, s, n);
