@@ -92,3 +92,14 @@ def test_empty_tag_values_and_comments(tmp_path):
     assert game.moves[0].comment == "" and game.moves[1].comment is None
     assert game.pgn == ('[Event ""]\n[Site "?"]\n[Date "????.??.??"]\n[Round ""]\n[White "?"]\n[Black "?"]\n'
                         '[Result "*"]\n[Annotator ""]\n\n1. e4 {} 1... e5 *\n\n')
+
+
+@pytest.mark.parametrize("fen", ["4k2P/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/8/8/8/3Pp3/8/8/p3K3 b - d3 0 1"])
+def test_pawn_on_its_last_rank_beside_an_en_passant_square(tmp_path, fen):
+    # Checking the en-passant square generated pawn moves in the invalid position too, and the
+    # push of a pawn on its last rank shifted a bitboard by 64 or more (undefined behaviour).
+    with pytest.raises(pgntools.InvalidFenError) as excinfo:
+        pgntools.Board.from_fen(fen)
+    assert excinfo.value.problems == ["pawn_on_back_rank"]
+    game, = read(tmp_path, f'[FEN "{fen}"]\n[SetUp "1"]\n\n*\n')
+    assert [e.kind for e in game.errors] == ["invalid_start_position"]

@@ -107,7 +107,9 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
     bb_t pinned = pinned_pieces(p, us, ksq);
 
     if (gen & (1 << PAWN)) {
-        bb_t pawns = pos_pieces(p, us, PAWN) & from_mask;
+        /* A pawn on its last rank (only in an invalid FEN, whose en passant is still checked)
+         * has no move, and its push square would be off the board (a shift by 64+). */
+        bb_t pawns = pos_pieces(p, us, PAWN) & from_mask & ~(us == WHITE ? RANK_8 : RANK_1);
         int forward = us == WHITE ? 8 : -8;
         int start_rank = us == WHITE ? 1 : 6;
         while (pawns) {
