@@ -103,3 +103,22 @@ def test_pawn_on_its_last_rank_beside_an_en_passant_square(tmp_path, fen):
     assert excinfo.value.problems == ["pawn_on_back_rank"]
     game, = read(tmp_path, f'[FEN "{fen}"]\n[SetUp "1"]\n\n*\n')
     assert [e.kind for e in game.errors] == ["invalid_start_position"]
+
+
+def test_fen_after_move_999999999_reads_back():
+    # The parser took at most 9 digits, so the FEN written after Black's 999999999th move
+    # ("... 1000000000") could not be read back.
+    board = pgntools.Board.from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 999999999")
+    board.push_san("Kd7")
+    assert board.fen() == "8/3k4/8/8/8/8/8/4K3 w - - 1 1000000000"
+    assert pgntools.Board.from_fen(board.fen()).fen() == board.fen()
+
+
+def test_move_number_stops_at_the_largest_one_a_fen_can_hold():
+    board = pgntools.Board.from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295")
+    board.push_san("Kd7")  # no wrap to 0, which no FEN could say
+    assert board.fullmove_number == 4294967295
+    assert pgntools.Board.from_fen(board.fen()).fen() == board.fen()
+    with pytest.raises(pgntools.InvalidFenError) as excinfo:
+        pgntools.Board.from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967296")
+    assert excinfo.value.problems == ["malformed"]

@@ -66,16 +66,19 @@ static bool parse_board(Position *p, const char *s, size_t n)
     return rank == 0 && file == 8;
 }
 
+/* Any uint32: every move number pos_make can reach (it stops at UINT32_MAX) reads back. */
 static bool parse_uint(const char *s, size_t n, uint32_t *out)
 {
     uint64_t v = 0;
-    if (n == 0 || n > 9)
+    if (n == 0 || n > 10)
         return false;
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return false;
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
+    if (v > UINT32_MAX)
+        return false;
     *out = (uint32_t)v;
     return true;
 }

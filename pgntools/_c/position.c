@@ -206,7 +206,7 @@ void pos_make(Position *p, move_t m)
     p->turn ^= 1;
     p->hash ^= ZOBRIST_TURN;
     p->checkers = type == MT_NORMAL || type == MT_PROMOTION ? checkers_after(p, from, to) : pos_compute_checkers(p);
-    if (us == BLACK)
+    if (us == BLACK && p->fullmove < UINT32_MAX) /* no wrap to 0, which no FEN could say */
         p->fullmove++;
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, p->turn, PAWN)) && pos_has_legal_ep(p)) {
         p->ep_hashed = 1;
