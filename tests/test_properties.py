@@ -15,7 +15,7 @@ import sys
 import pytest
 
 import pgntools
-from pgn_helpers import read, write
+from pgn_helpers import cli_run, read, write
 
 # A hang in the compiled reader is a C loop that no Python timeout can interrupt: the property
 # tests arm a watchdog thread that ends the process (exit status 1; run pytest with -s to see
@@ -122,3 +122,18 @@ def test_move_number_stops_at_the_largest_one_a_fen_can_hold():
     with pytest.raises(pgntools.InvalidFenError) as excinfo:
         pgntools.Board.from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967296")
     assert excinfo.value.problems == ["malformed"]
+
+
+@pytest.mark.parametrize("magic", [b"\x1f\x8b", b"BZh91AY&SY", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd"],
+                         ids=["gz", "bz2", "xz", "zst"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_corrupt_compressed_input_is_an_input_error(tmp_path, magic, jobs):
+    # A corrupt .xz stream raised lzma.LZMAError, which is no OSError: read_games let it out
+    # and the commands called it an internal error (a bug) instead of unreadable input.
+    path = write(tmp_path, magic + b'garbage[Event "x"]\n\n1. e4 *\n')
+    with pytest.raises(pgntools.InputError):
+        list(pgntools.read_games(str(path)))
+    # with --jobs 2 and small chunks, the parent's chunker reads the stream (chunks.py)
+    result = cli_run(["validate", "--jobs", jobs, "--chunk-bytes", "64", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("pgntools: error: ") and result.stderr.count("\n") == 1
