@@ -160,7 +160,8 @@ def broken_inputs(summary):
 @click.option("--strip-comments", is_flag=True, help="Leave comments out of the output.")
 @click.option("--strip-variations", is_flag=True, help="Leave variations out of the output.")
 @click.option("--reduced", is_flag=True, help="The PGN standard's reduced export format: Seven Tag Roster, "
-                                               "moves and result only.")
+                                               "moves and result only (and FEN, SetUp and Variant, which a "
+                                               "game that has them needs to be read).")
 @checking_options
 @parallel_options
 @handle_errors

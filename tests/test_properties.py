@@ -137,3 +137,17 @@ def test_corrupt_compressed_input_is_an_input_error(tmp_path, magic, jobs):
     result = cli_run(["validate", "--jobs", jobs, "--chunk-bytes", "64", str(path)])
     assert result.exit_code == 2
     assert result.stderr.startswith("pgntools: error: ") and result.stderr.count("\n") == 1
+
+
+def test_reduced_export_keeps_the_variant(tmp_path):
+    # The reduced format kept FEN and SetUp but not Variant: a Chess960 game came out as a
+    # standard game whose FEN has impossible castling rights (invalid when validated again).
+    fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+    source = write(tmp_path, f'[Event "e"]\n[Variant "Chess960"]\n[SetUp "1"]\n[FEN "{fen}"]\n[ECO "A00"]\n\n'
+                             '1. g3 g6 *\n')
+    first, second = tmp_path / "first.pgn", tmp_path / "second.pgn"
+    assert cli_run(["validate", "--jobs", "1", "--reduced", "-o", str(first), str(source)]).exit_code == 0
+    text = first.read_text()
+    assert '[Variant "Chess960"]' in text and "[ECO " not in text
+    assert cli_run(["validate", "--jobs", "1", "--reduced", "-o", str(second), str(first)]).exit_code == 0
+    assert second.read_text() == text

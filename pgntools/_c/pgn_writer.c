@@ -202,7 +202,8 @@ static void sort_by_name(const StrCol *names, size_t *rows, size_t *tmp, size_t 
 
 /* Tag pairs by name and value columns [first, first + count): the Seven Tag Roster in order
  * (missing ones as ? and ????.??.??; Result as given), then the other tags in ASCII order
- * (only FEN and SetUp in the reduced format), a SetUp "1" added beside a FEN that lacked it. */
+ * (only FEN, SetUp and Variant in the reduced format: the game cannot be read without them), a
+ * SetUp "1" added beside a FEN that lacked it. */
 bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
                     const char *result, bool add_setup, bool reduced, const ByteVec *movetext)
 {
@@ -226,7 +227,7 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
         bool seven = false;
         for (int s = 0; s < 7; s++)
             seven |= str_is(names, i, SEVEN_TAGS[s]);
-        if (!seven && (!reduced || str_is(names, i, "FEN") || str_is(names, i, "SetUp")))
+        if (!seven && (!reduced || str_is(names, i, "FEN") || str_is(names, i, "SetUp") || str_is(names, i, "Variant")))
             order[n_other++] = i;
     }
     sort_by_name(names, order, order + count, n_other);
