@@ -151,3 +151,19 @@ def test_reduced_export_keeps_the_variant(tmp_path):
     assert '[Variant "Chess960"]' in text and "[ECO " not in text
     assert cli_run(["validate", "--jobs", "1", "--reduced", "-o", str(second), str(first)]).exit_code == 0
     assert second.read_text() == text
+
+
+def test_comment_word_like_a_tag_never_starts_a_line(tmp_path):
+    # Wrapping a long comment could put '[Event "x"]' at the start of a line, which the reader
+    # takes for the next game's tag section (ending the comment as unclosed): validate's own
+    # output read back as two invalid games. Such a word now starts its line after a space.
+    comment = "a " * 36 + '[Event "x"] tail'
+    source = write(tmp_path, '[Event "e"]\n\n1. e4 {' + comment + "} e5 *\n")
+    first, second = tmp_path / "first.pgn", tmp_path / "second.pgn"
+    assert cli_run(["validate", "--jobs", "1", "-o", str(first), str(source)]).exit_code == 0
+    lines = first.read_text().splitlines()
+    assert ' [Event "x"] tail} 1... e5 *' in lines and all(len(line) < 80 for line in lines)
+    assert cli_run(["validate", "--jobs", "1", "-o", str(second), str(first)]).exit_code == 0
+    assert second.read_text() == first.read_text()
+    game, = pgntools.read_games(str(first))
+    assert game.moves[0].comment.split() == comment.split()

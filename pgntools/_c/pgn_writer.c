@@ -65,8 +65,11 @@ static void flush_unit(Emitter *e)
         return;
     if (e->col > 0) {
         bool wrap = e->col + 1 + (int)n > PGN_MAX_LINE;
-        e->failed |= !put(e->out, wrap ? "\n" : " ", 1);
-        e->col = wrap ? 0 : e->col + 1;
+        /* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as
+         * a tag line, which ends the comment (the reader's guard against an unclosed '{'). */
+        bool indent = wrap && e->unit.data[0] == '[';
+        e->failed |= !put(e->out, wrap ? "\n " : " ", indent ? 2 : 1);
+        e->col = wrap ? indent : e->col + 1;
     }
     e->failed |= !put(e->out, e->unit.data, n);
     e->col += (int)n;
