@@ -4,7 +4,8 @@
 # Builds the harnesses and the seed corpora first. New inputs found are kept in
 # fuzz/corpus/<harness>/ (reused by later runs); a crash, UB, leak or timeout is saved in
 # fuzz/artifacts/ and makes the script exit 1 once every harness has run. Extra libFuzzer
-# flags can be passed in FUZZ_FLAGS (e.g. FUZZ_FLAGS="-jobs=4 -workers=4").
+# flags can be passed in FUZZ_FLAGS (e.g. FUZZ_FLAGS="-jobs=4 -workers=4"), make_seeds.py flags
+# in SEED_FLAGS (e.g. SEED_FLAGS="--extra games.pgn").
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -14,7 +15,7 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(tokenizer fen san game)
 
 ./build.sh || exit 1
-python3 make_seeds.py || exit 1
+python3 make_seeds.py ${SEED_FLAGS:-} || exit 1
 mkdir -p artifacts
 
 # Inputs are capped: a PGN game needs some room, a FEN or a few moves much less.

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import faulthandler
 import json
+import os
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pgntools
-from pgn_helpers import cli_run, read, write
+import pgntools.reader
+from pgn_helpers import cli_run, read, record, tags_section, write
 
 # A hang in the compiled reader is a C loop that no Python timeout can interrupt: the property
-# tests arm a watchdog thread that ends the process (exit status 1; run pytest with -s to see
-# its traceback), and the regression tests for hangs read in a child process with a timeout.
-HANG_SECONDS = 120
+# tests arm a watchdog that ends the process (exit status 1; pytest -s shows its traceback),
+# and the regression tests for hangs read in a child process with a timeout.
+HANG_SECONDS = 60
 
 READ_IN_CHILD = """
 import json, sys, pgntools
@@ -30,11 +35,15 @@ print(json.dumps([{"tags": dict(g.tags), "status": g.status, "uci": g.uci,
 """
 
 
-@pytest.fixture
-def watchdog():
+@contextmanager
+def hang_guard():
+    """Around one example's reading: a hang ends the process (a watchdog thread, so it works
+    while the C loop holds no GIL and never returns to Python)."""
     faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def read_in_child(path, timeout: float = 30) -> list:
@@ -45,6 +54,252 @@ def read_in_child(path, timeout: float = 30) -> list:
     except subprocess.TimeoutExpired:
         pytest.fail(f"read_games did not finish within {timeout} s")
     return json.loads(out)
+
+
+# ---------------------------------------------------------------- properties
+
+# Each property runs a few seconds at most; a failure prints the smallest example found.
+# PGNTOOLS_PROPERTY_EXAMPLES=5000 searches longer (the validate property gets a quarter).
+EXAMPLES = int(os.environ.get("PGNTOOLS_PROPERTY_EXAMPLES", "150"))
+PROPERTY = settings(max_examples=EXAMPLES, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+SLOW_PROPERTY = settings(PROPERTY, max_examples=max(1, EXAMPLES // 4))
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    return tmp_path_factory.mktemp("properties")
+
+
+def check_records(games: list, size: int) -> None:
+    """What every game record promises, whatever the input was."""
+    end = 0
+    for i, game in enumerate(games):
+        assert game.index == i
+        assert game.status in ("valid", "fixed", "invalid")
+        assert (game.status == "invalid") == bool(game.errors)
+        assert end <= game.offset and game.length >= 0 and game.offset + game.length <= size  # in order, apart
+        end = game.offset + game.length
+        assert game.ply_count == len(game.moves)
+        assert all(e.kind in pgntools.reader.ERROR_KINDS for e in game.errors)
+        assert all(e.byte_offset >= game.offset for e in game.errors)
+
+
+# ---- any bytes through read_games
+
+# Pieces of PGN (and of what breaks it) for inputs that reach further than random bytes do.
+PGN_PIECES = [
+    b'[Event "x"]', b'[Result "1-0"]', b'[Result "*"]', b'[FEN "', b"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+    b'[SetUp "1"]', b'[Variant "Chess960"]', b'"]', b"[", b"]", b'"', b"\\", b"\n", b"\r\n", b"\n\n", b" ", b"\t",
+    b"{", b"}", b"(", b")", b";", b"%", b"$1", b"$300", b"!?", b"1.", b"1...", b"e4", b"e5", b"Nf3", b"Nc6",
+    b"O-O", b"0-0-0", b"e8=Q", b"exd6", b"e.p.", b"--", b"P@e4", b"1-0", b"0-1", b"1/2-1/2", b"*",
+    b"[%clk 0:01:02.5]", b"[%eval #-3]", b"[%eval 0.25]", b"\x1a", b"\x00", b"\xef\xbb\xbf", b"\xe9", b"\xc3\xa9",
+]
+MAGICS = [b"", b"", b"", b"\x1f\x8b", b"BZh91AY&SY", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd"]
+any_bytes = st.one_of(
+    st.binary(max_size=2000),
+    st.builds(lambda magic, pieces: magic + b"".join(pieces), st.sampled_from(MAGICS),
+              st.lists(st.one_of(st.sampled_from(PGN_PIECES), st.binary(max_size=6)), max_size=300)),
+)
+
+
+@PROPERTY
+@given(data=any_bytes)
+def test_read_games_on_any_bytes(scratch, data):
+    """Terminates (the watchdog ends a hang), raises nothing but documented errors, and every
+    record keeps its promises."""
+    path = write(scratch, data)
+    try:
+        with hang_guard():
+            games = list(pgntools.read_games(str(path)))
+    except pgntools.PgnToolsError:
+        return  # e.g. InputError for a corrupt compressed stream
+    check_records(games, len(data))
+
+
+# ---- generated PGN: one game per tag section
+
+TAG_NAMES = ["Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "ECO", "Annotator",
+             "TimeControl", "Opening", "X_Custom-1"]
+tag_value = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x85\u2028\u2029"),
+                    max_size=20)
+# Movetext tokens that may be wrong (illegal moves, stray characters, unclosed comments and
+# variations) but never start a game: no '[' and no result marker mid-game.
+MOVETEXT_TOKENS = st.one_of(
+    st.sampled_from(["1.", "2...", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O", "d4", "exd5", "Qxf7#", "e8=Q",
+                     "h9", "Zz", "--", "$1", "!?", "(", ")", "{ a comment }", "{", "}", "; rest of line\n",
+                     "\n", "\x01", "é"]),
+    st.text(st.characters(whitelist_categories=("L", "N")), min_size=1, max_size=5).map(lambda w: "{" + w + "}"),
+)
+
+
+@st.composite
+def pgn_games(draw):
+    """(text, [tag lists]): games of well-formed tag sections and any movetext. Each section
+    starts with Event: without it, tag-only games apart by blank lines would read as one game
+    with blank lines in its tag section, which the reader accepts on purpose."""
+    games, parts = [], []
+    for _ in range(draw(st.integers(1, 6))):
+        names = ["Event"] + draw(st.lists(st.sampled_from(TAG_NAMES), max_size=4, unique=True))
+        tags = [(name, draw(tag_value)) for name in names]
+        movetext = " ".join(draw(st.lists(MOVETEXT_TOKENS, max_size=30)))
+        end = draw(st.sampled_from(["", " *", " 1-0", " 0-1", " 1/2-1/2"]))
+        parts.append(tags_section(tags) + "\n" + movetext + end + "\n\n")
+        games.append(tags)
+    return "".join(parts), games
+
+
+@PROPERTY
+@given(generated=pgn_games(), padding=st.integers(0, 6000))
+def test_one_game_per_tag_section(scratch, generated, padding):
+    """As many games as tag sections, each with its tags as written (escapes undone), and the
+    same records whatever the buffer size (a long comment up front makes the smallest one
+    refill and grow across games)."""
+    text, expected = generated
+    data = ("{" + "x" * padding + "}\n\n" if padding else "").encode() + text.encode()
+    path = write(scratch, data)
+    with hang_guard():
+        games = list(pgntools.read_games(str(path)))
+        small = list(pgntools.read_games(str(path), buffer_size=4096))
+    assert [g.tags for g in games] == expected
+    check_records(games, len(data))
+    assert [record(g) for g in small] == [record(g) for g in games]
+
+
+# ---- FEN out, FEN in: positions reached by random legal moves
+
+
+def chess960_start(draw) -> str:
+    """A Chess960 start position: bishops on opposite colours, the king between the rooks."""
+    squares = list(range(8))
+    back = [""] * 8
+    back[draw(st.sampled_from([0, 2, 4, 6]))] = "B"
+    back[draw(st.sampled_from([1, 3, 5, 7]))] = "B"
+    for piece in "QNN":
+        back[draw(st.sampled_from([s for s in squares if not back[s]]))] = piece
+    rest = [s for s in squares if not back[s]]
+    for square, piece in zip(rest, "RKR"):
+        back[square] = piece
+    row = "".join(back)
+    return f"{row.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{row} w KQkq - 0 1"
+
+
+@st.composite
+def random_games(draw, max_plies: int = 120):
+    """(start FEN, chess960, UCI moves): random legal moves from the start or a Chess960 start."""
+    chess960 = draw(st.booleans())
+    fen = chess960_start(draw) if chess960 else pgntools.Board().fen()
+    board = pgntools.Board.from_fen(fen, chess960=chess960)
+    moves = []
+    for _ in range(draw(st.integers(0, max_plies))):
+        legal = board.legal_moves()
+        if not legal or board.outcome():
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        board.push_uci(move)
+        moves.append(move)
+    return fen, chess960, moves
+
+
+@PROPERTY
+@given(game=random_games())
+def test_fen_round_trip_after_random_moves(game):
+    """After every move: FEN -> Board -> FEN is the identity in every style, and the SAN and
+    UCI of the move read back as that move."""
+    fen, chess960, moves = game
+    board = pgntools.Board.from_fen(fen, chess960=chess960)
+    for uci in moves:
+        san = board.san(uci)
+        check = board.copy()
+        assert check.push_san(san) == uci and check.last_notes == []
+        board.push_uci(uci)
+        for style in ({}, {"en_passant": "fen"}, {"shredder": True}, {"en_passant": "fen", "shredder": True}):
+            text = board.fen(**style)
+            again = pgntools.Board.from_fen(text, chess960=chess960)
+            assert again.fen(**style) == text
+            if "en_passant" in style:  # this style keeps every en-passant square: the same position
+                assert again == board
+
+
+def test_fen_round_trip_agrees_with_python_chess():
+    chess = pytest.importorskip("chess", reason="python-chess is the test oracle")
+
+    @PROPERTY
+    @given(game=random_games(max_plies=60))
+    def check(game):
+        fen, chess960, moves = game
+        ours = pgntools.Board.from_fen(fen, chess960=chess960)
+        theirs = chess.Board(fen, chess960=chess960)
+        for uci in moves:
+            ours.push_uci(uci)
+            theirs.push(theirs.parse_uci(uci))  # (Chess960 castling as king takes rook, as ours)
+            assert ours.fen() == theirs.fen()
+            assert ours.fen(shredder=True) == theirs.fen(shredder=True)
+
+    check()
+
+
+# ---- validate's output, validated again
+
+NAGS = ["$1", "$2", "$14", "!", "?!"]
+# Comment words, some of which would mean something else at the start of a line or outside.
+COMMENT_WORDS = st.one_of(
+    st.text("abcxyz19é€", min_size=1, max_size=4),
+    st.sampled_from(['[Event "x"]', '[Event', '"x"]', '[%clk', "0:01:00]", "%", ";", "{", "(", ")", "1-0", "*",
+                     "e4", "$1", "\\", '"', "\n"]),
+)
+
+
+@st.composite
+def pgn_of_random_games(draw):
+    """A PGN file of random legal games written loosely: non-canonical notation (UCI, 0-0, no
+    check marker), comments, NAGs, variations, and result markers that may need a fix."""
+    out = []
+    for index in range(draw(st.integers(1, 4))):
+        fen, chess960, moves = draw(random_games(max_plies=60))
+        board = pgntools.Board.from_fen(fen, chess960=chess960)
+        tags = [("Event", f"game {index}"), ("White", draw(tag_value))]
+        if chess960:
+            tags += [("Variant", "Chess960"), ("SetUp", "1"), ("FEN", fen)]
+        words = []
+        for ply, uci in enumerate(moves):
+            if ply % 2 == 0:
+                words.append(f"{ply // 2 + 1}.")
+            san = board.san(uci)
+            loose = {"uci": uci, "bare": san.rstrip("+#"), "zeros": san.replace("O", "0")}
+            words.append(loose.get(draw(st.sampled_from(["san", "san", "san", "uci", "bare", "zeros"])), san))
+            if draw(st.integers(0, 9)) == 0:
+                words.append(draw(st.sampled_from(NAGS)))
+            if draw(st.integers(0, 3)) == 0:
+                words.append("{" + " ".join(draw(st.lists(COMMENT_WORDS, max_size=60))) + "}")
+            if ply and draw(st.integers(0, 19)) == 0:  # a one-move variation: another move from the same position
+                before = board.copy()
+                alternatives = [m for m in before.legal_moves() if m != uci]
+                if alternatives:
+                    words.append("( " + before.san(draw(st.sampled_from(alternatives))) + " )")
+            board.push_uci(uci)
+        result_tag = draw(st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", None]))
+        if result_tag:
+            tags.append(("Result", result_tag))
+        marker = draw(st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", ""]))
+        out.append(tags_section(tags) + "\n" + " ".join(words + [marker]) + "\n\n")
+    return "".join(out)
+
+
+@SLOW_PROPERTY
+@given(text=pgn_of_random_games(), flags=st.sampled_from([[], ["--strip-comments"], ["--strip-variations"],
+                                                           ["--reduced"]]))
+def test_validate_output_validated_again_is_identical(scratch, text, flags):
+    source, first, second = scratch / "in.pgn", scratch / "first.pgn", scratch / "second.pgn"
+    source.write_text(text, encoding="utf-8")
+    with hang_guard():
+        cli_run(["validate", "--jobs", "1", "-o", str(first), *flags, str(source)])
+        result = cli_run(["validate", "--jobs", "1", "-o", str(second), *flags, str(first)])
+    assert result.exit_code == 0, result.stderr  # every game written is valid
+    assert second.read_bytes() == first.read_bytes()
+    claims = {"fifty_move_claimable", "threefold_claimable"}  # the only notes canonical output can have
+    for game in pgntools.read_games(str(first)):
+        assert game.status == "valid" and {n["kind"] for n in game.notes} <= claims
 
 
 # ---------------------------------------------------------------- regressions found by fuzzing
