@@ -422,3 +422,17 @@ def test_comment_word_like_a_tag_never_starts_a_line(tmp_path):
     assert second.read_text() == first.read_text()
     game, = pgntools.read_games(str(first))
     assert game.moves[0].comment.split() == comment.split()
+
+
+def test_added_setup_tag_sorts_before_longer_names_it_begins(tmp_path):
+    # A FEN without SetUp gets SetUp "1" in the output, among the other tags in ASCII order;
+    # it was put after a tag like "SetUpX" (a prefix sorts first), so the output's tags were
+    # out of order and validating it again reordered them.
+    source = write(tmp_path, '[Event "e"]\n[FEN "7k/5Q2/8/6K1/8/8/8/8 w - - 0 60"]\n[SetUpX "x"]\n\n'
+                             "60. Kg6 1/2-1/2\n")
+    first, second = tmp_path / "first.pgn", tmp_path / "second.pgn"
+    assert cli_run(["validate", "--jobs", "1", "-o", str(first), str(source)]).exit_code == 0
+    tags = [line for line in first.read_text().splitlines() if line.startswith("[")][7:]
+    assert tags == ['[FEN "7k/5Q2/8/6K1/8/8/8/8 w - - 0 60"]', '[SetUp "1"]', '[SetUpX "x"]']
+    assert cli_run(["validate", "--jobs", "1", "-o", str(second), str(first)]).exit_code == 0
+    assert second.read_text() == first.read_text()

@@ -237,11 +237,13 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
     for (size_t k = 0; k < n_other; k++) {
         size_t i = order[k];
         const char *name = names->data.data + names->offsets.data[i];
-        if (add_setup && memcmp(name, "SetUp", str_len(names, i) < 5 ? str_len(names, i) : 5) > 0) {
+        size_t len = str_len(names, i);
+        int cmp = memcmp(name, "SetUp", len < 5 ? len : 5);
+        if (add_setup && (cmp > 0 || (cmp == 0 && len > 5))) { /* "SetUp" sorts before "SetUpX" too */
             put_tag(out, &ok, "SetUp", 5, "1", 1);
             add_setup = false;
         }
-        put_tag(out, &ok, name, str_len(names, i), values->data.data + values->offsets.data[i], str_len(values, i));
+        put_tag(out, &ok, name, len, values->data.data + values->offsets.data[i], str_len(values, i));
     }
     if (add_setup)
         put_tag(out, &ok, "SetUp", 5, "1", 1);
