@@ -76,16 +76,24 @@ static void check_same_batches(const ByteVec *a, const ByteVec *b, const char *w
     CHECK(a->len == b->len, "%s: one reading has more batches than the other", what);
 }
 
+/* Strict UTF-8 as Python decodes it (RFC 3629), by code point: no overlong forms, no
+ * surrogates, nothing past U+10FFFF. (Written apart from game.c's check, on purpose.) */
 static bool valid_utf8(const unsigned char *s, size_t n)
 {
+    static const uint32_t MIN_CP[5] = {0, 0, 0x80, 0x800, 0x10000};
     for (size_t i = 0; i < n;) {
         unsigned char c = s[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-        if (!len || i + len > n || (len == 2 && c < 0xC2))
+        size_t len = c < 0x80 ? 1 : c < 0xC0 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 0;
+        if (!len || i + len > n)
             return false;
-        for (size_t k = 1; k < len; k++)
+        uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+        for (size_t k = 1; k < len; k++) {
             if ((s[i + k] & 0xC0) != 0x80)
                 return false;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        if (cp < MIN_CP[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+            return false;
         i += len;
     }
     return true;

@@ -436,3 +436,17 @@ def test_added_setup_tag_sorts_before_longer_names_it_begins(tmp_path):
     assert tags == ['[FEN "7k/5Q2/8/6K1/8/8/8/8 w - - 0 60"]', '[SetUp "1"]', '[SetUpX "x"]']
     assert cli_run(["validate", "--jobs", "1", "-o", str(second), str(first)]).exit_code == 0
     assert second.read_text() == first.read_text()
+
+
+@pytest.mark.parametrize("sequence", [b"\xf6\xa4\xad\x8c", b"\xe0\x80\x80", b"\xf0\x80\x80\x80", b"\xed\xa0\x80",
+                                      b"\xf4\x90\x80\x80"],
+                         ids=["lead-f6", "overlong-3", "overlong-4", "surrogate", "past-10ffff"])
+def test_bytes_python_does_not_decode_as_utf8_are_read_as_latin1(tmp_path, sequence):
+    # The reader's UTF-8 check let these through (a lead byte past F4, overlong forms,
+    # surrogates, code points past U+10FFFF), so the game was not re-read as Latin-1 and the
+    # batch's strings failed to decode: read_games raised UnicodeDecodeError.
+    text = b'[Event "' + sequence + b'"]\n[Result "*"]\n\n1. e4 {' + sequence + b"} e5 *\n"
+    game, = read(tmp_path, text)
+    assert game.headers["Event"] == sequence.decode("latin-1")
+    assert game.moves[0].comment == sequence.decode("latin-1")
+    assert [n["kind"] for n in game.notes] == ["latin1_encoding"] and game.status == "valid"

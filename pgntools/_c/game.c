@@ -708,6 +708,14 @@ static bool valid_utf8(const unsigned char *s, size_t n)
         size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
         if (!len || i + len > n || (len == 2 && c < 0xC2))
             return false;
+        /* What Python's decoder (RFC 3629) also refuses: overlong 3- and 4-byte forms, UTF-16
+         * surrogates, code points past U+10FFFF. Accepting them made the batch undecodable. */
+        if (len > 2) {
+            unsigned char c1 = s[i + 1];
+            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
+                (c == 0xF4 && c1 > 0x8F) || c > 0xF4)
+                return false;
+        }
         for (size_t k = 1; k < len; k++)
             if ((s[i + k] & 0xC0) != 0x80)
                 return false;
