@@ -1,7 +1,8 @@
 """Declares the one compiled extension; all metadata lives in pyproject.toml.
 
 PGNTOOLS_DEBUG=1 builds with -O0 -g and assertions; PGNTOOLS_SANITIZE=1 adds
-AddressSanitizer and UndefinedBehaviorSanitizer (run Python with the ASan runtime preloaded).
+AddressSanitizer and UndefinedBehaviorSanitizer, undefined behaviour aborting (run Python with
+the ASan runtime preloaded: fuzz/README.md says how).
 """
 import glob
 import os
@@ -19,7 +20,7 @@ if debug or sanitize:
 else:
     compile_args += ["-O3", "-DNDEBUG"]
 if sanitize:
-    flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+    flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
     compile_args += flags
     link_args += flags
 
