@@ -172,7 +172,7 @@ static void read_whole(const GameOptions *opt, const char *buf, size_t size, Out
     gr_free(r);
 }
 
-/* The input in refills of at most `step` bytes into a buffer of `cap` bytes, grown (up to
+/* The input in refills of about `step` bytes into a buffer of `cap` bytes, grown (up to
  * `max_buffer`, 0 for no limit) when one game fills it: BatchReader._refill in C. The bytes
  * past the scanner's length are poisoned, so reading them is an error. */
 static void read_in_pieces(const GameOptions *opt, const char *input, size_t size, size_t cap, size_t step,
@@ -181,7 +181,7 @@ static void read_in_pieces(const GameOptions *opt, const char *input, size_t siz
     GameReader *r = gr_new(opt);
     CHECK(r, "gr_new failed");
     char *buf = malloc(cap);
-    size_t fed = 0, rounds = 0;
+    size_t fed = 0, rounds = 0, first_step = step;
     Scanner *sc = gr_scanner(r);
     sc->buf = buf;
     POISON(buf, cap);
@@ -192,6 +192,9 @@ static void read_in_pieces(const GameOptions *opt, const char *input, size_t siz
             CHECK(!sc->eof, "GR_NEED_MORE after the end of the input");
             CHECK(++rounds < 4 * size + 64, "no progress after %zu refills", rounds);
             size_t keep = sc->pos, remaining = sc->len - sc->pos;
+            /* Each refill rescans the game from its start: reads grow while one game goes on
+             * (O(n log n) in all, as the real buffer's doubling), and start small again after. */
+            step = keep ? first_step : step * 2;
             UNPOISON(buf, cap);
             if (keep) {
                 memmove(buf, buf + keep, remaining);

@@ -2,9 +2,10 @@
 
 Seeds come from the repository: the games of fixtures/*.pgn, and the PGN texts, FENs and move
 texts written as string literals in tests/*.py. ``--extra FILE.pgn`` adds the first games of
-other PGN files (e.g. the shared corpora) for longer local runs.
+other PGN files, or of every PGN file under a folder (e.g. the shared corpora), for longer
+local runs.
 
-    python3 fuzz/make_seeds.py [--extra FILE.pgn ...] [--extra-games N]
+    python3 fuzz/make_seeds.py [--extra FILE.pgn|FOLDER ...] [--extra-games N]
 """
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def write_corpus(name: str, seeds: list[bytes], max_len: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--extra", action="append", default=[], type=Path, help="another PGN file to take games from")
+    parser.add_argument("--extra", action="append", default=[], type=Path, help="another PGN file, or a folder of them, to take games from")
     parser.add_argument("--extra-games", type=int, default=200, help="games taken from each --extra file")
     args = parser.parse_args()
 
@@ -69,8 +70,9 @@ def main() -> None:
     for path in sorted((REPO / "fixtures").glob("*.pgn")):
         data = path.read_bytes()
         games += [data] + games_of(data)
-    for path in args.extra:
-        games += games_of(path.read_bytes(), args.extra_games)
+    for extra in args.extra:  # a file, or every .pgn under a folder
+        for path in sorted(extra.rglob("*.pgn")) if extra.is_dir() else [extra]:
+            games += games_of(path.read_bytes(), args.extra_games)
 
     fen_tags = [m.group(1).decode() for g in games for m in re.finditer(rb'\[FEN "([^"]*)"\]', g)]
     all_fens = sorted(set(fens) | set(fen_tags))
