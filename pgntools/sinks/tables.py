@@ -14,7 +14,7 @@ OUTCOME_NAMES = text(OUTCOMES[1:])
 RESULT_NAMES = text(RESULTS)
 ERROR_NAMES = text(ERROR_KINDS)
 NO_STRING = pa.nulls(1, pa.string())
-OTHER_TAGS = text(schema.TAG_COLUMNS)
+TAG_COLUMN_NAMES = text(schema.TAG_COLUMNS)  # the tags with a column of their own
 
 
 def offsets(batch: GameBatch, start_column: str, total: int) -> pa.Array:
@@ -97,7 +97,7 @@ def games_table(batch: GameBatch) -> pa.Table:
     n = batch.n_games
     names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
     tag_offsets = offsets(batch, "tag_start", len(names))
-    others = pc.invert(pc.is_in(names, value_set=OTHER_TAGS))
+    others = pc.invert(pc.is_in(names, value_set=TAG_COLUMN_NAMES))
     kept_before = pc.cumulative_sum(pa.concat_arrays([ints([0], pa.int32()), others.cast(pa.int32())]))
     other_offsets = pc.take(kept_before, tag_offsets).cast(pa.int32())
     tags_map = pa.MapArray.from_arrays(other_offsets, pc.filter(names, others), pc.filter(values, others))
