@@ -35,7 +35,11 @@ from pgntools.io import MAGIC
 from pgntools.pipeline import SinkSpec, Summary
 
 MIN_CHUNK = 1 << 20
-MAX_CHUNK = 16 << 20
+# The 2 x N chunks in flight hold their input and output bytes: chunks of one fixed size keep peak
+# RSS the same for a 20 MB and a 1 GB input (validate --jobs 2: 28 MB on both; with 16 MiB
+# chunks, 28 and 58 MB). export keeps large chunks: each chunk writes Parquet parts of its own.
+MAX_CHUNK = 2 << 20
+MAX_CHUNK_PARQUET = 16 << 20
 CHUNKS_PER_JOB = 4        # for an input of known size: ~4 chunks per job, for load balance
 
 
@@ -49,16 +53,16 @@ def default_jobs() -> int:
 COMPRESSION_GUESS = 5     # decompressed / compressed size, to size the chunks of compressed files
 
 
-def chunk_target(sources: Sequence[str], jobs: int) -> int:
-    """Chunk size: MAX_CHUNK, or less for files that would give fewer than CHUNKS_PER_JOB
+def chunk_target(sources: Sequence[str], jobs: int, max_chunk: int = MAX_CHUNK) -> int:
+    """Chunk size: max_chunk, or less for files that would give fewer than CHUNKS_PER_JOB
     chunks per job (compressed files counted at COMPRESSION_GUESS times their size)."""
     total = 0
     for source in sources:
         if source == "-" or not os.path.isfile(source):
-            return MAX_CHUNK
+            return max_chunk
         plain = _plain_size([source])
         total += plain or os.path.getsize(source) * COMPRESSION_GUESS
-    return max(MIN_CHUNK, min(MAX_CHUNK, total // (jobs * CHUNKS_PER_JOB) + 1))
+    return max(MIN_CHUNK, min(max_chunk, total // (jobs * CHUNKS_PER_JOB) + 1))
 
 
 # ---------------------------------------------------------------- the worker side
@@ -239,7 +243,8 @@ class ParallelFeed:
             progress.update(summary)
 
         jobs = run.jobs if not run.scheduler else 2
-        target = run.chunk_bytes or chunk_target(run.sources, jobs)
+        parts = any(spec.output is None for spec in active)  # a Parquet dataset: parts per chunk
+        target = run.chunk_bytes or chunk_target(run.sources, jobs, MAX_CHUNK_PARQUET if parts else MAX_CHUNK)
         if run.numbered:
             chunks = iter_chunks(run.sources, target, run.reader_options.get("max_game_size", 64 << 20),
                                  on_input=on_input, on_error=summary.on_input_error)
