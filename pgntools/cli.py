@@ -84,7 +84,7 @@ def parallel_options(f):
     return f
 
 
-def parallel_settings(files, jobs, scheduler, chunk_bytes) -> dict:
+def parallel_settings(jobs, scheduler, chunk_bytes) -> dict:
     """Run fields for the parallel options (--jobs defaults to the CPUs this process may use)."""
     if jobs is None:
         from pgntools import parallel
@@ -180,7 +180,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
         strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20),
         outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None,
-        **parallel_settings(files, jobs, scheduler, chunk_bytes))
+        **parallel_settings(jobs, scheduler, chunk_bytes))
     finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), SinkSpec("report", ReportSink)]))
 
 
@@ -221,7 +221,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
         max_game_size=max_game_size << 20),
         outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None or fmt != "fen",
-        **parallel_settings(files, jobs, scheduler, chunk_bytes))
+        **parallel_settings(jobs, scheduler, chunk_bytes))
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
@@ -260,7 +260,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
         batch_games=512),  # half the default: the batches queued for the writer thread stay small
         outputs={"report": report, "summary": summary}, progress=progress,
-        **parallel_settings(files, jobs, scheduler, chunk_bytes))
+        **parallel_settings(jobs, scheduler, chunk_bytes))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 
     from pgntools.sinks.parquet import ParquetDatasetSink

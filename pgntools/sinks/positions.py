@@ -9,7 +9,7 @@ import pyarrow.compute as pc
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.arrays import ints, numeric, scalar, strings, text
-from pgntools.sinks.tables import game_ids as as_game_ids, offsets, parents
+from pgntools.sinks.tables import game_ids, offsets, parents
 
 
 def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],
@@ -19,7 +19,7 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     then their positions run up to the last legal move. Games whose start could not be set up
     (invalid FEN, unsupported variant) have no positions."""
     n = batch.n_games
-    game_ids = as_game_ids(pa.arange(0, n), batch)
+    games = game_ids(pa.arange(0, n), batch)
     empty = pa.repeat(text([""])[0], n)
     status = numeric(batch, "status", pa.uint8())
     keep_game = numeric(batch, "replayed", pa.uint8()).cast(pa.bool_())
@@ -36,15 +36,16 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
             last_san = pc.if_else(pc.greater(ply_count, zero), pc.take(sans, pc.max_element_wise(last, zero)), empty)
         else:
             last_san = empty
-        table = pa.Table.from_arrays([game_ids, ply_count.cast(pa.int16()), last_san, strings(batch, "final_fen")],
+        table = pa.Table.from_arrays([games, ply_count.cast(pa.int16()), last_san, strings(batch, "final_fen")],
                                      schema=schema.POSITIONS)
         return table.filter(keep_game)
 
     n_moves = len(batch.raw["from_square"])
     move_offsets = offsets(batch, "move_start", n_moves)
     move_game = parents(move_offsets, n_moves)
-    start = pa.Table.from_arrays([game_ids, pa.repeat(scalar(0, pa.int16()), n), empty, strings(batch, "start_fen")], schema=schema.POSITIONS).filter(keep_game)
-    moves = pa.Table.from_arrays([as_game_ids(move_game, batch), numeric(batch, "ply", pa.int16()),
+    start = pa.Table.from_arrays([games, pa.repeat(scalar(0, pa.int16()), n), empty, strings(batch, "start_fen")],
+                                 schema=schema.POSITIONS).filter(keep_game)
+    moves = pa.Table.from_arrays([game_ids(move_game, batch), numeric(batch, "ply", pa.int16()),
                                   strings(batch, "san"), strings(batch, "fen")], schema=schema.POSITIONS)
     moves = moves.filter(pc.take(keep_game, move_game))
     table = pa.concat_tables([start, moves]).sort_by([("game", "ascending"), ("ply", "ascending")])

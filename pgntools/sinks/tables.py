@@ -126,11 +126,12 @@ def errors_column(batch: GameBatch) -> pa.Array:
     messages (a small Python loop over the errors only)."""
     kinds, plies = numeric(batch, "error_kind", pa.uint8()), numeric(batch, "error_ply", pa.int32())
     n_errors = len(kinds)
+    error_offsets = offsets(batch, "error_start", n_errors)
     messages = []
     if n_errors:
         kind_codes, ply_values, details = batch.column("error_kind"), batch.column("error_ply"), batch.column("error_detail")
         tokens = batch.strings("error_token")
-        error_game = parents(offsets(batch, "error_start", n_errors), n_errors).to_pylist()
+        error_game = parents(error_offsets, n_errors).to_pylist()
         names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
         tag_starts = batch.column("tag_start").tolist() + [len(names)]
         game_tags: dict = {}
@@ -143,4 +144,4 @@ def errors_column(batch: GameBatch) -> pa.Array:
     errors = pa.StructArray.from_arrays(
         [pc.take(ERROR_NAMES, kinds), with_validity(plies, plies.cast(pa.bool_())), text(messages)],
         fields=list(schema.GAMES.field("errors").type.value_type))
-    return pa.ListArray.from_arrays(offsets(batch, "error_start", n_errors), errors)
+    return pa.ListArray.from_arrays(error_offsets, errors)
