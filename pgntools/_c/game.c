@@ -28,14 +28,6 @@ static const char *const TAG_COLUMN_NAMES[TAG_COLUMN_COUNT] = {
 
 const char *game_tag_column_name(int i) { return i >= 0 && i < TAG_COLUMN_COUNT ? TAG_COLUMN_NAMES[i] : "unknown"; }
 
-static int tag_column_of(const char *name, size_t n)
-{
-    for (int i = 0; i < TAG_COLUMN_COUNT; i++)
-        if (strlen(TAG_COLUMN_NAMES[i]) == n && memcmp(TAG_COLUMN_NAMES[i], name, n) == 0)
-            return i;
-    return -1;
-}
-
 typedef struct {
     Position before; /* the position before this level's last move: where a variation starts */
     Position pos;
@@ -210,6 +202,14 @@ static void push_notes(GameReader *r, Game *g)
 /* ---------------------------------------------------------------- tags */
 
 static bool name_is(const char *s, size_t n, const char *name) { return strlen(name) == n && memcmp(s, name, n) == 0; }
+
+static int tag_column_of(const char *name, size_t n)
+{
+    for (int i = 0; i < TAG_COLUMN_COUNT; i++)
+        if (name_is(name, n, TAG_COLUMN_NAMES[i]))
+            return i;
+    return -1;
+}
 
 static bool tag_row_is(const StrCol *names, size_t row, const char *name, size_t n)
 {
