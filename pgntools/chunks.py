@@ -75,17 +75,61 @@ class Chunk:
         if self.data is not None:
             return self.data + (self.lookahead or b"")
         extra = 0 if self.last or self.numbered else LOOKAHEAD
-        try:
-            with open(self.path, "rb") as f:
-                if os.fstat(f.fileno()).st_size != self.file_size:
-                    raise Unreadable(f"{self.path}: not the file the parent read")
-                f.seek(self.offset)
+        with self._open() as f:
+            try:
                 data = f.read(self.size + extra)
-        except OSError as exc:
-            raise Unreadable(f"{self.path}: {exc}") from None
+            except OSError as exc:
+                raise Unreadable(f"{self.path}: {exc}") from None
         if len(data) < self.size:
             raise Unreadable(f"{self.path}: shorter than expected")
         return data
+
+    def body(self):
+        """What a worker reads: for a numbered chunk of a plain file, a stream of its bytes, so
+        that the worker holds one read block, not the whole chunk, and memory does not grow with
+        the chunk size; otherwise ``read()``'s bytes."""
+        if self.data is None and self.numbered:
+            return _FileRange(self._open(), self.path, self.size)
+        return self.read()
+
+    def _open(self):
+        """The chunk's file, at the chunk's first byte."""
+        try:
+            f = open(self.path, "rb")
+        except OSError as exc:
+            raise Unreadable(f"{self.path}: {exc}") from None
+        try:
+            if os.fstat(f.fileno()).st_size != self.file_size:
+                raise Unreadable(f"{self.path}: not the file the parent read")
+            f.seek(self.offset)
+        except BaseException:
+            f.close()
+            raise
+        return f
+
+
+class _FileRange(io.RawIOBase):
+    """``size`` bytes of an open file from where it stands, read as they are asked for."""
+
+    def __init__(self, f, path: str, size: int):
+        self.file, self.path, self.left = f, path, size
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        want = min(len(b), self.left)
+        if not want:
+            return 0
+        n = self.file.readinto(memoryview(b).cast("B")[:want])
+        if not n:  # the file shrank during the run
+            raise InputError(f"{self.path}: shorter than when the run started; was it changed during the run?")
+        self.left -= n
+        return n
+
+    def close(self):
+        self.file.close()
+        super().close()
 
 
 class Unreadable(Exception):
@@ -321,28 +365,32 @@ def _seam_in_file(f, at: int, size: int) -> int:
 # ---------------------------------------------------------------- reading a chunk
 
 class _View(io.RawIOBase):
-    """A stream over ``prefix`` then a memoryview, without copying the view first. With
-    ``cut``, its end raises _Cut, as the input broke there."""
+    """A stream over ``prefix`` then ``body`` (a memoryview, read without copying it first, or
+    a stream). With ``cut``, its end raises _Cut, as the input broke there."""
 
-    def __init__(self, prefix: bytes, view: memoryview, cut: bool = False):
-        self.parts = [memoryview(prefix), view]
+    def __init__(self, prefix: bytes, body, cut: bool = False):
+        self.parts = [memoryview(prefix), body]
         self.cut = cut
 
     def readable(self):
         return True
 
     def readinto(self, b):
-        while self.parts and not len(self.parts[0]):
+        while self.parts:
+            part = self.parts[0]
+            if not isinstance(part, memoryview):
+                n = part.readinto(b)
+                if n:
+                    return n
+            elif len(part):
+                n = min(len(b), len(part))
+                memoryview(b).cast("B")[:n] = part[:n]
+                self.parts[0] = part[n:]
+                return n
             self.parts.pop(0)
-        if not self.parts:
-            if self.cut:
-                raise _Cut()
-            return 0
-        part = self.parts[0]
-        n = min(len(b), len(part))
-        memoryview(b).cast("B")[:n] = part[:n]
-        self.parts[0] = part[n:]
-        return n
+        if self.cut:
+            raise _Cut()
+        return 0
 
 
 class _Cut(Exception):
@@ -351,23 +399,25 @@ class _Cut(Exception):
 
 
 def _reader(chunk: Chunk, data, reader_options: dict, start: int = 0, cut: bool = False, **options):
-    """A BatchReader over data[start:], located as in the whole input."""
+    """A BatchReader over data[start:] (``data`` may also be a stream of the chunk, start 0),
+    located as in the whole input."""
     offset = chunk.offset + start
     line = chunk.line if chunk.line is not None else 1
-    view = memoryview(data)[start:]
+    body = memoryview(data)[start:] if isinstance(data, (bytes, memoryview)) else data
     if offset and (start == 0 or data[start - 1:start] in (b"\n", b"\r")):
         # a line end first: the scanner starts a line at the chunk's first byte
-        stream, base_offset, base_line = _View(b"\n", view, cut), offset - 1, line - 1
+        stream, base_offset, base_line = _View(b"\n", body, cut), offset - 1, line - 1
     else:
-        stream, base_offset, base_line = _View(b"", view, cut), offset, line
+        stream, base_offset, base_line = _View(b"", body, cut), offset, line
     return _core.BatchReader(stream, base_offset=base_offset, base_line=base_line,
                              first_game=chunk.first_game or 0, **{**reader_options, **options})
 
 
-def chunk_batches(chunk: Chunk, data: bytes, reader_options: dict) -> Iterator[GameBatch]:
+def chunk_batches(chunk: Chunk, data, reader_options: dict) -> Iterator[GameBatch]:
     """The batches of one chunk's games, numbered and located as in the whole input. ``data``
-    may run past the chunk (an unnumbered chunk's lookahead): only the chunk is read."""
-    body = memoryview(data)[:chunk.size]
+    is ``chunk.body()``: bytes that may run past the chunk (an unnumbered chunk's lookahead;
+    only the chunk is read), or a stream of the chunk."""
+    body = memoryview(data)[:chunk.size] if isinstance(data, (bytes, memoryview)) else data
     try:
         for raw in _reader(chunk, body, reader_options, cut=chunk.cut):
             yield GameBatch(raw, chunk.source, raw["first_game"])

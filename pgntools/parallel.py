@@ -35,11 +35,17 @@ from pgntools.io import MAGIC
 from pgntools.pipeline import SinkSpec, Summary
 
 MIN_CHUNK = 1 << 20
-# The 2 x N chunks in flight hold their input and output bytes: chunks of one fixed size keep peak
-# RSS the same for a 20 MB and a 1 GB input (validate --jobs 2: 28 MB on both; with 16 MiB
-# chunks, 28 and 58 MB). export keeps large chunks: each chunk writes Parquet parts of its own.
+# The 2 x N chunks in flight hold their output bytes: chunks of one fixed size keep peak RSS the
+# same for a 20 MB and a 1 GB input (validate --jobs 2: 28 MB on both; with 16 MiB chunks, 28 and
+# 58 MB).
 MAX_CHUNK = 2 << 20
-MAX_CHUNK_PARQUET = 16 << 20
+# Export writes Parquet parts per chunk. A worker thread's memory (its Parquet writers and their
+# row groups) grows with its chunk, so all chunks have one size, whatever the input's: measured
+# with --jobs 2, peak RSS 127 MB on 20 MB and 135 MB on 1 GB (with chunks sized to the input, up
+# to 16 MiB: 123 and 153 MB), for one part file per 4 MiB of PGN. Cluster workers have memory of
+# their own: larger chunks there, and fewer parts.
+PARQUET_CHUNK = 4 << 20
+MAX_CHUNK_PARQUET_CLUSTER = 16 << 20
 CHUNKS_PER_JOB = 4        # for an input of known size: ~4 chunks per job, for load balance
 
 
@@ -100,9 +106,17 @@ def run_chunk(job: Job, chunk: Chunk, data: Optional[bytes] = None) -> dict:
     bytes}, "parts": {spec number: parts}, "seam_ok"}, or {"index", "unreadable": why} when the
     chunk names a file this worker cannot read."""
     try:
-        data = chunk.read() if data is None else data
+        data = chunk.body() if data is None else data
     except Unreadable as exc:
         return {"index": chunk.index, "unreadable": str(exc)}
+    try:
+        return _run_chunk(job, chunk, data)
+    finally:
+        if isinstance(data, io.IOBase):  # a stream of the chunk's file
+            data.close()
+
+
+def _run_chunk(job: Job, chunk: Chunk, data) -> dict:
     collectors = {spec.output: _Collector() for spec in job.specs if spec.output is not None}
     sinks = []
     try:
@@ -243,8 +257,12 @@ class ParallelFeed:
             progress.update(summary)
 
         jobs = run.jobs if not run.scheduler else 2
-        parts = any(spec.output is None for spec in active)  # a Parquet dataset: parts per chunk
-        target = run.chunk_bytes or chunk_target(run.sources, jobs, MAX_CHUNK_PARQUET if parts else MAX_CHUNK)
+        if run.chunk_bytes:
+            target = run.chunk_bytes
+        elif any(spec.output is None for spec in active):  # a Parquet dataset: parts per chunk
+            target = chunk_target(run.sources, jobs, MAX_CHUNK_PARQUET_CLUSTER) if run.scheduler else PARQUET_CHUNK
+        else:
+            target = chunk_target(run.sources, jobs)
         if run.numbered:
             chunks = iter_chunks(run.sources, target, run.reader_options.get("max_game_size", 64 << 20),
                                  on_input=on_input, on_error=summary.on_input_error)

@@ -25,6 +25,9 @@ import pgntools.chunks as chunks_module
 import pgntools.parallel as parallel
 from pgntools import _core
 from pgntools.cli import cli
+from pgntools.errors import InputError
+from pgntools.pipeline import ReportSink, SinkSpec
+from pgntools.sinks.pgn import PgnSink
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
@@ -313,6 +316,51 @@ def test_export(tmp_path):
     got = assert_same_outputs(tmp_path, EXPORT, [path, FIXTURES / "sample.pgn"], chunk=400)
     parts = [k for k in got if k.startswith("dataset/games/")]
     assert parts == [f"dataset/games/part-{i:05d}.parquet" for i in range(len(parts))]
+
+
+def test_export_chunks_have_one_size_whatever_the_input(tmp_path, monkeypatch):
+    """--jobs export: one games and one moves part per chunk of PARQUET_CHUNK bytes of PGN,
+    whatever the input's size (so that a worker's memory is the same for any input)."""
+    monkeypatch.setattr(parallel, "PARQUET_CHUNK", 2048)
+    path = tmp_path / "in.pgn"
+    path.write_bytes(tricky_input(3) + fixtures_input() * 3)
+    n_chunks = len(list(chunks_module.iter_chunks([str(path)], 2048)))
+    assert n_chunks > 3
+    out = tmp_path / "out"
+    invoke(["export", "--jobs", "2", "--parquet", out, path])
+    for table in ("games", "moves"):
+        assert len(list((out / table).glob("part-*.parquet"))) == n_chunks
+
+
+# a validate job writing PGN and report lines, with the options the command uses
+JOB = parallel.Job("validate", {"replay": True, "pgn": True, "fix_results": True},
+                   [SinkSpec("pgn", PgnSink), SinkSpec("report", ReportSink)], "t-")
+
+
+def test_a_worker_streams_a_numbered_chunk_of_a_plain_file(tmp_path):
+    path = tmp_path / "in.pgn"
+    path.write_bytes(tricky_input(6))
+    first, second = list(chunks_module.iter_chunks([str(path)], 700, 1 << 20))[:2]
+    body = second.body()
+    try:
+        assert not isinstance(body, (bytes, memoryview))  # read block by block, not held whole
+        streamed = parallel.run_chunk(JOB, second, body)
+    finally:
+        body.close()
+    held = parallel.run_chunk(JOB, second, second.read())
+    assert streamed["counts"] == held["counts"] and streamed["outputs"] == held["outputs"]
+    assert streamed["counts"]["games"] == second.n_games > 0
+
+
+def test_a_file_that_shrinks_during_the_run_is_an_input_error(tmp_path):
+    path = tmp_path / "in.pgn"
+    path.write_bytes(tricky_input(6))
+    chunk = list(chunks_module.iter_chunks([str(path)], 700, 1 << 20))[1]
+    body = chunk.body()
+    os.truncate(path, chunk.offset + 10)
+    with pytest.raises(InputError, match="shorter than when the run started"):
+        parallel.run_chunk(JOB, chunk, body)
+    body.close()
 
 
 def test_export_of_no_games_is_an_empty_dataset(tmp_path):
