@@ -353,3 +353,5 @@ def _merge_output(sink, output, data: bytes):
         return
     if data:
         output.write(data)
+        if getattr(sink, "format", None) == "csv":  # the run's first rows came with the header
+            sink.header_written = True

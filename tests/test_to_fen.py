@@ -323,6 +323,20 @@ def test_format_csv(tmp_path):
     assert got == expected
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_format_csv_of_no_rows_has_its_header(tmp_path, jobs):
+    """A CSV with no rows still names its columns (pandas.read_csv fails on an empty file)."""
+    empty, prose = tmp_path / "empty.pgn", tmp_path / "prose.pgn"
+    empty.write_bytes(b"")
+    prose.write_bytes(b"no games here\n" * 500)
+    for src in (empty, prose):
+        text = invoke(["to-fen", "--format", "csv", "--jobs", jobs, "--chunk-bytes", "1000", src]).stdout
+        assert list(csv.reader(io.StringIO(text))) == [["game", "ply", "move", "fen"]]
+    invalid = write_pgn(tmp_path, "invalid.pgn", '[Result "*"]\n\n1. e5 *\n')
+    text = invoke(["to-fen", "--format", "csv", "--jobs", jobs, invalid], expect=(1,)).stdout
+    assert list(csv.reader(io.StringIO(text))) == [["game", "ply", "move", "fen"]]
+
+
 def test_format_csv_header_once_across_inputs(tmp_path):
     a = write_pgn(tmp_path, "a.pgn", SCHOLAR)
     b = write_pgn(tmp_path, "b.pgn", SETUP)

@@ -46,10 +46,18 @@ class PositionSink:
             self.output.write(text.encode("utf-8"))
 
     def commit(self):
+        if self.format == "csv" and not self.header_written:  # no rows: still a CSV with its columns
+            from pgntools.sinks.schema import POSITIONS
+
+            self.write_csv(POSITIONS.empty_table())
+        self.close()
+
+    def abort(self):
+        self.close()
+
+    def close(self):
         if self.parquet is not None:
             self.parquet.close()
-
-    abort = commit
 
     def final_fen_lines(self, batch: GameBatch) -> str:
         """The common case, without Arrow: one final FEN per game that was replayed."""
