@@ -918,3 +918,26 @@ def test_row_groups_are_bounded_in_bytes_too(tmp_path, monkeypatch):
     assert moves.num_rows == 200
     [part] = (tmp_path / "out" / "games").glob("part-*.parquet")
     assert pq.ParquetFile(part).num_row_groups >= 2  # by rows alone (65,536 a group): one
+
+
+def test_the_command_line_runs_without_numpy(tmp_path):
+    """`pgntools` (the console entry point) keeps pyarrow from importing numpy, which nothing it
+    does needs: the dataset it writes is the one written in-process with numpy loaded."""
+    import subprocess
+    import sys
+
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "sample.pgn"
+    out = tmp_path / "child"
+    child = ("import sys\n"
+             "from pgntools.cli import main\n"
+             f"sys.argv = ['pgntools', 'export', '--jobs', '1', '--with-fen', '--with-comments', "
+             f"'--parquet', {str(out)!r}, {str(src)!r}]\n"
+             "try:\n    main()\n"
+             "except SystemExit as exc:\n    code = exc.code\n"
+             "print(code, sys.modules.get('numpy', 'never imported'))\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["1", "None"], done.stderr  # exit 1: the sample holds an invalid game
+    here_games, here_moves = export(tmp_path, [src], "--jobs", "1", "--with-fen", "--with-comments")
+    there_games, there_moves = read_dataset(out)
+    assert there_games.equals(here_games) and there_moves.equals(here_moves)
+    assert there_moves.num_rows > 50
