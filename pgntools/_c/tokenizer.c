@@ -5,6 +5,7 @@
 /* Bytes that end a move-like word. */
 static const char *const DELIMITERS = "{}();$[]!?\"\x7f";
 static bool DELIM[256], SPACE[256];
+uint8_t tok_class[256];
 
 void tok_init(void)
 {
@@ -17,6 +18,11 @@ void tok_init(void)
         DELIM[(unsigned char)*d] = true;
     for (const char *c = " \t\n\r\f\v"; *c; c++)
         SPACE[(unsigned char)*c] = true;
+    for (int c = 0; c < 256; c++) {
+        bool word = c >= 'A' && !DELIM[c] && c != '[' && c != ']' && c != '{' && c != '}' && c != 0xEF;
+        tok_class[c] = (uint8_t)((DELIM[c] ? TOKC_DELIM : 0) | (word ? TOKC_WORD : 0) |
+                                 (c >= '1' && c <= '9' ? TOKC_DIGIT : 0));
+    }
     done = true;
 }
 
@@ -289,7 +295,7 @@ static int scan_nag(Scanner *s, Token *t)
     return finish_on_line(s, t, TOK_NAG, i);
 }
 
-int tok_next(Scanner *s, Token *t)
+int tok_next_slow(Scanner *s, Token *t)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
     size_t n = s->len;
