@@ -34,10 +34,22 @@ static bool text_is(const char *s, size_t n, const char *word)
     return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
+/* Whether c is a byte strip_suffixes may remove: ' ' ! # + ? or the '.' ending "e.p." (all in
+ * 0x20-0x3f, one bit each). Most moves end in a rank digit, and skip the loop at once. */
+static inline bool may_end_suffix(char c)
+{
+    enum { BITS = 1u << (' ' - 0x20) | 1u << ('!' - 0x20) | 1u << ('#' - 0x20) | 1u << ('+' - 0x20) |
+                  1u << ('.' - 0x20) | 1u << ('?' - 0x20) };
+    unsigned d = (unsigned char)c - 0x20u;
+    return d < 32 && ((BITS >> d) & 1);
+}
+
 /* Strips annotation glyphs, check markers and "e.p." from the end, recording what was there. */
 static size_t strip_suffixes(const char *s, size_t n, SanMove *out)
 {
     for (;;) {
+        if (n == 0 || !may_end_suffix(s[n - 1]))
+            return n;
         if (n >= 4 && memcmp(s + n - 4, "e.p.", 4) == 0) {
             out->notes |= NOTE_EN_PASSANT_SUFFIX;
             n -= 4;
@@ -55,6 +67,31 @@ static size_t strip_suffixes(const char *s, size_t n, SanMove *out)
     }
 }
 
+/* The shapes most moves have -- e4, Nf3, exd5, Nxd5 -- read straight into *out (which holds the
+ * defaults), with what the general parser below would make of them. False for anything else. */
+static inline bool parse_common(const char *s, size_t n, SanMove *out)
+{
+    if (n < 2 || n > 4 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
+        return false;
+    int piece = piece_of_letter(s[0]);
+    if (n == 2) {
+        out->piece = PAWN;
+    } else if (n == 3 && piece > PAWN) {
+        out->piece = (uint8_t)piece;
+    } else if (n == 4 && s[1] == 'x' && piece > PAWN) {
+        out->piece = (uint8_t)piece;
+        out->capture = 1;
+    } else if (n == 4 && s[1] == 'x' && is_file(s[0])) {
+        out->piece = PAWN;
+        out->capture = 1;
+        out->from_file = (int8_t)(s[0] - 'a');
+    } else {
+        return false;
+    }
+    out->to = (uint8_t)SQ(s[n - 2] - 'a', s[n - 1] - '1');
+    return true;
+}
+
 int san_parse(const char *s, size_t n, SanMove *out)
 {
     memset(out, 0, sizeof *out);
@@ -62,6 +99,8 @@ int san_parse(const char *s, size_t n, SanMove *out)
     n = strip_suffixes(s, n, out);
     if (n == 0)
         return SAN_INVALID;
+    if (parse_common(s, n, out))
+        return SAN_OK;
 
     char c0 = s[0];
     if (c0 == '-' || c0 == 'Z' || c0 == '0' || c0 == '@' || c0 == 'O') { /* the rare forms, by first byte */
