@@ -255,14 +255,30 @@ static bool leaves_pin(const Position *p, int ksq, int from, int to)
     return (seen & sliders & line) != 0;
 }
 
-/* The common case without generating moves: not in check, no en passant, not a king move.
- * Returns SAN_OK, SAN_ILLEGAL or SAN_AMBIGUOUS, or -1 to ask for full generation. */
+/* A king move (not castling) as generation decides it: legal when the target is not attacked
+ * once the king has left its square. -1 when the king cannot step there at all. */
+static int resolve_king(const Position *p, bb_t from_mask, int to, move_t *out)
+{
+    int ksq = pos_king(p, p->turn);
+    if (ksq == NO_SQ || !(BB(ksq) & from_mask) || !(BB_KING[ksq] & BB(to)))
+        return -1;
+    if (pos_attacked_by(p, to, p->turn ^ 1, pos_occ(p) ^ BB(ksq)))
+        return SAN_ILLEGAL;
+    *out = mv_make(ksq, to, MT_NORMAL, 0);
+    return SAN_OK;
+}
+
+/* The common case without generating moves: no en passant, at most one checker (whose line the
+ * move must block or whose square it must take). Returns SAN_OK, SAN_ILLEGAL or SAN_AMBIGUOUS, or
+ * -1 to ask for full generation. */
 static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, int promo, move_t *out)
 {
     int us = p->turn;
     bb_t occ = pos_occ(p), ours = p->by_color[us];
-    if (piece == KING || (ours & BB(to)) || (piece == PAWN && to == p->ep))
+    if ((ours & BB(to)) || (piece == PAWN && to == p->ep))
         return -1;
+    if (piece == KING)
+        return resolve_king(p, from_mask, to, out);
     /* No pawn moves to its own first rank; the square behind it would be off the board
      * (a shift by 64 or more, undefined), so let generation say illegal. */
     if (piece == PAWN && RANK_OF(to) == (us == WHITE ? 0 : 7))
@@ -288,9 +304,15 @@ static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, in
     candidates &= pos_pieces(p, us, piece) & from_mask;
     if (!candidates)
         return -1; /* let generation decide (and say illegal) */
-    if (pos_in_check(p))
-        return -1;
     int ksq = pos_king(p, us), count = 0;
+    if (pos_in_check(p)) {
+        /* Only a move onto the checker or between it and the king can be legal. leaves_pin
+         * still finds pins: a slider it sees that is no pinner is the checker, and the move then
+         * stays on that line. Double check: the king alone moves; generation says so. */
+        bb_t checkers = p->checkers;
+        if ((checkers & (checkers - 1)) || ksq == NO_SQ || !(BB(to) & (BB_BETWEEN[ksq][bb_lsb(checkers)] | checkers)))
+            return -1;
+    }
     move_t found = MOVE_NONE;
     while (candidates) {
         int from = bb_pop(&candidates);
