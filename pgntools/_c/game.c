@@ -543,7 +543,9 @@ static void on_move(GameReader *r, Game *g, const Token *t)
     int status = pos_check_status(&L->pos);
     if (want_san && status)
         san[san_len++] = status == 2 ? '#' : '+';
-    add_move_notes(r, g, sm.notes | san_check_notes(sm.check, status), ply, t);
+    uint16_t notes = sm.notes | san_check_notes(sm.check, status);
+    if (notes) /* most moves need none */
+        add_move_notes(r, g, notes, ply, t);
 
     if (emitting(r, g)) {
         bool black = L->before.turn == BLACK;

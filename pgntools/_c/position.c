@@ -246,11 +246,6 @@ bool pos_color_has_insufficient_material(const Position *p, int color)
     return true;
 }
 
-bool pos_is_insufficient_material(const Position *p)
-{
-    return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
-}
-
 int pos_repetition_count(const uint64_t *history, int n, int halfmove)
 {
     if (n == 0)

@@ -66,8 +66,15 @@ static inline int castle_side_of(const Position *p, int color, int rook_sq) { re
 int pos_check_status(const Position *p);
 bool pos_is_checkmate(const Position *p);
 bool pos_is_stalemate(const Position *p);
-bool pos_is_insufficient_material(const Position *p);
 bool pos_color_has_insufficient_material(const Position *p, int color);
+/* Neither side can mate. A pawn, rook or queen of either side settles it at once (the common
+ * case: this is asked after every capture). */
+static inline bool pos_is_insufficient_material(const Position *p)
+{
+    if (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN])
+        return false;
+    return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
+}
 
 /* Zobrist keys (fixed pseudo-random; our own, generated at init). */
 extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[64], ZOBRIST_EP[8], ZOBRIST_TURN;

@@ -180,10 +180,14 @@ int san_parse(const char *s, size_t n, SanMove *out)
     return SAN_OK;
 }
 
-/* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to`. */
+static bool leaves_pin(const Position *p, int ksq, int from, int to);
+
+/* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to` (a legal move).
+ * The rivals are the other pieces of that type that can legally go to `to`: those that reach it,
+ * less the pinned ones. No check evasion test is needed: in check, `to` blocks or takes the one
+ * checker (the move is legal), and leaves_pin is then exact (see resolve_fast). */
 static void needed_disambiguation(const Position *p, int piece, int from, int to, bool *file, bool *rank)
 {
-    MoveList others;
     *file = *rank = false;
     if (piece == PAWN || piece == KING)
         return;
@@ -192,17 +196,21 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
                  : piece == BISHOP ? bb_bishop_attacks(to, occ)
                  : piece == ROOK   ? bb_rook_attacks(to, occ)
                                    : bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ);
-    if (!(rivals & reach)) /* no other piece of that type sees the square: nothing to generate */
+    rivals &= reach;
+    int ksq = pos_king(p, p->turn);
+    if (!rivals || ksq == NO_SQ)
         return;
-    pos_gen_legal(p, &others, 1 << piece, ~BB(from), BB(to));
-    if (others.n == 0)
-        return;
-    bool same_file = false, same_rank = false;
-    for (int i = 0; i < others.n; i++) {
-        int o = mv_from(others.moves[i]);
+    bool any = false, same_file = false, same_rank = false;
+    while (rivals) {
+        int o = bb_pop(&rivals);
+        if (leaves_pin(p, ksq, o, to))
+            continue;
+        any = true;
         same_file |= FILE_OF(o) == FILE_OF(from);
         same_rank |= RANK_OF(o) == RANK_OF(from);
     }
+    if (!any)
+        return;
     if (!same_file)
         *file = true;
     else if (!same_rank)
@@ -505,11 +513,4 @@ int uci_to_move(const Position *p, const char *s, size_t n, move_t *out)
         }
     }
     return SAN_ILLEGAL;
-}
-
-uint16_t san_check_notes(int written, int actual)
-{
-    if (written == actual)
-        return 0;
-    return written == 0 ? NOTE_MISSING_CHECK_MARKER : NOTE_WRONG_CHECK_MARKER;
 }
