@@ -92,16 +92,10 @@ static inline bool parse_common(const char *s, size_t n, SanMove *out)
     return true;
 }
 
-int san_parse(const char *s, size_t n, SanMove *out)
+/* Every form san_parse knows, from the text without its suffixes (n > 0). Kept out of line, so
+ * that san_parse's common path is a small function. */
+static __attribute__((noinline)) int parse_general(const char *s, size_t n, SanMove *out)
 {
-    memset(out, 0, sizeof *out);
-    out->from_file = out->from_rank = -1;
-    n = strip_suffixes(s, n, out);
-    if (n == 0)
-        return SAN_INVALID;
-    if (parse_common(s, n, out))
-        return SAN_OK;
-
     char c0 = s[0];
     if (c0 == '-' || c0 == 'Z' || c0 == '0' || c0 == '@' || c0 == 'O') { /* the rare forms, by first byte */
         if (text_is(s, n, "--") || text_is(s, n, "Z0") || text_is(s, n, "0000") || text_is(s, n, "@@@@"))
@@ -178,6 +172,18 @@ int san_parse(const char *s, size_t n, SanMove *out)
         }
     }
     return SAN_OK;
+}
+
+int san_parse(const char *s, size_t n, SanMove *out)
+{
+    memset(out, 0, sizeof *out);
+    out->from_file = out->from_rank = -1;
+    n = strip_suffixes(s, n, out);
+    if (n == 0)
+        return SAN_INVALID;
+    if (parse_common(s, n, out))
+        return SAN_OK;
+    return parse_general(s, n, out);
 }
 
 static bool leaves_pin(const Position *p, int ksq, int from, int to);
