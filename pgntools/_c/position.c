@@ -256,10 +256,3 @@ int pos_repetition_count(const uint64_t *history, int n, int halfmove)
         count += history[i] == now;
     return count;
 }
-
-int pos_check_status(const Position *p)
-{
-    if (!pos_in_check(p))
-        return 0;
-    return pos_has_legal_move(p) ? 1 : 2;
-}
