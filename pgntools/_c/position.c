@@ -147,7 +147,7 @@ static inline bb_t checkers_after(const Position *p, int from, int to)
     if (line && !(line & BB(to))) { /* `from` was on a line to the king, and the piece left it */
         bool straight = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from);
         bb_t sliders = (straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN];
-        bb_t seen = straight ? bb_rook_attacks(ksq, occ) : bb_bishop_attacks(ksq, occ);
+        bb_t seen = bb_attacks_along(ksq, from, occ);
         checkers |= seen & sliders & p->by_color[att] & line;
     }
     return checkers;

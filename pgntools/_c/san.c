@@ -264,8 +264,7 @@ static bool leaves_pin(const Position *p, int ksq, int from, int to)
     bb_t sliders = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from)
                        ? (p->by_type[ROOK] | p->by_type[QUEEN]) & p->by_color[them]
                        : (p->by_type[BISHOP] | p->by_type[QUEEN]) & p->by_color[them];
-    bb_t seen = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from) ? bb_rook_attacks(ksq, occ)
-                                                                               : bb_bishop_attacks(ksq, occ);
+    bb_t seen = bb_attacks_along(ksq, from, occ);
     return (seen & sliders & line) != 0;
 }
 
