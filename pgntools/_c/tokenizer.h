@@ -90,7 +90,7 @@ static inline int tok_next(Scanner *s, Token *t)
     if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
         return tok_next_slow(s, t);
     int kind = TOK_MOVE, value = 0;
-    size_t j = i + 1, end;
+    size_t j = i + 1, number_end = 0;
     if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
         int64_t number = b[i] - '0';
         while (j < n && b[j] >= '0' && b[j] <= '9') {
@@ -103,14 +103,13 @@ static inline int tok_next(Scanner *s, Token *t)
             j++;
         kind = TOK_MOVE_NUMBER;
         value = (int)number;
-        end = j; /* "12.Nf3": the number ends here, though its word goes on */
+        number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
     }
     while (j < n && !(tok_class[b[j]] & TOKC_DELIM))
         j++;
     if (j >= n)
         return tok_next_slow(s, t);
-    if (kind == TOK_MOVE)
-        end = j;
+    size_t end = kind == TOK_MOVE_NUMBER ? number_end : j;
     t->kind = kind;
     t->value = value;
     t->line_start = line != s->last_token_line;
