@@ -30,6 +30,15 @@ static inline bb_t bb_line_attacks(bb_t occ, const LineMask *m)
     return m->line & ((nearest_above << 1) + below);
 }
 
+/* The attacks from `sq` along its one line through `other` (aligned with it, other != sq): what
+ * a slider there sees on that line, half the work of rook or bishop attacks. */
+static inline bb_t bb_attacks_along(int sq, int other, bb_t occ)
+{
+    int df = FILE_OF(other) - FILE_OF(sq), dr = RANK_OF(other) - RANK_OF(sq);
+    int l = df == 0 ? 0 : dr == 0 ? 1 : df == dr ? 2 : 3; /* file, rank, diagonal, anti-diagonal */
+    return bb_line_attacks(occ, &BB_LINE_MASKS[l][sq]);
+}
+
 static inline bb_t bb_rook_attacks(int sq, bb_t occ)
 {
     return bb_line_attacks(occ, &BB_LINE_MASKS[0][sq]) | bb_line_attacks(occ, &BB_LINE_MASKS[1][sq]);

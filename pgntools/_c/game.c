@@ -300,10 +300,11 @@ static void push_tag_value(GameReader *r, const Game *g, const char *s, size_t n
         r->batch.failed = true;
 }
 
-static void on_tag(GameReader *r, Game *g, const Token *t)
+/* `duplicate`: the game already has a tag of this name (has_tag, asked once by the caller). */
+static void on_tag(GameReader *r, Game *g, const Token *t, bool duplicate)
 {
     const char *name = r->sc.buf + t->a, *value = r->sc.buf + t->b;
-    if (has_tag(r, g, name, t->alen)) {
+    if (duplicate) {
         add_note(g, NOTE_DUPLICATE_TAG, 0, t);
         return; /* the first value stands */
     }
@@ -328,13 +329,12 @@ static void on_tag(GameReader *r, Game *g, const Token *t)
     }
 }
 
-/* In a tag section, a repeated tag name begins a new game (the one before had no movetext, as
- * broadcasts and studies export them): at the first tag after a blank line if there was one,
- * else at a second Event. */
-static bool starts_next_game(GameReader *r, const Game *g, const Token *t, bool after_gap)
+/* In a tag section, a repeated tag name (`duplicate`) begins a new game (the one before had no
+ * movetext, as broadcasts and studies export them): at the first tag after a blank line if there
+ * was one, else at a second Event. */
+static bool starts_next_game(GameReader *r, const Token *t, bool duplicate, bool after_gap)
 {
-    const char *name = r->sc.buf + t->a;
-    return has_tag(r, g, name, t->alen) && (after_gap || name_is(name, t->alen, "Event"));
+    return duplicate && (after_gap || name_is(r->sc.buf + t->a, t->alen, "Event"));
 }
 
 /* ---------------------------------------------------------------- start position */
@@ -490,10 +490,8 @@ static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *
 static void on_move(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
-    Level *L = &r->levels.data[g->depth];
-    bool mainline = g->depth == 0;
     if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart */
-        if (g->replaying && !g->stopped && L->has_move)
+        if (g->replaying && !g->stopped && r->levels.data[g->depth].has_move)
             add_move_notes(r, g, NOTE_EN_PASSANT_SUFFIX, g->ply, t);
         return;
     }
@@ -505,6 +503,8 @@ static void on_move(GameReader *r, Game *g, const Token *t)
     if (!g->replaying || g->stopped)
         return;
 
+    Level *L = &r->levels.data[g->depth];
+    bool mainline = g->depth == 0;
     int ply = L->ply + 1;
     int ended = mainline ? g->outcome : L->ended;
     if (ended) {
@@ -543,7 +543,9 @@ static void on_move(GameReader *r, Game *g, const Token *t)
     int status = pos_check_status(&L->pos);
     if (want_san && status)
         san[san_len++] = status == 2 ? '#' : '+';
-    add_move_notes(r, g, sm.notes | san_check_notes(sm.check, status), ply, t);
+    uint16_t notes = sm.notes | san_check_notes(sm.check, status);
+    if (notes) /* most moves need none */
+        add_move_notes(r, g, notes, ply, t);
 
     if (emitting(r, g)) {
         bool black = L->before.turn == BLACK;
@@ -696,6 +698,14 @@ static bool valid_utf8(const unsigned char *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
+        if (i + 32 <= n) { /* ASCII runs (nearly all of a game) 32 bytes at a time */
+            uint64_t w[4];
+            memcpy(w, s + i, 32);
+            if (!((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL)) {
+                i += 32;
+                continue;
+            }
+        }
         if (i + 8 <= n) {
             uint64_t w;
             memcpy(&w, s + i, 8);
@@ -814,7 +824,9 @@ static int read_game(GameReader *r, bool latin1)
             batch_mark(&r->batch, &gap_mark);
             have_gap = true;
         }
-        if (k == TOK_TAG && g.has_tags && starts_next_game(r, &g, &t, have_gap)) {
+        /* a game without tags yet has no tag rows: no lookup */
+        bool duplicate = k == TOK_TAG && g.has_tags && has_tag(r, &g, sc->buf + t.a, t.alen);
+        if (starts_next_game(r, &t, duplicate, have_gap)) {
             if (have_gap) { /* the next game began at the first tag after the blank line */
                 g = at_gap;
                 batch_rollback(&r->batch, &gap_mark);
@@ -825,7 +837,7 @@ static int read_game(GameReader *r, bool latin1)
             goto done; /* the game before had tags only */
         }
         if (k == TOK_TAG) {
-            on_tag(r, &g, &t);
+            on_tag(r, &g, &t, duplicate);
             g.last_tag_line = t.line;
             g.has_tags = g.has_content = true;
         } else if (k == TOK_BAD_TAG) {

@@ -147,7 +147,7 @@ static inline bb_t checkers_after(const Position *p, int from, int to)
     if (line && !(line & BB(to))) { /* `from` was on a line to the king, and the piece left it */
         bool straight = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from);
         bb_t sliders = (straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN];
-        bb_t seen = straight ? bb_rook_attacks(ksq, occ) : bb_bishop_attacks(ksq, occ);
+        bb_t seen = bb_attacks_along(ksq, from, occ);
         checkers |= seen & sliders & p->by_color[att] & line;
     }
     return checkers;
@@ -246,11 +246,6 @@ bool pos_color_has_insufficient_material(const Position *p, int color)
     return true;
 }
 
-bool pos_is_insufficient_material(const Position *p)
-{
-    return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
-}
-
 int pos_repetition_count(const uint64_t *history, int n, int halfmove)
 {
     if (n == 0)
@@ -260,11 +255,4 @@ int pos_repetition_count(const uint64_t *history, int n, int halfmove)
     for (int i = n - 3; i >= 0 && n - 1 - i <= halfmove; i -= 2)
         count += history[i] == now;
     return count;
-}
-
-int pos_check_status(const Position *p)
-{
-    if (!pos_in_check(p))
-        return 0;
-    return pos_has_legal_move(p) ? 1 : 2;
 }

@@ -62,12 +62,24 @@ static inline int castle_king_target(int color, int side) { return SQ(side == 0 
 static inline int castle_rook_target(int color, int side) { return SQ(side == 0 ? 5 : 3, color == WHITE ? 0 : 7); }
 static inline int castle_side_of(const Position *p, int color, int rook_sq) { return rook_sq == p->castle[color][0] ? 0 : 1; }
 
-/* 0 no check, 1 check, 2 checkmate: the suffix SAN writes. */
-int pos_check_status(const Position *p);
+/* 0 no check, 1 check, 2 checkmate: the suffix SAN writes. Inline: asked after every move. */
+static inline int pos_check_status(const Position *p)
+{
+    if (!pos_in_check(p))
+        return 0;
+    return pos_has_legal_move(p) ? 1 : 2;
+}
 bool pos_is_checkmate(const Position *p);
 bool pos_is_stalemate(const Position *p);
-bool pos_is_insufficient_material(const Position *p);
 bool pos_color_has_insufficient_material(const Position *p, int color);
+/* Neither side can mate. A pawn, rook or queen of either side settles it at once (the common
+ * case: this is asked after every capture). */
+static inline bool pos_is_insufficient_material(const Position *p)
+{
+    if (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN])
+        return false;
+    return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
+}
 
 /* Zobrist keys (fixed pseudo-random; our own, generated at init). */
 extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[64], ZOBRIST_EP[8], ZOBRIST_TURN;

@@ -34,10 +34,22 @@ static bool text_is(const char *s, size_t n, const char *word)
     return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
+/* Whether c is a byte strip_suffixes may remove: ' ' ! # + ? or the '.' ending "e.p." (all in
+ * 0x20-0x3f, one bit each). Most moves end in a rank digit, and skip the loop at once. */
+static inline bool may_end_suffix(char c)
+{
+    enum { BITS = 1u << (' ' - 0x20) | 1u << ('!' - 0x20) | 1u << ('#' - 0x20) | 1u << ('+' - 0x20) |
+                  1u << ('.' - 0x20) | 1u << ('?' - 0x20) };
+    unsigned d = (unsigned char)c - 0x20u;
+    return d < 32 && ((BITS >> d) & 1);
+}
+
 /* Strips annotation glyphs, check markers and "e.p." from the end, recording what was there. */
 static size_t strip_suffixes(const char *s, size_t n, SanMove *out)
 {
     for (;;) {
+        if (n == 0 || !may_end_suffix(s[n - 1]))
+            return n;
         if (n >= 4 && memcmp(s + n - 4, "e.p.", 4) == 0) {
             out->notes |= NOTE_EN_PASSANT_SUFFIX;
             n -= 4;
@@ -55,14 +67,35 @@ static size_t strip_suffixes(const char *s, size_t n, SanMove *out)
     }
 }
 
-int san_parse(const char *s, size_t n, SanMove *out)
+/* The shapes most moves have -- e4, Nf3, exd5, Nxd5 -- read straight into *out (which holds the
+ * defaults), with what the general parser below would make of them. False for anything else. */
+static inline bool parse_common(const char *s, size_t n, SanMove *out)
 {
-    memset(out, 0, sizeof *out);
-    out->from_file = out->from_rank = -1;
-    n = strip_suffixes(s, n, out);
-    if (n == 0)
-        return SAN_INVALID;
+    if (n < 2 || n > 4 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
+        return false;
+    int piece = piece_of_letter(s[0]);
+    if (n == 2) {
+        out->piece = PAWN;
+    } else if (n == 3 && piece > PAWN) {
+        out->piece = (uint8_t)piece;
+    } else if (n == 4 && s[1] == 'x' && piece > PAWN) {
+        out->piece = (uint8_t)piece;
+        out->capture = 1;
+    } else if (n == 4 && s[1] == 'x' && is_file(s[0])) {
+        out->piece = PAWN;
+        out->capture = 1;
+        out->from_file = (int8_t)(s[0] - 'a');
+    } else {
+        return false;
+    }
+    out->to = (uint8_t)SQ(s[n - 2] - 'a', s[n - 1] - '1');
+    return true;
+}
 
+/* Every form san_parse knows, from the text without its suffixes (n > 0). Kept out of line, so
+ * that san_parse's common path is a small function. */
+static __attribute__((noinline)) int parse_general(const char *s, size_t n, SanMove *out)
+{
     char c0 = s[0];
     if (c0 == '-' || c0 == 'Z' || c0 == '0' || c0 == '@' || c0 == 'O') { /* the rare forms, by first byte */
         if (text_is(s, n, "--") || text_is(s, n, "Z0") || text_is(s, n, "0000") || text_is(s, n, "@@@@"))
@@ -141,10 +174,26 @@ int san_parse(const char *s, size_t n, SanMove *out)
     return SAN_OK;
 }
 
-/* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to`. */
+int san_parse(const char *s, size_t n, SanMove *out)
+{
+    memset(out, 0, sizeof *out);
+    out->from_file = out->from_rank = -1;
+    n = strip_suffixes(s, n, out);
+    if (n == 0)
+        return SAN_INVALID;
+    if (parse_common(s, n, out))
+        return SAN_OK;
+    return parse_general(s, n, out);
+}
+
+static bool leaves_pin(const Position *p, int ksq, int from, int to);
+
+/* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to` (a legal move).
+ * The rivals are the other pieces of that type that can legally go to `to`: those that reach it,
+ * less the pinned ones. No check evasion test is needed: in check, `to` blocks or takes the one
+ * checker (the move is legal), and leaves_pin is then exact (see resolve_fast). */
 static void needed_disambiguation(const Position *p, int piece, int from, int to, bool *file, bool *rank)
 {
-    MoveList others;
     *file = *rank = false;
     if (piece == PAWN || piece == KING)
         return;
@@ -153,17 +202,21 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
                  : piece == BISHOP ? bb_bishop_attacks(to, occ)
                  : piece == ROOK   ? bb_rook_attacks(to, occ)
                                    : bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ);
-    if (!(rivals & reach)) /* no other piece of that type sees the square: nothing to generate */
+    rivals &= reach;
+    int ksq = pos_king(p, p->turn);
+    if (!rivals || ksq == NO_SQ)
         return;
-    pos_gen_legal(p, &others, 1 << piece, ~BB(from), BB(to));
-    if (others.n == 0)
-        return;
-    bool same_file = false, same_rank = false;
-    for (int i = 0; i < others.n; i++) {
-        int o = mv_from(others.moves[i]);
+    bool any = false, same_file = false, same_rank = false;
+    while (rivals) {
+        int o = bb_pop(&rivals);
+        if (leaves_pin(p, ksq, o, to))
+            continue;
+        any = true;
         same_file |= FILE_OF(o) == FILE_OF(from);
         same_rank |= RANK_OF(o) == RANK_OF(from);
     }
+    if (!any)
+        return;
     if (!same_file)
         *file = true;
     else if (!same_rank)
@@ -211,19 +264,34 @@ static bool leaves_pin(const Position *p, int ksq, int from, int to)
     bb_t sliders = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from)
                        ? (p->by_type[ROOK] | p->by_type[QUEEN]) & p->by_color[them]
                        : (p->by_type[BISHOP] | p->by_type[QUEEN]) & p->by_color[them];
-    bb_t seen = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from) ? bb_rook_attacks(ksq, occ)
-                                                                               : bb_bishop_attacks(ksq, occ);
+    bb_t seen = bb_attacks_along(ksq, from, occ);
     return (seen & sliders & line) != 0;
 }
 
-/* The common case without generating moves: not in check, no en passant, not a king move.
- * Returns SAN_OK, SAN_ILLEGAL or SAN_AMBIGUOUS, or -1 to ask for full generation. */
+/* A king move (not castling) as generation decides it: legal when the target is not attacked
+ * once the king has left its square. -1 when the king cannot step there at all. */
+static int resolve_king(const Position *p, bb_t from_mask, int to, move_t *out)
+{
+    int ksq = pos_king(p, p->turn);
+    if (ksq == NO_SQ || !(BB(ksq) & from_mask) || !(BB_KING[ksq] & BB(to)))
+        return -1;
+    if (pos_attacked_by(p, to, p->turn ^ 1, pos_occ(p) ^ BB(ksq)))
+        return SAN_ILLEGAL;
+    *out = mv_make(ksq, to, MT_NORMAL, 0);
+    return SAN_OK;
+}
+
+/* The common case without generating moves: no en passant, at most one checker (whose line the
+ * move must block or whose square it must take). Returns SAN_OK, SAN_ILLEGAL or SAN_AMBIGUOUS, or
+ * -1 to ask for full generation. */
 static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, int promo, move_t *out)
 {
     int us = p->turn;
     bb_t occ = pos_occ(p), ours = p->by_color[us];
-    if (piece == KING || (ours & BB(to)) || (piece == PAWN && to == p->ep))
+    if ((ours & BB(to)) || (piece == PAWN && to == p->ep))
         return -1;
+    if (piece == KING)
+        return resolve_king(p, from_mask, to, out);
     /* No pawn moves to its own first rank; the square behind it would be off the board
      * (a shift by 64 or more, undefined), so let generation say illegal. */
     if (piece == PAWN && RANK_OF(to) == (us == WHITE ? 0 : 7))
@@ -249,9 +317,15 @@ static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, in
     candidates &= pos_pieces(p, us, piece) & from_mask;
     if (!candidates)
         return -1; /* let generation decide (and say illegal) */
-    if (pos_in_check(p))
-        return -1;
     int ksq = pos_king(p, us), count = 0;
+    if (pos_in_check(p)) {
+        /* Only a move onto the checker or between it and the king can be legal. leaves_pin
+         * still finds pins: a slider it sees that is no pinner is the checker, and the move then
+         * stays on that line. Double check: the king alone moves; generation says so. */
+        bb_t checkers = p->checkers;
+        if ((checkers & (checkers - 1)) || ksq == NO_SQ || !(BB(to) & (BB_BETWEEN[ksq][bb_lsb(checkers)] | checkers)))
+            return -1;
+    }
     move_t found = MOVE_NONE;
     while (candidates) {
         int from = bb_pop(&candidates);
@@ -444,11 +518,4 @@ int uci_to_move(const Position *p, const char *s, size_t n, move_t *out)
         }
     }
     return SAN_ILLEGAL;
-}
-
-uint16_t san_check_notes(int written, int actual)
-{
-    if (written == actual)
-        return 0;
-    return written == 0 ? NOTE_MISSING_CHECK_MARKER : NOTE_WRONG_CHECK_MARKER;
 }

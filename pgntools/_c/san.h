@@ -64,7 +64,12 @@ size_t uci_format(const Position *p, move_t m, char *out);
 int uci_to_move(const Position *p, const char *text, size_t len, move_t *out);
 
 /* Notes for a check marker that was written (0, 1 '+', 2 '#') against the actual status. */
-uint16_t san_check_notes(int written, int actual);
+static inline uint16_t san_check_notes(int written, int actual)
+{
+    if (written == actual)
+        return 0;
+    return written == 0 ? NOTE_MISSING_CHECK_MARKER : NOTE_WRONG_CHECK_MARKER;
+}
 
 const char *san_error_name(int kind);
 const char *san_note_name(int bit_index);

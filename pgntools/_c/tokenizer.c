@@ -4,7 +4,8 @@
 
 /* Bytes that end a move-like word. */
 static const char *const DELIMITERS = "{}();$[]!?\"\x7f";
-static bool DELIM[256], SPACE[256];
+static bool DELIM[256], SPACE[256], TAG_NAME[256];
+uint8_t tok_class[256];
 
 void tok_init(void)
 {
@@ -17,16 +18,19 @@ void tok_init(void)
         DELIM[(unsigned char)*d] = true;
     for (const char *c = " \t\n\r\f\v"; *c; c++)
         SPACE[(unsigned char)*c] = true;
+    for (int c = 0; c < 256; c++) {
+        TAG_NAME[c] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                      c == '+' || c == '#' || c == '=' || c == ':' || c == '-';
+        bool word = c >= 'A' && !DELIM[c] && c != '[' && c != ']' && c != '{' && c != '}' && c != 0xEF;
+        tok_class[c] = (uint8_t)((DELIM[c] ? TOKC_DELIM : 0) | (word ? TOKC_WORD : 0) |
+                                 (c >= '1' && c <= '9' ? TOKC_DIGIT : 0));
+    }
     done = true;
 }
 
 static inline bool is_delim(unsigned char c) { return DELIM[c]; }
 
-static bool is_tag_name_char(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
-           c == '#' || c == '=' || c == ':' || c == '-';
-}
+static inline bool is_tag_name_char(unsigned char c) { return TAG_NAME[c]; }
 
 static inline void new_line(Scanner *s, size_t next)
 {
@@ -100,6 +104,24 @@ void tok_unread(Scanner *s, const Token *t)
     s->last_token_line = t->line_start ? t->line - 1 : t->line;
 }
 
+/* Where a tag value starting at b[i] stops: at its closing quote (a backslash escapes the byte
+ * after it), at the first line end, escaped or not (no closing quote on this line), or at n.
+ * Tag values are short: one pass over the bytes beats a memchr per kind of stop. */
+static size_t tag_value_end(const char *b, size_t i, size_t n)
+{
+    for (; i < n; i++) {
+        char c = b[i];
+        if (c == '"' || c == '\n' || c == '\r')
+            return i;
+        if (c == '\\') {
+            if (i + 1 < n && (b[i + 1] == '\n' || b[i + 1] == '\r'))
+                return i + 1;
+            i++;
+        }
+    }
+    return n;
+}
+
 static int scan_tag(Scanner *s, Token *t)
 {
     const char *b = s->buf;
@@ -114,23 +136,7 @@ static int scan_tag(Scanner *s, Token *t)
         i++;
     if (i < n && b[i] == '"' && t->alen) {
         t->b = ++i;
-        for (;;) { /* to the closing quote, over \" and \\, not past the line's end */
-            const char *q = memchr(b + i, '"', n - i);
-            size_t end = q ? (size_t)(q - b) : n;
-            const char *bs = memchr(b + i, '\\', end - i);
-            if (!bs) {
-                i = end;
-                break;
-            }
-            i = (size_t)(bs - b) + 2; /* an escaped character; scan on from after it */
-            if (i > n)
-                i = n;
-        }
-        {
-            const char *nl = memchr(b + t->b, '\n', i - t->b), *cr = memchr(b + t->b, '\r', i - t->b);
-            if (nl || cr) /* no closing quote on this line */
-                i = (size_t)((nl && (!cr || nl < cr) ? nl : cr) - b);
-        }
+        i = tag_value_end(b, i, n);
         if (i < n && b[i] == '"') {
             t->blen = i - t->b;
             i++;
@@ -289,7 +295,7 @@ static int scan_nag(Scanner *s, Token *t)
     return finish_on_line(s, t, TOK_NAG, i);
 }
 
-int tok_next(Scanner *s, Token *t)
+int tok_next_slow(Scanner *s, Token *t)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
     size_t n = s->len;

@@ -46,7 +46,9 @@ typedef struct {
 } Token;
 
 /* Skips whitespace, BOMs and % escape lines; returns the next token. */
-int tok_next(Scanner *s, Token *t);
+static inline int tok_next(Scanner *s, Token *t);
+/* tok_next for any input (tok_next itself only takes the common tokens' short cut). */
+int tok_next_slow(Scanner *s, Token *t);
 /* Moves to buf[end], counting the lines passed. */
 void tok_skip_to(Scanner *s, size_t end);
 /* Puts a token back: the next tok_next returns it again. */
@@ -56,5 +58,70 @@ void tok_init(void);
 /* Whether buf[i..] (at a line start) looks like a tag line: '[' name whitespace '"'. Sets
  * *need_more when the buffer ends before that can be decided. */
 bool tok_looks_like_tag(const Scanner *s, size_t i, bool *need_more);
+
+/* Byte classes for tok_next's short cut (filled by tok_init). */
+enum {
+    TOKC_DELIM = 1, /* ends a move-like word */
+    TOKC_WORD = 2,  /* starts a word that is a move whatever follows (a letter, or any byte >= 'A'
+                     * that tok_next_slow sends to its word scan: not [ ] { } DEL or a BOM's first) */
+    TOKC_DIGIT = 4, /* 1-9: starts a move number, a result or a word like 1e4 */
+};
+extern uint8_t tok_class[256];
+
+/* The bulk of movetext is "12. Nf3 Nc6 " or "12.Nf3 Nc6\r\n" -- a move or a move number after
+ * at most one space or line end, ending inside the buffer. Those are scanned here, inline in the
+ * caller, giving exactly the token (and scanner state) tok_next_slow would; anything else, and
+ * any word reaching the buffer's end (it may continue in the next chunk), goes to tok_next_slow. */
+static inline int tok_next(Scanner *s, Token *t)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t i = s->pos, n = s->len;
+    int64_t line = s->line;
+    if (i + 1 < n) {
+        if (b[i] == ' ') {
+            i++;
+        } else if (b[i] == '\n' || (b[i] == '\r' && b[i + 1] == '\n')) {
+            i += b[i] == '\r' ? 2 : 1;
+            s->line = ++line;
+            s->line_start_abs = s->base + (int64_t)i;
+        }
+    }
+    s->pos = i;
+    if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
+        return tok_next_slow(s, t);
+    int kind = TOK_MOVE, value = 0;
+    size_t j = i + 1, number_end = 0;
+    if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
+        int64_t number = b[i] - '0';
+        while (j < n && b[j] >= '0' && b[j] <= '9') {
+            number = number < 100000000 ? number * 10 + (b[j] - '0') : number;
+            j++;
+        }
+        if (j < n && b[j] != '.' && !(tok_class[b[j]] & TOKC_DELIM))
+            return tok_next_slow(s, t); /* a result, or digits glued to other bytes */
+        while (j < n && b[j] == '.')
+            j++;
+        kind = TOK_MOVE_NUMBER;
+        value = (int)number;
+        number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
+    }
+    while (j < n && !(tok_class[b[j]] & TOKC_DELIM))
+        j++;
+    if (j >= n)
+        return tok_next_slow(s, t);
+    size_t end = kind == TOK_MOVE_NUMBER ? number_end : j;
+    t->kind = kind;
+    t->value = value;
+    t->line_start = line != s->last_token_line;
+    t->start = t->a = i;
+    t->len = end - i;
+    t->alen = j - i; /* the whole word, as the slow scan has it (12.Nf3: a number of 3 bytes) */
+    t->b = t->blen = 0;
+    t->line = line;
+    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
+    s->pos = end;
+    s->last_token_line = line;
+    return kind;
+}
 
 #endif
