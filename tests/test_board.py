@@ -78,6 +78,16 @@ def test_halfmove_clock_increments_on_quiet_moves():
     assert board.fullmove_number == 21
 
 
+def test_halfmove_clock_stops_at_the_largest_value_a_fen_may_give():
+    """65535 is the largest clock a FEN may hold: a quiet move keeps it there (no wrap to 0,
+    which would undo the 75-move rule)."""
+    board = pgntools.Board.from_fen("k7/8/8/8/8/8/8/KQ6 w - - 65535 1")
+    board.push_uci("a1a2")
+    assert board.halfmove_clock == 65535
+    assert board.fen() == "k7/8/8/8/8/8/K7/1Q6 b - - 65535 1"
+    assert board.is_seventyfive_moves()
+
+
 def test_clock_of_42_survives_fen_out_and_in():
     fen = "4k3/8/8/8/8/8/8/4K2R w K - 42 77"
     board = pgntools.Board.from_fen(fen)

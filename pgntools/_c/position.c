@@ -165,7 +165,8 @@ void pos_make(Position *p, move_t m)
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
     p->ep = NO_SQ;
     p->ep_hashed = 0;
-    p->halfmove++;
+    if (p->halfmove < UINT16_MAX) /* saturates: a FEN may start it at 65535 */
+        p->halfmove++;
 
     if (type == MT_CASTLE) {
         int side = castle_side_of(p, us, to);
