@@ -3,10 +3,9 @@
 The public API is what ``__all__`` lists; ``pgntools._core`` is private.
 """
 from pgntools._core import Board
-from pgntools.reader import Game, Move, iter_batches, read_games
+from pgntools.reader import iter_batches, read_games
 from pgntools.errors import (
     AmbiguousMoveError,
-    GameError,
     IllegalMoveError,
     InputError,
     InvalidFenError,
@@ -17,6 +16,15 @@ from pgntools.errors import (
 )
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in ("Game", "Move", "GameError"):  # pgntools.records, imported on first use (start-up)
+        from pgntools import records
+
+        return getattr(records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AmbiguousMoveError",

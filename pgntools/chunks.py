@@ -25,8 +25,7 @@ import io
 import os
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field, replace
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, NamedTuple, Optional, Sequence
 
 from pgntools import _core
 from pgntools.errors import InputError
@@ -38,8 +37,7 @@ LOOKAHEAD = 64 << 10      # bytes past a seam a worker scans to check it
 READ_BLOCK = 1 << 20
 
 
-@dataclass
-class Chunk:
+class Chunk(NamedTuple):
     """Whole games: bytes [offset, offset + size) of an input's (decompressed) stream."""
 
     index: int              # 0-based over the run, in input order
@@ -49,11 +47,11 @@ class Chunk:
     first_game: Optional[int]  # game id of its first game (None: unnumbered chunk)
     n_games: Optional[int]  # games the scan found in it (None: unnumbered chunk)
     size: int
-    data: Optional[bytes] = field(default=None, repr=False)
+    data: Optional[bytes] = None   # (data and lookahead are left out of the repr)
     path: Optional[str] = None     # a plain file a worker may read the bytes from itself
     file_size: Optional[int] = None
     last: bool = True       # the chunk ends its input (an unnumbered chunk's end is checked otherwise)
-    lookahead: Optional[bytes] = field(default=None, repr=False)  # the next bytes (unnumbered, not path)
+    lookahead: Optional[bytes] = None  # the next bytes (unnumbered, not path)
     cut: bool = False       # the input broke (corrupt compression) right after the chunk's bytes:
     #                         the game the break cut off is not read, as in a single-process run
 
@@ -61,14 +59,19 @@ class Chunk:
     def numbered(self) -> bool:
         return self.first_game is not None
 
+    def __repr__(self):
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self)
+                          if name not in ("data", "lookahead"))
+        return f"Chunk({shown})"
+
     def without_data(self) -> "Chunk":
-        return replace(self, data=None, lookahead=None)
+        return self._replace(data=None, lookahead=None)
 
     def merged(self, following: "Chunk") -> "Chunk":
         """This chunk and the next one of the same input as one chunk."""
         data = self.data + following.data if self.data is not None else None
-        return replace(self, size=self.size + following.size, data=data, last=following.last,
-                       lookahead=following.lookahead, cut=following.cut)
+        return self._replace(size=self.size + following.size, data=data, last=following.last,
+                             lookahead=following.lookahead, cut=following.cut)
 
     def read(self) -> bytes:
         """The chunk's bytes (with the lookahead for an unnumbered chunk's check)."""

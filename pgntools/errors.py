@@ -1,12 +1,11 @@
-"""Errors: exceptions for the stream and the API, and GameError records for per-game problems.
+"""Errors: exceptions for the stream and the API (per-game problems are GameError records,
+pgntools.records).
 
 Per-game problems are data (a bad game never stops the stream); only problems with the stream
 itself (unreadable input, corrupt compression) and misuse of the API raise.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Optional
 
 
 class PgnToolsError(Exception):
@@ -54,23 +53,6 @@ class OutputError(PgnToolsError):
     """An output that cannot be written."""
 
 
-@dataclass
-class GameError:
-    """One problem found in one game. ``ply`` is the 1-based half-move, or None."""
-
-    kind: str
-    message: str
-    game_index: int
-    byte_offset: int
-    line: int
-    ply: Optional[int] = None
-    token: Optional[str] = None
-    column: Optional[int] = None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
 MOVE_ERRORS = {
     "illegal_move": IllegalMoveError,
     "ambiguous_move": AmbiguousMoveError,
@@ -80,3 +62,11 @@ MOVE_ERRORS = {
 def move_error(kind: str, move: str, message: str) -> MoveError:
     """The exception class that matches an error kind."""
     return MOVE_ERRORS.get(kind, InvalidMoveError)(kind, move, message)
+
+
+def __getattr__(name: str):
+    if name == "GameError":  # lives in pgntools.records, imported on first use
+        from pgntools.records import GameError
+
+        return GameError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

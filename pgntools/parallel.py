@@ -26,8 +26,7 @@ import signal
 import threading
 import uuid
 from collections import deque
-from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, NamedTuple, Optional, Sequence
 
 from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks, iter_seam_chunks, seam_holds
 from pgntools.errors import InputError
@@ -73,8 +72,7 @@ def chunk_target(sources: Sequence[str], jobs: int, max_chunk: int = MAX_CHUNK) 
 
 # ---------------------------------------------------------------- the worker side
 
-@dataclass
-class Job:
+class Job(NamedTuple):
     """What every chunk of a run needs: the reader options and the sinks (only those the run
     writes), and a run-unique prefix for the temporary names of Parquet parts."""
 

@@ -12,8 +12,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Union
+from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
 from pgntools.errors import OutputError
 from pgntools.io import check_inputs
@@ -83,18 +82,17 @@ class AtomicOutput:
             self.tmp = None
 
 
-@dataclass
 class Summary:
-    command: str
-    games: int = 0
-    valid: int = 0
-    fixed: int = 0
-    invalid: int = 0
-    errors: Counter = field(default_factory=Counter)
-    notes: Counter = field(default_factory=Counter)
-    bytes: int = 0
-    seconds: float = 0.0
-    input_errors: List[str] = field(default_factory=list)  # inputs that broke while read (see Run)
+    """The counts of a run (plain classes here, not dataclasses: see pgntools.records)."""
+
+    def __init__(self, command: str):
+        self.command = command
+        self.games = self.valid = self.fixed = self.invalid = 0
+        self.errors: Counter = Counter()
+        self.notes: Counter = Counter()
+        self.bytes = 0
+        self.seconds = 0.0
+        self.input_errors: List[str] = []  # inputs that broke while read (see Run)
 
     def add(self, batch: GameBatch):
         status = batch.column("status")
@@ -194,8 +192,7 @@ class ReportSink:
             self.output.write("".join(lines).encode("utf-8"))
 
 
-@dataclass(frozen=True)
-class SinkSpec:
+class SinkSpec(NamedTuple):
     """How to make one sink: ``factory(output)`` for the opened output named ``output`` (the sink
     is left out when that output was not asked for), or ``factory()`` when ``output`` is None (a
     sink that writes its own files, like the Parquet dataset). The factory must be picklable
@@ -215,7 +212,6 @@ def build_sinks(specs: Sequence[SinkSpec], opened: dict) -> list:
     return made
 
 
-@dataclass
 class Run:
     """One command's run: inputs → reader → sinks, with report, summary and progress.
 
@@ -227,15 +223,15 @@ class Run:
     fail the run: its games up to the break are written, the next inputs are read, the outputs
     are committed, and the error is in ``Summary.input_errors`` (the CLI then exits 2)."""
 
-    command: str
-    sources: List[str]
-    reader_options: dict
-    outputs: dict = field(default_factory=dict)  # name -> path ('-' for stdout)
-    progress: Optional[bool] = None
-    jobs: int = 1
-    scheduler: Optional[str] = None
-    chunk_bytes: Optional[int] = None  # target chunk size of a parallel run (default: by input size)
-    numbered: bool = True  # whether an output names games (ids, lines): see pgntools.chunks
+    def __init__(self, command: str, sources: List[str], reader_options: dict, outputs: Optional[dict] = None,
+                 progress: Optional[bool] = None, jobs: int = 1, scheduler: Optional[str] = None,
+                 chunk_bytes: Optional[int] = None, numbered: bool = True):
+        self.command, self.sources, self.reader_options = command, sources, reader_options
+        self.outputs = outputs or {}  # name -> path ('-' for stdout)
+        self.progress = progress
+        self.jobs, self.scheduler = jobs, scheduler
+        self.chunk_bytes = chunk_bytes  # target chunk size of a parallel run (default: by input size)
+        self.numbered = numbered  # whether an output names games (ids, lines): see pgntools.chunks
 
     def open_outputs(self) -> dict:
         files = [path for path in self.outputs.values() if path not in (None, "-")]

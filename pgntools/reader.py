@@ -8,11 +8,10 @@ Two ways in:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from pgntools import _core
-from pgntools.errors import GameError, InputError
+from pgntools.errors import InputError
 from pgntools.io import Input
 
 ERROR_KINDS = _core.ERROR_KINDS
@@ -73,57 +72,6 @@ class GameBatch:
         return [g for g in range(self.n_games) if status[g] or note_starts[g] != note_starts[g + 1]]
 
 
-@dataclass
-class Move:
-    san: str
-    uci: str
-    clock: Optional[float] = None
-    emt: Optional[float] = None
-    eval_cp: Optional[int] = None
-    eval_mate: Optional[int] = None
-    nags: List[int] = field(default_factory=list)
-    comment: Optional[str] = None
-
-
-@dataclass
-class Game:
-    """One game as read and checked. ``status`` is "valid", "fixed" or "invalid"."""
-
-    index: int
-    source: str
-    offset: int
-    length: int
-    line: int
-    tags: List[Tuple[str, str]]
-    status: str
-    result: str
-    result_tag: Optional[str]
-    result_marker: Optional[str]
-    outcome: Optional[str]
-    outcome_ply: Optional[int]
-    ply_count: int
-    chess960: bool
-    start_fen: str
-    errors: List[GameError]
-    notes: List[dict]
-    fixes: List[dict]
-    moves: List[Move] = field(default_factory=list)
-    final_fen: Optional[str] = None
-    pgn: Optional[str] = None
-
-    @property
-    def headers(self) -> dict:
-        return dict(self.tags)
-
-    @property
-    def uci(self) -> List[str]:
-        return [m.uci for m in self.moves]
-
-    @property
-    def san(self) -> List[str]:
-        return [m.san for m in self.moves]
-
-
 def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> str:
     """A one-line description of an error kind with its context."""
     where = f" at ply {ply}" if ply else ""
@@ -168,6 +116,8 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
 
 def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cache: dict) -> List[GameError]:
     """The GameError records of game g of the batch (rows of the error table)."""
+    from pgntools.records import GameError
+
     if "errors" not in cache:
         cache["errors"] = (batch.column("error_kind"), batch.column("error_ply"), batch.column("error_offset"),
                            batch.column("error_line"), batch.column("error_column"), batch.column("error_detail"),
@@ -192,6 +142,8 @@ def game_fixes(fixes: int, result_tag: int, result_marker: int, result: int) -> 
 
 
 def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
+    from pgntools.records import Game
+
     names, values = batch.strings("tag_name"), batch.strings("tag_value")
     tag_rows = batch.ranges("tag_start", len(names))
     error_rows = batch.ranges("error_start", len(batch.column("error_kind")))
@@ -227,6 +179,8 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
 
 
 def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
+    from pgntools.records import Move
+
     sans = batch.strings("san")
     if not sans:
         return None
@@ -293,3 +247,11 @@ def read_games(source: Union[Source, Sequence[Source]], *, moves: bool = True, c
     that ended before the break."""
     for batch in iter_batches(source, moves=moves, comments=comments, final_fen=final_fen, **options):
         yield from batch.games()
+
+
+def __getattr__(name: str):
+    if name in ("Game", "Move", "GameError"):  # the records live in pgntools.records, imported on first use
+        from pgntools import records
+
+        return getattr(records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

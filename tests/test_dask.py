@@ -107,7 +107,7 @@ def test_workers_that_cannot_read_the_path_get_the_bytes(tmp_path, cluster):
     job = parallel.Job("validate", {"pgn": True}, [parallel.SinkSpec("pgn", parallel_pgn_sink())], "t-")
     executor = pgn_dask.ClusterExecutor(cluster)
     try:
-        moved = chunks_module.Chunk(**{**chunks[1].__dict__, "path": str(tmp_path / "elsewhere.pgn")})
+        moved = chunks[1]._replace(path=str(tmp_path / "elsewhere.pgn"))
         assert "unreadable" in executor.result(executor.submit(job, moved))
         direct = parallel.run_chunk(job, chunks[1])
         result = parallel.ParallelFeed._result(executor, job, chunks[1], executor.submit(job, moved))
