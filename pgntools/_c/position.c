@@ -117,13 +117,46 @@ static inline void add_piece(Position *p, int sq, uint8_t pc)
     p->board[sq] = pc;
 }
 
+/* Clears castling right [c][s], taking its key out of the hash. */
+static inline void clear_castle(Position *p, int c, int s)
+{
+    if (p->castle[c][s] != NO_SQ) {
+        p->hash ^= ZOBRIST_CASTLE[p->castle[c][s]];
+        p->castle[c][s] = NO_SQ;
+    }
+}
+
 /* Drop the castling right tied to a rook square (the rook moved or was captured). */
 static inline void lose_castle_at(Position *p, int sq)
 {
     for (int c = 0; c < 2; c++)
         for (int s = 0; s < 2; s++)
             if (p->castle[c][s] == sq)
-                p->castle[c][s] = NO_SQ;
+                clear_castle(p, c, s);
+}
+
+/* Whether sq is one of the four castling rook squares: the four bytes compared at once (the
+ * common answer, no, costs no loop). */
+static inline bool is_castle_square(const Position *p, int sq)
+{
+    uint32_t rights, x;
+    memcpy(&rights, p->castle, 4);
+    x = rights ^ (0x01010101u * (uint32_t)sq); /* a zero byte where the square is */
+    return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
+}
+
+/* Whether a piece of `type` on `from` attacks `sq` on the board `occ`. Sliders: sq on one of
+ * their lines with nothing between (what their attack set would say, without computing it). */
+static inline bool piece_attacks(int type, int color, int from, int sq, bb_t occ)
+{
+    switch (type) {
+    case PAWN: return (BB_PAWN_ATTACKS[color][from] & BB(sq)) != 0;
+    case KNIGHT: return (BB_KNIGHT[from] & BB(sq)) != 0;
+    case BISHOP: return (BB_BISHOP_PSEUDO[from] & BB(sq)) && !(BB_BETWEEN[from][sq] & occ);
+    case ROOK: return (BB_ROOK_PSEUDO[from] & BB(sq)) && !(BB_BETWEEN[from][sq] & occ);
+    case QUEEN: return ((BB_BISHOP_PSEUDO[from] | BB_ROOK_PSEUDO[from]) & BB(sq)) && !(BB_BETWEEN[from][sq] & occ);
+    default: return false; /* a king never gives check */
+    }
 }
 
 /* The pieces giving check after a plain move from -> to (the side to move is already the
@@ -133,82 +166,102 @@ static inline bb_t checkers_after(const Position *p, int from, int to)
     int ksq = pos_king(p, p->turn), att = p->turn ^ 1;
     if (ksq == NO_SQ)
         return 0;
-    bb_t occ = pos_occ(p), checkers = 0;
-    switch (PIECE_TYPE(p->board[to])) {
-    case PAWN: checkers = BB_PAWN_ATTACKS[att][to] & BB(ksq); break;
-    case KNIGHT: checkers = BB_KNIGHT[to] & BB(ksq); break;
-    case BISHOP: checkers = bb_bishop_attacks(to, occ) & BB(ksq); break;
-    case ROOK: checkers = bb_rook_attacks(to, occ) & BB(ksq); break;
-    case QUEEN: checkers = (bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ)) & BB(ksq); break;
-    default: break; /* a king never gives check */
-    }
-    checkers = checkers ? BB(to) : 0;
+    bb_t occ = pos_occ(p);
+    bb_t checkers = piece_attacks(PIECE_TYPE(p->board[to]), att, to, ksq, occ) ? BB(to) : 0;
     bb_t line = BB_LINE[ksq][from];
     if (line && !(line & BB(to))) { /* `from` was on a line to the king, and the piece left it */
         bool straight = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from);
-        bb_t sliders = (straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN];
-        bb_t seen = bb_attacks_along(ksq, from, occ);
-        checkers |= seen & sliders & p->by_color[att] & line;
+        bb_t sliders = ((straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN]) & p->by_color[att] & line;
+        if (sliders) /* mostly none: no attack to look along */
+            checkers |= bb_attacks_along(ksq, from, occ) & sliders;
     }
     return checkers;
 }
 
-void pos_make(Position *p, move_t m)
+/* The clocks, the turn and the en-passant state every move updates the same way. */
+static inline void begin_move(Position *p)
 {
-    int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
-    uint8_t pc = p->board[from];
-    int piece = PIECE_TYPE(pc);
-    uint8_t old_castle[2][2];
-    memcpy(old_castle, p->castle, sizeof old_castle);
-
     if (p->ep_hashed)
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
     p->ep = NO_SQ;
     p->ep_hashed = 0;
     if (p->halfmove < UINT16_MAX) /* saturates: a FEN may start it at 65535 */
         p->halfmove++;
+}
 
-    if (type == MT_CASTLE) {
-        int side = castle_side_of(p, us, to);
-        remove_piece(p, from);
-        remove_piece(p, to);
-        add_piece(p, castle_king_target(us, side), pc);
-        add_piece(p, castle_rook_target(us, side), PIECE(us, ROOK));
-        p->castle[us][0] = p->castle[us][1] = NO_SQ;
-    } else {
-        if (type == MT_EN_PASSANT) {
-            remove_piece(p, to ^ 8);
-        } else if (p->board[to]) {
-            remove_piece(p, to);
-            p->halfmove = 0;
-            lose_castle_at(p, to);
-        }
-        remove_piece(p, from);
-        add_piece(p, to, type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc);
-        if (piece == PAWN) {
-            p->halfmove = 0;
-            if ((from ^ to) == 16)
-                p->ep = (uint8_t)((from + to) / 2);
-        } else if (piece == KING) {
-            p->castle[us][0] = p->castle[us][1] = NO_SQ;
-        } else if (piece == ROOK) {
-            lose_castle_at(p, from);
-        }
-    }
-
-    if (memcmp(old_castle, p->castle, sizeof old_castle) != 0) {
-        uint64_t h = 0;
-        for (int c = 0; c < 2; c++)
-            for (int side = 0; side < 2; side++)
-                h ^= (old_castle[c][side] != NO_SQ ? ZOBRIST_CASTLE[old_castle[c][side]] : 0) ^
-                     (p->castle[c][side] != NO_SQ ? ZOBRIST_CASTLE[p->castle[c][side]] : 0);
-        p->hash ^= h;
-    }
+static inline void end_move(Position *p, int us)
+{
     p->turn ^= 1;
     p->hash ^= ZOBRIST_TURN;
-    p->checkers = type == MT_NORMAL || type == MT_PROMOTION ? checkers_after(p, from, to) : pos_compute_checkers(p);
     if (us == BLACK && p->fullmove < UINT32_MAX) /* no wrap to 0, which no FEN could say */
         p->fullmove++;
+}
+
+/* Castling (king takes own rook) and en passant: rare, out of line so that the plain move's
+ * path stays short. Castling: both pieces leave their squares before either lands, as in
+ * Chess960 a target may be the other's start square. */
+static __attribute__((noinline)) void make_special(Position *p, move_t m)
+{
+    int us = p->turn, from = mv_from(m), to = mv_to(m);
+    begin_move(p);
+    if (mv_type(m) == MT_CASTLE) {
+        int side = castle_side_of(p, us, to);
+        uint8_t king = p->board[from];
+        remove_piece(p, from);
+        remove_piece(p, to);
+        add_piece(p, castle_king_target(us, side), king);
+        add_piece(p, castle_rook_target(us, side), PIECE(us, ROOK));
+        clear_castle(p, us, 0);
+        clear_castle(p, us, 1);
+    } else { /* en passant */
+        uint8_t pawn = p->board[from];
+        remove_piece(p, to ^ 8);
+        remove_piece(p, from);
+        add_piece(p, to, pawn);
+        p->halfmove = 0;
+    }
+    end_move(p, us);
+    p->checkers = pos_compute_checkers(p);
+}
+
+void pos_make(Position *p, move_t m)
+{
+    int type = mv_type(m);
+    if (type == MT_CASTLE || type == MT_EN_PASSANT) {
+        make_special(p, m);
+        return;
+    }
+    int us = p->turn, from = mv_from(m), to = mv_to(m);
+    uint8_t pc = p->board[from], captured = p->board[to];
+    uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
+    int piece = PIECE_TYPE(pc);
+    begin_move(p);
+    if (captured) {
+        remove_piece(p, to);
+        p->halfmove = 0;
+        if (is_castle_square(p, to))
+            lose_castle_at(p, to);
+    }
+    /* from and to in one step each: `to` is empty now, so ^= sets it */
+    p->by_color[us] ^= BB(from) | BB(to);
+    p->by_type[piece] ^= BB(from);
+    p->by_type[PIECE_TYPE(landing)] ^= BB(to);
+    p->hash ^= ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[landing][to];
+    p->board[from] = 0;
+    p->board[to] = landing;
+    if (piece == PAWN) {
+        p->halfmove = 0;
+        if ((from ^ to) == 16)
+            p->ep = (uint8_t)((from + to) / 2);
+    } else if (piece == KING) {
+        clear_castle(p, us, 0);
+        clear_castle(p, us, 1);
+    } else if (piece == ROOK && is_castle_square(p, from)) {
+        lose_castle_at(p, from);
+    }
+    end_move(p, us);
+    p->checkers = checkers_after(p, from, to);
+    /* the en-passant square goes into the hash only when a capture there is legal */
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, p->turn, PAWN)) && pos_has_legal_ep(p)) {
         p->ep_hashed = 1;
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
