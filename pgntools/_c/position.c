@@ -268,6 +268,47 @@ void pos_make(Position *p, move_t m)
     }
 }
 
+/* Puts piece pc on sq or takes it off (the same xor): bitboards and board only, as pos_unmake
+ * restores the hash with the rest of the state. */
+static inline void toggle_piece(Position *p, int sq, uint8_t pc)
+{
+    p->by_type[PIECE_TYPE(pc)] ^= BB(sq);
+    p->by_color[PIECE_COLOR(pc)] ^= BB(sq);
+}
+
+void pos_unmake(Position *p, const Undo *u)
+{
+    move_t m = u->move;
+    int from = mv_from(m), to = mv_to(m), us = u->state.turn;
+    memcpy(&p->turn, &u->state, sizeof u->state);
+    if (mv_type(m) == MT_CASTLE) { /* both off their targets before either is back (Chess960) */
+        int side = castle_side_of(p, us, to); /* the rights before the move are back */
+        int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
+        uint8_t king = p->board[kt], rook = p->board[rt];
+        toggle_piece(p, kt, king);
+        toggle_piece(p, rt, rook);
+        p->board[kt] = p->board[rt] = 0;
+        toggle_piece(p, from, king);
+        toggle_piece(p, to, rook);
+        p->board[from] = king;
+        p->board[to] = rook;
+        return;
+    }
+    uint8_t landing = p->board[to];
+    uint8_t pc = mv_type(m) == MT_PROMOTION ? PIECE(us, PAWN) : landing;
+    toggle_piece(p, to, landing);
+    toggle_piece(p, from, pc);
+    p->board[from] = pc;
+    p->board[to] = u->captured;
+    if (u->captured)
+        toggle_piece(p, to, u->captured);
+    if (mv_type(m) == MT_EN_PASSANT) {
+        uint8_t pawn = PIECE(us ^ 1, PAWN);
+        toggle_piece(p, to ^ 8, pawn);
+        p->board[to ^ 8] = pawn;
+    }
+}
+
 bool pos_has_legal_ep(const Position *p)
 {
     if (p->ep == NO_SQ)

@@ -498,18 +498,23 @@ size_t san_format(const Position *p, move_t m, char *out)
     return n;
 }
 
-size_t uci_format(const Position *p, move_t m, char *out)
+size_t uci_format_squares(int from, int to, int promo, char *out)
 {
     char *o = out;
+    o = put_square(o, from);
+    o = put_square(o, to);
+    if (promo)
+        *o++ = (char)(PIECE_LETTERS[promo] + 32);
+    *o = 0;
+    return (size_t)(o - out);
+}
+
+size_t uci_format(const Position *p, move_t m, char *out)
+{
     int to = mv_to(m);
     if (mv_type(m) == MT_CASTLE && !p->chess960)
         to = castle_king_target(p->turn, castle_side_of(p, p->turn, to));
-    o = put_square(o, mv_from(m));
-    o = put_square(o, to);
-    if (mv_promo(m))
-        *o++ = (char)(PIECE_LETTERS[mv_promo(m)] + 32);
-    *o = 0;
-    return (size_t)(o - out);
+    return uci_format_squares(mv_from(m), to, mv_promo(m), out);
 }
 
 int uci_to_move(const Position *p, const char *s, size_t n, move_t *out)
