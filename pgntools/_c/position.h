@@ -56,6 +56,10 @@ static inline bool pos_in_check(const Position *p) { return p->checkers != 0; }
  * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */
 void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
 bool pos_has_legal_move(const Position *p);
+/* The legal castling moves with the rook on rsq (as pos_gen_legal with GEN_CASTLING, from the
+ * king's square to rsq, finds them, without the rest of generation): their count, the last in
+ * *out. */
+int pos_gen_castling_to(const Position *p, int rsq, move_t *out);
 bool pos_has_legal_ep(const Position *p);
 void pos_make(Position *p, move_t m); /* m must be legal; callers copy the position to undo */
 

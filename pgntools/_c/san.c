@@ -243,13 +243,10 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
 static int resolve_castle(const Position *p, int side, move_t *out)
 {
     int us = p->turn, ksq = pos_king(p, us), rsq = p->castle[us][side];
-    MoveList ml;
-    if (ksq == NO_SQ || rsq == NO_SQ)
+    move_t m;
+    if (ksq == NO_SQ || rsq == NO_SQ || pos_gen_castling_to(p, rsq, &m) != 1)
         return SAN_ILLEGAL;
-    pos_gen_legal(p, &ml, GEN_CASTLING, BB(ksq), BB(rsq));
-    if (ml.n != 1)
-        return SAN_ILLEGAL;
-    *out = ml.moves[0];
+    *out = m;
     return SAN_OK;
 }
 
