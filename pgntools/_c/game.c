@@ -463,25 +463,28 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     g->pending = true;
 }
 
-/* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. */
-static void track_mainline_end(GameReader *r, Game *g, const Position *p, move_t m, bool material_changed)
+/* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. A move
+ * that takes or promotes (material_changed) sets the half-move clock to 0: only such a move can
+ * leave too little material, and only the others can repeat a position or reach 50 or 75 moves
+ * (the same tests in the same order as asking everything after every move). */
+static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
 {
     VEC_PUSH(r->history, p->hash, r->batch.failed);
-    if (p->halfmove >= 100)
-        g->claim_fifty = true;
-    if (p->halfmove >= 8) {
+    if (material_changed) {
+        if (!g->outcome && pos_is_insufficient_material(p))
+            g->outcome = OUTCOME_INSUFFICIENT;
+    } else if (p->halfmove >= 8) {
+        if (p->halfmove >= 100)
+            g->claim_fifty = true;
         int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
         g->claim_threefold |= reps >= 3;
         if (reps >= 5 && !g->outcome)
             g->outcome = OUTCOME_FIVEFOLD;
+        if (!g->outcome && p->halfmove >= 150)
+            g->outcome = OUTCOME_SEVENTYFIVE;
     }
-    if (!g->outcome && material_changed && pos_is_insufficient_material(p))
-        g->outcome = OUTCOME_INSUFFICIENT;
-    if (!g->outcome && p->halfmove >= 150)
-        g->outcome = OUTCOME_SEVENTYFIVE;
     if (g->outcome && !g->outcome_ply)
         g->outcome_ply = g->ply;
-    (void)m;
 }
 
 static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
@@ -538,8 +541,8 @@ static void on_move(GameReader *r, Game *g, const Token *t)
     bool want_san = r->opt.pgn || (mainline && r->opt.moves);
     if (want_san)
         san_len = san_format_base(&L->pos, m, san);
-    bool material_changed = L->pos.board[mv_to(m)] || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
     pos_make_undo(&L->pos, m, &L->undo);
+    bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
     L->has_move = true;
     L->ply = ply;
     int status = pos_check_status(&L->pos);
@@ -568,7 +571,7 @@ static void on_move(GameReader *r, Game *g, const Token *t)
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;
         }
-        track_mainline_end(r, g, &L->pos, m, material_changed);
+        track_mainline_end(r, g, &L->pos, material_changed);
         if (r->opt.moves)
             push_move_row(r, g, &L->pos, &L->undo, san, san_len, status);
     }
