@@ -6,6 +6,7 @@ bb_t BB_KNIGHT[64], BB_KING[64], BB_PAWN_ATTACKS[2][64];
 bb_t BB_BETWEEN[64][64], BB_LINE[64][64];
 bb_t BB_RAYS[8][64];
 bb_t BB_BISHOP_PSEUDO[64], BB_ROOK_PSEUDO[64];
+bb_t BB_PIECE_PSEUDO[8][64];
 LineMask BB_LINE_MASKS[4][64];
 
 static const int DIR_DF[8] = {0, 1, 1, -1, 0, -1, -1, 1};
@@ -52,6 +53,10 @@ void bb_init(void)
         }
         BB_ROOK_PSEUDO[sq] = BB_RAYS[DIR_N][sq] | BB_RAYS[DIR_E][sq] | BB_RAYS[DIR_S][sq] | BB_RAYS[DIR_W][sq];
         BB_BISHOP_PSEUDO[sq] = BB_RAYS[DIR_NE][sq] | BB_RAYS[DIR_NW][sq] | BB_RAYS[DIR_SE][sq] | BB_RAYS[DIR_SW][sq];
+        BB_PIECE_PSEUDO[KNIGHT][sq] = BB_KNIGHT[sq];
+        BB_PIECE_PSEUDO[BISHOP][sq] = BB_BISHOP_PSEUDO[sq];
+        BB_PIECE_PSEUDO[ROOK][sq] = BB_ROOK_PSEUDO[sq];
+        BB_PIECE_PSEUDO[QUEEN][sq] = BB_BISHOP_PSEUDO[sq] | BB_ROOK_PSEUDO[sq];
     }
     for (int a = 0; a < 64; a++) {
         for (int d = 0; d < 8; d++) {

@@ -9,6 +9,9 @@ extern bb_t BB_BETWEEN[64][64]; /* squares strictly between two aligned squares,
 extern bb_t BB_LINE[64][64];    /* the whole line through two aligned squares, else 0 */
 extern bb_t BB_RAYS[8][64];
 extern bb_t BB_BISHOP_PSEUDO[64], BB_ROOK_PSEUDO[64]; /* attacks on an empty board */
+/* Attacks on an empty board by piece type (KNIGHT..QUEEN; 0 for none, PAWN and KING: pawns
+ * attack by color, and a king never gives check, which is what this table serves). */
+extern bb_t BB_PIECE_PSEUDO[8][64];
 
 void bb_init(void); /* idempotent; every entry point calls it */
 

@@ -29,8 +29,8 @@ static const char *const TAG_COLUMN_NAMES[TAG_COLUMN_COUNT] = {
 const char *game_tag_column_name(int i) { return i >= 0 && i < TAG_COLUMN_COUNT ? TAG_COLUMN_NAMES[i] : "unknown"; }
 
 typedef struct {
-    Position before; /* the position before this level's last move: where a variation starts */
     Position pos;
+    Undo undo;  /* this level's last move: taking it back gives where a variation starts */
     bool has_move;
     int ply;   /* the game ply of this level's last move (variations count from their branch point) */
     int ended; /* in a variation: the automatic end it reached (OUTCOME_*), or 0 */
@@ -431,54 +431,60 @@ static void finish_pending(GameReader *r, Game *g)
     g->pending = false;
 }
 
-static void push_move_row(GameReader *r, Game *g, const Position *before, const Position *after, move_t m,
-                          const char *san, size_t san_len, int status)
+/* The move row, from the position after the move and what the move changed (u). */
+static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u, const char *san,
+                          size_t san_len, int status)
 {
     Batch *b = &r->batch;
-    int from = mv_from(m), to = mv_to(m), type = mv_type(m);
-    uint8_t captured = type == MT_EN_PASSANT ? PAWN : type == MT_CASTLE ? 0 : PIECE_TYPE(before->board[to]);
+    move_t m = u->move;
+    int from = mv_from(m), to = mv_to(m), type = mv_type(m), us = u->state.turn;
+    uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
                               (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0));
+    /* castling goes to the king's square, as UCI has it (Chess960: king takes rook); the king
+     * stands there now */
+    int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
+    int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
     char text[FEN_MAX];
     finish_pending(r, g);
     COL_PUSH(b, M_PLY, int16_t, g->ply);
     COL_PUSH(b, M_FROM, uint8_t, from);
-    /* castling goes to the king's square, as UCI has it (Chess960: king takes rook) */
-    COL_PUSH(b, M_TO, uint8_t, type == MT_CASTLE && !before->chess960
-                                   ? castle_king_target(before->turn, castle_side_of(before, before->turn, to))
-                                   : to);
-    COL_PUSH(b, M_PIECE, uint8_t, PIECE_TYPE(before->board[from]));
+    COL_PUSH(b, M_TO, uint8_t, uci_to);
+    COL_PUSH(b, M_PIECE, uint8_t, piece);
     COL_PUSH(b, M_CAPTURED, uint8_t, captured);
     COL_PUSH(b, M_PROMOTION, uint8_t, mv_promo(m));
     COL_PUSH(b, M_FLAGS, uint8_t, flags);
     COL_PUSH(b, M_HALFMOVE, uint16_t, after->halfmove);
     COL_PUSH(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
     push_text(r, S_SAN, san, san_len, false);
-    push_text(r, S_UCI, text, uci_format(before, m, text), false);
+    push_text(r, S_UCI, text, uci_format_squares(from, uci_to, mv_promo(m), text), false);
     if (r->opt.fen_every_ply)
         push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
     g->pending = true;
 }
 
-/* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. */
-static void track_mainline_end(GameReader *r, Game *g, const Position *p, move_t m, bool material_changed)
+/* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. A move
+ * that takes or promotes (material_changed) sets the half-move clock to 0: only such a move can
+ * leave too little material, and only the others can repeat a position or reach 50 or 75 moves
+ * (the same tests in the same order as asking everything after every move). */
+static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
 {
     VEC_PUSH(r->history, p->hash, r->batch.failed);
-    if (p->halfmove >= 100)
-        g->claim_fifty = true;
-    if (p->halfmove >= 8) {
+    if (material_changed) {
+        if (!g->outcome && pos_is_insufficient_material(p))
+            g->outcome = OUTCOME_INSUFFICIENT;
+    } else if (p->halfmove >= 8) {
+        if (p->halfmove >= 100)
+            g->claim_fifty = true;
         int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
         g->claim_threefold |= reps >= 3;
         if (reps >= 5 && !g->outcome)
             g->outcome = OUTCOME_FIVEFOLD;
+        if (!g->outcome && p->halfmove >= 150)
+            g->outcome = OUTCOME_SEVENTYFIVE;
     }
-    if (!g->outcome && material_changed && pos_is_insufficient_material(p))
-        g->outcome = OUTCOME_INSUFFICIENT;
-    if (!g->outcome && p->halfmove >= 150)
-        g->outcome = OUTCOME_SEVENTYFIVE;
     if (g->outcome && !g->outcome_ply)
         g->outcome_ply = g->ply;
-    (void)m;
 }
 
 static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
@@ -535,9 +541,8 @@ static void on_move(GameReader *r, Game *g, const Token *t)
     bool want_san = r->opt.pgn || (mainline && r->opt.moves);
     if (want_san)
         san_len = san_format_base(&L->pos, m, san);
-    bool material_changed = L->pos.board[mv_to(m)] || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
-    L->before = L->pos;
-    pos_make(&L->pos, m);
+    pos_make_undo(&L->pos, m, &L->undo);
+    bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
     L->has_move = true;
     L->ply = ply;
     int status = pos_check_status(&L->pos);
@@ -548,9 +553,9 @@ static void on_move(GameReader *r, Game *g, const Token *t)
         add_move_notes(r, g, notes, ply, t);
 
     if (emitting(r, g)) {
-        bool black = L->before.turn == BLACK;
+        bool black = L->undo.state.turn == BLACK;
         if (!black || g->need_number)
-            em_move_number(&r->em, L->before.fullmove, black);
+            em_move_number(&r->em, L->undo.state.fullmove, black);
         em_unit(&r->em, san, san_len);
         g->need_number = false;
     }
@@ -566,9 +571,9 @@ static void on_move(GameReader *r, Game *g, const Token *t)
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;
         }
-        track_mainline_end(r, g, &L->pos, m, material_changed);
+        track_mainline_end(r, g, &L->pos, material_changed);
         if (r->opt.moves)
-            push_move_row(r, g, &L->before, &L->pos, m, san, san_len, status);
+            push_move_row(r, g, &L->pos, &L->undo, san, san_len, status);
     }
 }
 
@@ -622,7 +627,9 @@ static void on_open_variation(GameReader *r, Game *g, const Token *t)
     L = &r->levels.data[g->depth]; /* the reserve may have moved it */
     Level *V = &r->levels.data[++g->depth];
     r->levels.len = (size_t)g->depth + 1;
-    V->pos = L->before;
+    V->pos = L->pos;
+    if (L->has_move)
+        pos_unmake(&V->pos, &L->undo);
     V->has_move = false;
     V->ply = L->ply - 1;
     V->ended = 0;

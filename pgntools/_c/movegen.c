@@ -39,29 +39,48 @@ static bb_t pinned_pieces(const Position *p, int color, int ksq)
 
 #define attacked_by pos_attacked_by
 
-static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
+/* Whether the king on ksq (not in check) may castle with the rook on rsq = castle[us][side]:
+ * the squares both cross are empty, and none the king crosses or lands on is attacked. */
+static bool castling_legal(const Position *p, int ksq, int side, int rsq)
 {
     int us = p->turn;
     bb_t occ = pos_occ(p);
+    int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
+    bb_t must_be_empty = (BB_BETWEEN[ksq][kt] | BB(kt) | BB_BETWEEN[rsq][rt] | BB(rt)) & ~(BB(ksq) | BB(rsq));
+    if (occ & must_be_empty)
+        return false;
+    bb_t without = occ ^ BB(ksq) ^ BB(rsq);
+    bb_t path = BB_BETWEEN[ksq][kt] | BB(kt);
+    while (path) {
+        int s = bb_pop(&path);
+        if (attacked_by(p, s, us ^ 1, without))
+            return false;
+    }
+    /* Chess960: the rook may have shielded the king's target along the back rank. */
+    return !attacked_by(p, kt, us ^ 1, without | BB(kt) | BB(rt));
+}
+
+static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
+{
     for (int side = 0; side < 2; side++) {
-        int rsq = p->castle[us][side];
-        if (rsq == NO_SQ || !(BB(rsq) & to_mask))
-            continue;
-        int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
-        bb_t must_be_empty = (BB_BETWEEN[ksq][kt] | BB(kt) | BB_BETWEEN[rsq][rt] | BB(rt)) & ~(BB(ksq) | BB(rsq));
-        if (occ & must_be_empty)
-            continue;
-        bb_t without = occ ^ BB(ksq) ^ BB(rsq);
-        bb_t path = BB_BETWEEN[ksq][kt] | BB(kt);
-        bool safe = true;
-        while (path && safe) {
-            int s = bb_pop(&path);
-            safe = !attacked_by(p, s, us ^ 1, without);
-        }
-        /* Chess960: the rook may have shielded the king's target along the back rank. */
-        if (safe && !attacked_by(p, kt, us ^ 1, without | BB(kt) | BB(rt)))
+        int rsq = p->castle[p->turn][side];
+        if (rsq != NO_SQ && (BB(rsq) & to_mask) && castling_legal(p, ksq, side, rsq))
             add(ml, ksq, rsq, MT_CASTLE, 0);
     }
+}
+
+int pos_gen_castling_to(const Position *p, int rsq, move_t *out)
+{
+    int ksq = pos_king(p, p->turn), count = 0;
+    if (ksq == NO_SQ || p->checkers)
+        return 0;
+    for (int side = 0; side < 2; side++) {
+        if (p->castle[p->turn][side] == rsq && rsq != NO_SQ && castling_legal(p, ksq, side, rsq)) {
+            *out = mv_make(ksq, rsq, MT_CASTLE, 0);
+            count++;
+        }
+    }
+    return count;
 }
 
 static void gen_en_passant(const Position *p, MoveList *ml, int ksq, bb_t from_mask)

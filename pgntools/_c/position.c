@@ -85,11 +85,15 @@ bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ)
     if ((BB_KNIGHT[sq] & p->by_type[KNIGHT] & them) || (BB_PAWN_ATTACKS[color ^ 1][sq] & p->by_type[PAWN] & them) ||
         (BB_KING[sq] & p->by_type[KING] & them))
         return true;
-    bb_t diag = (p->by_type[BISHOP] | p->by_type[QUEEN]) & them & BB_BISHOP_PSEUDO[sq];
-    if (diag && (bb_bishop_attacks(sq, occ) & diag))
-        return true;
-    bb_t orth = (p->by_type[ROOK] | p->by_type[QUEEN]) & them & BB_ROOK_PSEUDO[sq];
-    return orth && (bb_rook_attacks(sq, occ) & orth);
+    /* The sliders on a line through sq that moves them along it (few): one attacks sq when the
+     * squares between are empty, which is what their attack sets would say. */
+    bb_t sliders = ((p->by_type[BISHOP] | p->by_type[QUEEN]) & BB_BISHOP_PSEUDO[sq]) |
+                   ((p->by_type[ROOK] | p->by_type[QUEEN]) & BB_ROOK_PSEUDO[sq]);
+    sliders &= them;
+    while (sliders)
+        if (!(BB_BETWEEN[bb_pop(&sliders)][sq] & occ))
+            return true;
+    return false;
 }
 
 bb_t pos_compute_checkers(const Position *p)
@@ -117,13 +121,42 @@ static inline void add_piece(Position *p, int sq, uint8_t pc)
     p->board[sq] = pc;
 }
 
+/* Clears castling right [c][s], taking its key out of the hash. */
+static inline void clear_castle(Position *p, int c, int s)
+{
+    if (p->castle[c][s] != NO_SQ) {
+        p->hash ^= ZOBRIST_CASTLE[p->castle[c][s]];
+        p->castle[c][s] = NO_SQ;
+    }
+}
+
 /* Drop the castling right tied to a rook square (the rook moved or was captured). */
 static inline void lose_castle_at(Position *p, int sq)
 {
     for (int c = 0; c < 2; c++)
         for (int s = 0; s < 2; s++)
             if (p->castle[c][s] == sq)
-                p->castle[c][s] = NO_SQ;
+                clear_castle(p, c, s);
+}
+
+/* Whether sq is one of the four castling rook squares: the four bytes compared at once (the
+ * common answer, no, costs no loop). */
+static inline bool is_castle_square(const Position *p, int sq)
+{
+    uint32_t rights, x;
+    memcpy(&rights, p->castle, 4);
+    x = rights ^ (0x01010101u * (uint32_t)sq); /* a zero byte where the square is */
+    return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
+}
+
+/* Whether a piece of `type` and `color` on `from` attacks `sq` on the board `occ`: sq is among
+ * its attacks on an empty board, with nothing between (for a knight or a pawn, and a slider's
+ * neighbour, nothing is). By table rather than a switch on the type, whose jump was mispredicted
+ * on most moves. */
+static inline bool piece_attacks(int type, int color, int from, int sq, bb_t occ)
+{
+    bb_t reach = type == PAWN ? BB_PAWN_ATTACKS[color][from] : BB_PIECE_PSEUDO[type][from];
+    return (reach & BB(sq)) && !(BB_BETWEEN[from][sq] & occ);
 }
 
 /* The pieces giving check after a plain move from -> to (the side to move is already the
@@ -133,85 +166,146 @@ static inline bb_t checkers_after(const Position *p, int from, int to)
     int ksq = pos_king(p, p->turn), att = p->turn ^ 1;
     if (ksq == NO_SQ)
         return 0;
-    bb_t occ = pos_occ(p), checkers = 0;
-    switch (PIECE_TYPE(p->board[to])) {
-    case PAWN: checkers = BB_PAWN_ATTACKS[att][to] & BB(ksq); break;
-    case KNIGHT: checkers = BB_KNIGHT[to] & BB(ksq); break;
-    case BISHOP: checkers = bb_bishop_attacks(to, occ) & BB(ksq); break;
-    case ROOK: checkers = bb_rook_attacks(to, occ) & BB(ksq); break;
-    case QUEEN: checkers = (bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ)) & BB(ksq); break;
-    default: break; /* a king never gives check */
-    }
-    checkers = checkers ? BB(to) : 0;
+    bb_t occ = pos_occ(p);
+    bb_t checkers = piece_attacks(PIECE_TYPE(p->board[to]), att, to, ksq, occ) ? BB(to) : 0;
     bb_t line = BB_LINE[ksq][from];
     if (line && !(line & BB(to))) { /* `from` was on a line to the king, and the piece left it */
         bool straight = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from);
-        bb_t sliders = (straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN];
-        bb_t seen = bb_attacks_along(ksq, from, occ);
-        checkers |= seen & sliders & p->by_color[att] & line;
+        bb_t sliders = ((straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN]) & p->by_color[att] & line;
+        if (sliders) /* mostly none: no attack to look along */
+            checkers |= bb_attacks_along(ksq, from, occ) & sliders;
     }
     return checkers;
 }
 
-void pos_make(Position *p, move_t m)
+/* The clocks, the turn and the en-passant state every move updates the same way. */
+static inline void begin_move(Position *p)
 {
-    int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
-    uint8_t pc = p->board[from];
-    int piece = PIECE_TYPE(pc);
-    uint8_t old_castle[2][2];
-    memcpy(old_castle, p->castle, sizeof old_castle);
-
     if (p->ep_hashed)
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
     p->ep = NO_SQ;
     p->ep_hashed = 0;
     if (p->halfmove < UINT16_MAX) /* saturates: a FEN may start it at 65535 */
         p->halfmove++;
+}
 
-    if (type == MT_CASTLE) {
-        int side = castle_side_of(p, us, to);
-        remove_piece(p, from);
-        remove_piece(p, to);
-        add_piece(p, castle_king_target(us, side), pc);
-        add_piece(p, castle_rook_target(us, side), PIECE(us, ROOK));
-        p->castle[us][0] = p->castle[us][1] = NO_SQ;
-    } else {
-        if (type == MT_EN_PASSANT) {
-            remove_piece(p, to ^ 8);
-        } else if (p->board[to]) {
-            remove_piece(p, to);
-            p->halfmove = 0;
-            lose_castle_at(p, to);
-        }
-        remove_piece(p, from);
-        add_piece(p, to, type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc);
-        if (piece == PAWN) {
-            p->halfmove = 0;
-            if ((from ^ to) == 16)
-                p->ep = (uint8_t)((from + to) / 2);
-        } else if (piece == KING) {
-            p->castle[us][0] = p->castle[us][1] = NO_SQ;
-        } else if (piece == ROOK) {
-            lose_castle_at(p, from);
-        }
-    }
-
-    if (memcmp(old_castle, p->castle, sizeof old_castle) != 0) {
-        uint64_t h = 0;
-        for (int c = 0; c < 2; c++)
-            for (int side = 0; side < 2; side++)
-                h ^= (old_castle[c][side] != NO_SQ ? ZOBRIST_CASTLE[old_castle[c][side]] : 0) ^
-                     (p->castle[c][side] != NO_SQ ? ZOBRIST_CASTLE[p->castle[c][side]] : 0);
-        p->hash ^= h;
-    }
+static inline void end_move(Position *p, int us)
+{
     p->turn ^= 1;
     p->hash ^= ZOBRIST_TURN;
-    p->checkers = type == MT_NORMAL || type == MT_PROMOTION ? checkers_after(p, from, to) : pos_compute_checkers(p);
     if (us == BLACK && p->fullmove < UINT32_MAX) /* no wrap to 0, which no FEN could say */
         p->fullmove++;
+}
+
+/* Castling (king takes own rook) and en passant: rare, out of line so that the plain move's
+ * path stays short. Castling: both pieces leave their squares before either lands, as in
+ * Chess960 a target may be the other's start square. */
+static __attribute__((noinline)) void make_special(Position *p, move_t m)
+{
+    int us = p->turn, from = mv_from(m), to = mv_to(m);
+    begin_move(p);
+    if (mv_type(m) == MT_CASTLE) {
+        int side = castle_side_of(p, us, to);
+        uint8_t king = p->board[from];
+        remove_piece(p, from);
+        remove_piece(p, to);
+        add_piece(p, castle_king_target(us, side), king);
+        add_piece(p, castle_rook_target(us, side), PIECE(us, ROOK));
+        clear_castle(p, us, 0);
+        clear_castle(p, us, 1);
+    } else { /* en passant */
+        uint8_t pawn = p->board[from];
+        remove_piece(p, to ^ 8);
+        remove_piece(p, from);
+        add_piece(p, to, pawn);
+        p->halfmove = 0;
+    }
+    end_move(p, us);
+    p->checkers = pos_compute_checkers(p);
+}
+
+void pos_make(Position *p, move_t m)
+{
+    int type = mv_type(m);
+    if (type == MT_CASTLE || type == MT_EN_PASSANT) {
+        make_special(p, m);
+        return;
+    }
+    int us = p->turn, from = mv_from(m), to = mv_to(m);
+    uint8_t pc = p->board[from], captured = p->board[to];
+    uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
+    int piece = PIECE_TYPE(pc);
+    begin_move(p);
+    if (captured) {
+        remove_piece(p, to);
+        p->halfmove = 0;
+        if (is_castle_square(p, to))
+            lose_castle_at(p, to);
+    }
+    /* from and to in one step each: `to` is empty now, so ^= sets it */
+    p->by_color[us] ^= BB(from) | BB(to);
+    p->by_type[piece] ^= BB(from);
+    p->by_type[PIECE_TYPE(landing)] ^= BB(to);
+    p->hash ^= ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[landing][to];
+    p->board[from] = 0;
+    p->board[to] = landing;
+    if (piece == PAWN) {
+        p->halfmove = 0;
+        if ((from ^ to) == 16)
+            p->ep = (uint8_t)((from + to) / 2);
+    } else if (piece == KING) {
+        clear_castle(p, us, 0);
+        clear_castle(p, us, 1);
+    } else if (piece == ROOK && is_castle_square(p, from)) {
+        lose_castle_at(p, from);
+    }
+    end_move(p, us);
+    p->checkers = checkers_after(p, from, to);
+    /* the en-passant square goes into the hash only when a capture there is legal */
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, p->turn, PAWN)) && pos_has_legal_ep(p)) {
         p->ep_hashed = 1;
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    }
+}
+
+/* Puts piece pc on sq or takes it off (the same xor): bitboards and board only, as pos_unmake
+ * restores the hash with the rest of the state. */
+static inline void toggle_piece(Position *p, int sq, uint8_t pc)
+{
+    p->by_type[PIECE_TYPE(pc)] ^= BB(sq);
+    p->by_color[PIECE_COLOR(pc)] ^= BB(sq);
+}
+
+void pos_unmake(Position *p, const Undo *u)
+{
+    move_t m = u->move;
+    int from = mv_from(m), to = mv_to(m), us = u->state.turn;
+    memcpy(&p->turn, &u->state, sizeof u->state);
+    if (mv_type(m) == MT_CASTLE) { /* both off their targets before either is back (Chess960) */
+        int side = castle_side_of(p, us, to); /* the rights before the move are back */
+        int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
+        uint8_t king = p->board[kt], rook = p->board[rt];
+        toggle_piece(p, kt, king);
+        toggle_piece(p, rt, rook);
+        p->board[kt] = p->board[rt] = 0;
+        toggle_piece(p, from, king);
+        toggle_piece(p, to, rook);
+        p->board[from] = king;
+        p->board[to] = rook;
+        return;
+    }
+    uint8_t landing = p->board[to];
+    uint8_t pc = mv_type(m) == MT_PROMOTION ? PIECE(us, PAWN) : landing;
+    toggle_piece(p, to, landing);
+    toggle_piece(p, from, pc);
+    p->board[from] = pc;
+    p->board[to] = u->captured;
+    if (u->captured)
+        toggle_piece(p, to, u->captured);
+    if (mv_type(m) == MT_EN_PASSANT) {
+        uint8_t pawn = PIECE(us ^ 1, PAWN);
+        toggle_piece(p, to ^ 8, pawn);
+        p->board[to ^ 8] = pawn;
     }
 }
 

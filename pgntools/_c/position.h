@@ -3,6 +3,9 @@
 #ifndef PGNT_POSITION_H
 #define PGNT_POSITION_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "bitboard.h"
 
 typedef struct {
@@ -53,8 +56,51 @@ static inline bool pos_in_check(const Position *p) { return p->checkers != 0; }
  * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */
 void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
 bool pos_has_legal_move(const Position *p);
+/* The legal castling moves with the rook on rsq (as pos_gen_legal with GEN_CASTLING, from the
+ * king's square to rsq, finds them, without the rest of generation): their count, the last in
+ * *out. */
+int pos_gen_castling_to(const Position *p, int rsq, move_t *out);
 bool pos_has_legal_ep(const Position *p);
 void pos_make(Position *p, move_t m); /* m must be legal; callers copy the position to undo */
+
+/* Position's fields from `turn` on, in the same order: all that pos_make changes besides the
+ * pieces. With the move and the piece it took, they take the move back (pos_unmake), which
+ * costs less than copying the whole position before every move. */
+typedef struct {
+    uint8_t turn, ep, ep_hashed, castle[2][2], chess960;
+    uint16_t halfmove;
+    uint32_t fullmove;
+    uint64_t hash;
+    bb_t checkers;
+} PosState;
+
+typedef struct {
+    PosState state; /* before the move */
+    move_t move;
+    uint8_t captured; /* the piece on the target square before a plain move or promotion, else 0 */
+} Undo;
+
+_Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &&
+                   offsetof(PosState, checkers) == offsetof(Position, checkers) - offsetof(Position, turn) &&
+                   offsetof(PosState, hash) == offsetof(Position, hash) - offsetof(Position, turn) &&
+                   offsetof(PosState, fullmove) == offsetof(Position, fullmove) - offsetof(Position, turn) &&
+                   offsetof(PosState, halfmove) == offsetof(Position, halfmove) - offsetof(Position, turn) &&
+                   offsetof(PosState, chess960) == offsetof(Position, chess960) - offsetof(Position, turn) &&
+                   offsetof(PosState, castle) == offsetof(Position, castle) - offsetof(Position, turn) &&
+                   offsetof(PosState, ep_hashed) == offsetof(Position, ep_hashed) - offsetof(Position, turn) &&
+                   offsetof(PosState, ep) == offsetof(Position, ep) - offsetof(Position, turn),
+               "PosState mirrors the tail of Position");
+
+/* Makes m (legal) and records in u what pos_unmake needs to take it back. */
+static inline void pos_make_undo(Position *p, move_t m, Undo *u)
+{
+    memcpy(&u->state, &p->turn, sizeof u->state);
+    u->move = m;
+    u->captured = mv_type(m) == MT_CASTLE ? 0 : p->board[mv_to(m)];
+    pos_make(p, m);
+}
+/* Takes back the move recorded in u (the last one made on p): p is then as before it. */
+void pos_unmake(Position *p, const Undo *u);
 uint64_t pos_perft(const Position *p, int depth);
 
 /* Castling geometry for the side `side` (0 king side, 1 queen side) of `color`. */

@@ -186,6 +186,19 @@ int san_parse(const char *s, size_t n, SanMove *out)
     return parse_general(s, n, out);
 }
 
+/* The pieces of `sliders` (each on a line through `to`) with nothing between them and `to`: the
+ * sliders whose attack sets hold `to`, without computing the attack sets (there are few). */
+static inline bb_t unblocked(bb_t sliders, int to, bb_t occ)
+{
+    bb_t seen = 0;
+    while (sliders) {
+        int from = bb_pop(&sliders);
+        if (!(BB_BETWEEN[from][to] & occ))
+            seen |= BB(from);
+    }
+    return seen;
+}
+
 static bool leaves_pin(const Position *p, int ksq, int from, int to);
 
 /* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to` (a legal move).
@@ -197,12 +210,14 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
     *file = *rank = false;
     if (piece == PAWN || piece == KING)
         return;
-    bb_t occ = pos_occ(p), rivals = pos_pieces(p, p->turn, piece) & ~BB(from);
+    bb_t rivals = pos_pieces(p, p->turn, piece) & ~BB(from);
     bb_t reach = piece == KNIGHT   ? BB_KNIGHT[to]
-                 : piece == BISHOP ? bb_bishop_attacks(to, occ)
-                 : piece == ROOK   ? bb_rook_attacks(to, occ)
-                                   : bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ);
+                 : piece == BISHOP ? BB_BISHOP_PSEUDO[to]
+                 : piece == ROOK   ? BB_ROOK_PSEUDO[to]
+                                   : BB_BISHOP_PSEUDO[to] | BB_ROOK_PSEUDO[to];
     rivals &= reach;
+    if (piece != KNIGHT)
+        rivals = unblocked(rivals, to, pos_occ(p));
     int ksq = pos_king(p, p->turn);
     if (!rivals || ksq == NO_SQ)
         return;
@@ -228,13 +243,10 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
 static int resolve_castle(const Position *p, int side, move_t *out)
 {
     int us = p->turn, ksq = pos_king(p, us), rsq = p->castle[us][side];
-    MoveList ml;
-    if (ksq == NO_SQ || rsq == NO_SQ)
+    move_t m;
+    if (ksq == NO_SQ || rsq == NO_SQ || pos_gen_castling_to(p, rsq, &m) != 1)
         return SAN_ILLEGAL;
-    pos_gen_legal(p, &ml, GEN_CASTLING, BB(ksq), BB(rsq));
-    if (ml.n != 1)
-        return SAN_ILLEGAL;
-    *out = ml.moves[0];
+    *out = m;
     return SAN_OK;
 }
 
@@ -260,12 +272,13 @@ static bool leaves_pin(const Position *p, int ksq, int from, int to)
     if (!line || (line & BB(to)))
         return false;
     int them = p->turn ^ 1;
-    bb_t occ = pos_occ(p) ^ BB(from);
     bb_t sliders = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from)
                        ? (p->by_type[ROOK] | p->by_type[QUEEN]) & p->by_color[them]
                        : (p->by_type[BISHOP] | p->by_type[QUEEN]) & p->by_color[them];
-    bb_t seen = bb_attacks_along(ksq, from, occ);
-    return (seen & sliders & line) != 0;
+    sliders &= line;
+    if (!sliders) /* mostly: no enemy slider on that line, nothing to look along */
+        return false;
+    return (bb_attacks_along(ksq, from, pos_occ(p) ^ BB(from)) & sliders) != 0;
 }
 
 /* A king move (not castling) as generation decides it: legal when the target is not attacked
@@ -310,11 +323,13 @@ static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, in
         break;
     }
     case KNIGHT: candidates = BB_KNIGHT[to]; break;
-    case BISHOP: candidates = bb_bishop_attacks(to, occ); break;
-    case ROOK: candidates = bb_rook_attacks(to, occ); break;
-    default: candidates = bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ); break;
+    case BISHOP: candidates = BB_BISHOP_PSEUDO[to]; break;
+    case ROOK: candidates = BB_ROOK_PSEUDO[to]; break;
+    default: candidates = BB_BISHOP_PSEUDO[to] | BB_ROOK_PSEUDO[to]; break;
     }
     candidates &= pos_pieces(p, us, piece) & from_mask;
+    if (piece >= BISHOP) /* sliders: those on a line through `to` with nothing between */
+        candidates = unblocked(candidates, to, occ);
     if (!candidates)
         return -1; /* let generation decide (and say illegal) */
     int ksq = pos_king(p, us), count = 0;
@@ -480,18 +495,23 @@ size_t san_format(const Position *p, move_t m, char *out)
     return n;
 }
 
-size_t uci_format(const Position *p, move_t m, char *out)
+size_t uci_format_squares(int from, int to, int promo, char *out)
 {
     char *o = out;
+    o = put_square(o, from);
+    o = put_square(o, to);
+    if (promo)
+        *o++ = (char)(PIECE_LETTERS[promo] + 32);
+    *o = 0;
+    return (size_t)(o - out);
+}
+
+size_t uci_format(const Position *p, move_t m, char *out)
+{
     int to = mv_to(m);
     if (mv_type(m) == MT_CASTLE && !p->chess960)
         to = castle_king_target(p->turn, castle_side_of(p, p->turn, to));
-    o = put_square(o, mv_from(m));
-    o = put_square(o, to);
-    if (mv_promo(m))
-        *o++ = (char)(PIECE_LETTERS[mv_promo(m)] + 32);
-    *o = 0;
-    return (size_t)(o - out);
+    return uci_format_squares(mv_from(m), to, mv_promo(m), out);
 }
 
 int uci_to_move(const Position *p, const char *s, size_t n, move_t *out)

@@ -60,6 +60,8 @@ size_t san_format_base(const Position *p, move_t m, char *out);
 size_t san_format(const Position *p, move_t m, char *out);
 /* UCI; Chess960 castling as king-takes-rook, standard castling as e1g1. Returns the length. */
 size_t uci_format(const Position *p, move_t m, char *out);
+/* UCI from its parts (the target already the king's square for standard castling). */
+size_t uci_format_squares(int from, int to, int promo, char *out);
 /* Parses UCI text (e1g1 and e1h1 both castle in standard chess). SAN_OK or an error kind. */
 int uci_to_move(const Position *p, const char *text, size_t len, move_t *out);
 

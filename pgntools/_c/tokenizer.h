@@ -68,6 +68,25 @@ enum {
 };
 extern uint8_t tok_class[256];
 
+/* The first delimiter at or after j (n if none before the end). Words are short and mostly far
+ * from the buffer's end: there, four bytes per bound test. */
+static inline size_t tok_word_end(const unsigned char *b, size_t j, size_t n)
+{
+    for (; j + 4 <= n; j += 4) {
+        if (tok_class[b[j]] & TOKC_DELIM)
+            return j;
+        if (tok_class[b[j + 1]] & TOKC_DELIM)
+            return j + 1;
+        if (tok_class[b[j + 2]] & TOKC_DELIM)
+            return j + 2;
+        if (tok_class[b[j + 3]] & TOKC_DELIM)
+            return j + 3;
+    }
+    while (j < n && !(tok_class[b[j]] & TOKC_DELIM))
+        j++;
+    return j;
+}
+
 /* The bulk of movetext is "12. Nf3 Nc6 " or "12.Nf3 Nc6\r\n" -- a move or a move number after
  * at most one space or line end, ending inside the buffer. Those are scanned here, inline in the
  * caller, giving exactly the token (and scanner state) tok_next_slow would; anything else, and
@@ -105,8 +124,7 @@ static inline int tok_next(Scanner *s, Token *t)
         value = (int)number;
         number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
     }
-    while (j < n && !(tok_class[b[j]] & TOKC_DELIM))
-        j++;
+    j = tok_word_end(b, j, n);
     if (j >= n)
         return tok_next_slow(s, t);
     size_t end = kind == TOK_MOVE_NUMBER ? number_end : j;
