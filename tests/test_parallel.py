@@ -458,7 +458,8 @@ def test_input_errors_are_reported_as_in_process(tmp_path):
 
 @pytest.fixture(scope="module")
 def big_input(tmp_path_factory) -> Path:
-    """~60 MB of games: the corpora when present, else the fixtures many times over."""
+    """~200 MB of games (the corpora when present, else the fixtures many times over): enough
+    that no run ends before the signal reaches it (validate --jobs 2 reads ~250 MB/s)."""
     path = tmp_path_factory.mktemp("big") / "big.pgn"
     if CORPORA.is_dir():
         names = ("bench/master-games-30k.pgn", "lichess/lichess-magnus-carlsen.pgn")
@@ -467,7 +468,7 @@ def big_input(tmp_path_factory) -> Path:
     else:
         data = fixtures_input() + b"\n" + tricky_input(50)
     with open(path, "wb") as f:
-        while f.tell() < 60_000_000:
+        while f.tell() < 200_000_000:
             f.write(data + b"\n")
     return path
 
