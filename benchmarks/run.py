@@ -23,7 +23,7 @@ from pathlib import Path
 
 import reference
 from reference import LICHESS, MASTER, OUT, REPO, TCEC
-from tools import TOOLS, unavailable, versions
+from tools import BYTECODE_NOTE, TOOLS, unavailable, versions
 
 BIG_INPUT_BYTES = 200 * 10**6   # tools marked slow are skipped above this unless named
 QUICK_GAMES = 3000
@@ -264,6 +264,7 @@ def machine_lines(floor=None):
     if floor is not None:
         lines.append(f"Peak RSS floor: {floor:.1f} MB (what the launcher reports for a child that does "
                      "nothing; a figure at the floor means 'at most this').")
+        lines.append(f"{BYTECODE_NOTE}.")
     return lines + [""]
 
 
