@@ -7,7 +7,6 @@ itself (unreadable input, corrupt compression) and misuse of the API raise.
 from __future__ import annotations
 
 
-
 class PgnToolsError(Exception):
     """Root of every exception pgntools raises on purpose."""
 

@@ -8,11 +8,14 @@ Two ways in:
 from __future__ import annotations
 
 import os
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from pgntools import _core
 from pgntools.errors import InputError
 from pgntools.io import Input
+
+if TYPE_CHECKING:  # for the annotations; imported where records are made (see pgntools.records)
+    from pgntools.records import Game, GameError, Move
 
 ERROR_KINDS = _core.ERROR_KINDS
 NOTE_KINDS = _core.NOTE_KINDS
