@@ -13,7 +13,6 @@ import lzma
 import os
 import subprocess
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
