@@ -199,6 +199,14 @@ static inline bb_t unblocked(bb_t sliders, int to, bb_t occ)
     return seen;
 }
 
+/* Of `origins` (squares of knights, bishops, rooks or queens: `piece`), those from which the
+ * piece reaches `to` on the board `occ`. */
+static inline bb_t reaching(int piece, bb_t origins, int to, bb_t occ)
+{
+    origins &= BB_PIECE_PSEUDO[piece][to];
+    return piece == KNIGHT ? origins : unblocked(origins, to, occ);
+}
+
 static bool leaves_pin(const Position *p, int ksq, int from, int to);
 
 /* Which disambiguation canonical SAN needs for moving `piece` from `from` to `to` (a legal move).
@@ -210,14 +218,7 @@ static void needed_disambiguation(const Position *p, int piece, int from, int to
     *file = *rank = false;
     if (piece == PAWN || piece == KING)
         return;
-    bb_t rivals = pos_pieces(p, p->turn, piece) & ~BB(from);
-    bb_t reach = piece == KNIGHT   ? BB_KNIGHT[to]
-                 : piece == BISHOP ? BB_BISHOP_PSEUDO[to]
-                 : piece == ROOK   ? BB_ROOK_PSEUDO[to]
-                                   : BB_BISHOP_PSEUDO[to] | BB_ROOK_PSEUDO[to];
-    rivals &= reach;
-    if (piece != KNIGHT)
-        rivals = unblocked(rivals, to, pos_occ(p));
+    bb_t rivals = reaching(piece, pos_pieces(p, p->turn, piece) & ~BB(from), to, pos_occ(p));
     int ksq = pos_king(p, p->turn);
     if (!rivals || ksq == NO_SQ)
         return;
@@ -309,27 +310,19 @@ static int resolve_fast(const Position *p, int piece, bb_t from_mask, int to, in
      * (a shift by 64 or more, undefined), so let generation say illegal. */
     if (piece == PAWN && RANK_OF(to) == (us == WHITE ? 0 : 7))
         return -1;
-    bb_t candidates;
-    switch (piece) {
-    case PAWN: {
+    bb_t candidates = pos_pieces(p, us, piece) & from_mask;
+    if (piece == PAWN) {
         int back = us == WHITE ? -8 : 8;
         if (p->board[to]) {
-            candidates = BB_PAWN_ATTACKS[us ^ 1][to];
+            candidates &= BB_PAWN_ATTACKS[us ^ 1][to];
+        } else if (!(occ & BB(to + back)) && RANK_OF(to) == (us == WHITE ? 3 : 4)) {
+            candidates &= BB(to + 2 * back);
         } else {
-            candidates = BB(to + back);
-            if (!(occ & BB(to + back)) && RANK_OF(to) == (us == WHITE ? 3 : 4))
-                candidates = BB(to + 2 * back);
+            candidates &= BB(to + back);
         }
-        break;
+    } else {
+        candidates = reaching(piece, candidates, to, occ);
     }
-    case KNIGHT: candidates = BB_KNIGHT[to]; break;
-    case BISHOP: candidates = BB_BISHOP_PSEUDO[to]; break;
-    case ROOK: candidates = BB_ROOK_PSEUDO[to]; break;
-    default: candidates = BB_BISHOP_PSEUDO[to] | BB_ROOK_PSEUDO[to]; break;
-    }
-    candidates &= pos_pieces(p, us, piece) & from_mask;
-    if (piece >= BISHOP) /* sliders: those on a line through `to` with nothing between */
-        candidates = unblocked(candidates, to, occ);
     if (!candidates)
         return -1; /* let generation decide (and say illegal) */
     int ksq = pos_king(p, us), count = 0;

@@ -242,12 +242,8 @@ static int scan_word(Scanner *s, Token *t)
     }
     if (w[0] >= '1' && w[0] <= '9') { /* 0-0 and 0000 are moves */
         /* A move number: digits, then any dots ("12." "12..." or a bare "12"). */
-        size_t j = s->pos;
         int64_t number = 0;
-        while (j < i && b[j] >= '0' && b[j] <= '9') {
-            number = number < 100000000 ? number * 10 + (b[j] - '0') : number;
-            j++;
-        }
+        size_t j = tok_digits((const unsigned char *)b, s->pos, i, &number);
         size_t digits_end = j;
         while (j < i && b[j] == '.')
             j++;

@@ -59,6 +59,15 @@ void tok_init(void);
  * *need_more when the buffer ends before that can be decided. */
 bool tok_looks_like_tag(const Scanner *s, size_t i, bool *need_more);
 
+/* The value of the digits at b[j..end) (capped: a move number never needs more) in *number;
+ * returns where the digits end. */
+static inline size_t tok_digits(const unsigned char *b, size_t j, size_t end, int64_t *number)
+{
+    for (; j < end && b[j] >= '0' && b[j] <= '9'; j++)
+        *number = *number < 100000000 ? *number * 10 + (b[j] - '0') : *number;
+    return j;
+}
+
 /* Byte classes for tok_next's short cut (filled by tok_init). */
 enum {
     TOKC_DELIM = 1, /* ends a move-like word */
@@ -112,10 +121,7 @@ static inline int tok_next(Scanner *s, Token *t)
     size_t j = i + 1, number_end = 0;
     if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
         int64_t number = b[i] - '0';
-        while (j < n && b[j] >= '0' && b[j] <= '9') {
-            number = number < 100000000 ? number * 10 + (b[j] - '0') : number;
-            j++;
-        }
+        j = tok_digits(b, i + 1, n, &number);
         if (j < n && b[j] != '.' && !(tok_class[b[j]] & TOKC_DELIM))
             return tok_next_slow(s, t); /* a result, or digits glued to other bytes */
         while (j < n && b[j] == '.')
