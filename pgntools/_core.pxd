@@ -117,3 +117,32 @@ cdef extern from "game.h":
 
 cdef extern from "result.h":
     const char *result_string(int result)
+
+cdef extern from "parquet_encode.h":
+    ctypedef struct ByteVec:
+        char *data
+        size_t len
+    ctypedef enum PqKind:
+        PQ_DICT_FIXED, PQ_DICT_STRING, PQ_PLAIN_STRING, PQ_PLAIN_BOOL, PQ_PLAIN_LIST
+    ctypedef enum PqSource:
+        PQ_U8, PQ_I16, PQ_U16, PQ_I32, PQ_I64, PQ_BITS64
+    ctypedef struct PqColumn:
+        bint failed
+        size_t rows, values, nulls
+        uint32_t dict_count
+        int64_t min, max
+    bint pq_init(PqColumn *c, PqKind kind, bint optional, int value_width)
+    void pq_free(PqColumn *c)
+    bint pq_fix_dictionary(PqColumn *c, const char *const *names, int n)
+    void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, const uint8_t *has,
+                      uint8_t has_bit) nogil
+    void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t n_rows, int64_t first_game) nogil
+    void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
+                        uint8_t has_bit) nogil
+    void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n) nogil
+    void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit) nogil
+    void pq_add_lists(PqColumn *c, const int32_t *starts, const uint8_t *values, size_t n) nogil
+    bint pq_data_page(PqColumn *c, ByteVec *out) nogil
+    const ByteVec *pq_dictionary_page(const PqColumn *c)
+    void pq_reset(PqColumn *c)
+    bint pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out) nogil

@@ -5,7 +5,7 @@ Users import ``pgntools``, never this module. Board is for scripts, tests and de
 Python call per move); the batch reader below it is what the commands use.
 """
 from libc.stdlib cimport malloc, realloc, free
-from libc.stdint cimport uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from pgntools.errors import InvalidFenError, move_error
 
@@ -409,3 +409,136 @@ def replay_movetext(bytes data):
     if i < n:
         raise ValueError(f"cannot replay move at byte {start}")
     return plies
+
+
+# ---------------------------------------------------------------- Parquet columns (export's moves)
+
+_PQ_KINDS = {"dict_fixed": PQ_DICT_FIXED, "dict_string": PQ_DICT_STRING, "plain_string": PQ_PLAIN_STRING,
+             "plain_bool": PQ_PLAIN_BOOL, "plain_list": PQ_PLAIN_LIST}
+_PQ_SOURCES = {"u8": PQ_U8, "i16": PQ_I16, "u16": PQ_U16, "i32": PQ_I32, "i64": PQ_I64, "bits64": PQ_BITS64}
+_PQ_WIDTHS = {"u8": 1, "i16": 2, "u16": 2, "i32": 4, "i64": 8, "bits64": 8}
+
+
+cdef inline const uint8_t *_bytes_ptr(const unsigned char[:] view):
+    if view is None or view.shape[0] == 0:
+        return NULL
+    return <const uint8_t *>&view[0]
+
+
+cdef class ColumnEncoder:
+    """One Parquet column of the row group being built, fed with batch columns and read out as
+    uncompressed page bodies (pgntools/_c/parquet_encode.h; the file is pgntools.sinks.parquet_file).
+
+    kind: dict_fixed | dict_string | plain_string | plain_bool | plain_list. `names`: the fixed
+    dictionary of a dict_string column fed with codes (add_codes)."""
+
+    cdef PqColumn col
+    cdef bint ready
+
+    def __cinit__(self, str kind, *, bint optional=False, int value_width=4, names=()):
+        if not pq_init(&self.col, _PQ_KINDS[kind], optional, value_width):
+            raise MemoryError()
+        self.ready = True
+        encoded = [name.encode() for name in names]
+        cdef const char **arr = <const char **>malloc((len(encoded) + 1) * sizeof(char *))
+        if arr == NULL:
+            raise MemoryError()
+        for i, name in enumerate(encoded):
+            arr[i] = name
+        ok = pq_fix_dictionary(&self.col, arr, len(encoded))
+        free(arr)
+        if not ok:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.ready:
+            pq_free(&self.col)
+
+    @property
+    def rows(self):
+        return self.col.rows
+
+    def add_fixed(self, const unsigned char[:] values, str source, const unsigned char[:] has=None, int bit=0):
+        cdef PqSource src = _PQ_SOURCES[source]
+        cdef size_t n = values.shape[0] // _PQ_WIDTHS[source]
+        if has is not None and <size_t>has.shape[0] != n:
+            raise ValueError("has: one byte per value")
+        cdef const uint8_t *v = _bytes_ptr(values)
+        cdef const uint8_t *h = _bytes_ptr(has)
+        with nogil:
+            pq_add_fixed(&self.col, v, src, n, h, bit)
+
+    def add_game_ids(self, const unsigned char[:] starts, size_t n_rows, int64_t first_game):
+        cdef const int32_t *s = <const int32_t *>_bytes_ptr(starts)
+        cdef size_t n_games = starts.shape[0] // 4
+        with nogil:
+            pq_add_game_ids(&self.col, s, n_games, n_rows, first_game)
+
+    def add_strings(self, const unsigned char[:] offsets, const unsigned char[:] data,
+                    const unsigned char[:] has=None, int bit=0):
+        cdef size_t n = offsets.shape[0] // 4 - 1
+        if has is not None and <size_t>has.shape[0] != n:
+            raise ValueError("has: one byte per value")
+        cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
+        cdef const char *d = <const char *>_bytes_ptr(data)
+        cdef const uint8_t *h = _bytes_ptr(has)
+        with nogil:
+            pq_add_strings(&self.col, o, d, n, h, bit)
+
+    def add_codes(self, const unsigned char[:] codes):
+        cdef const uint8_t *c = _bytes_ptr(codes)
+        with nogil:
+            pq_add_codes(&self.col, c, codes.shape[0])
+
+    def add_flag_bits(self, const unsigned char[:] flags, int bit):
+        cdef const uint8_t *f = _bytes_ptr(flags)
+        with nogil:
+            pq_add_flag_bits(&self.col, f, flags.shape[0], bit)
+
+    def add_lists(self, const unsigned char[:] starts, const unsigned char[:] values):
+        """starts: int32, one per row plus the end."""
+        cdef const int32_t *s = <const int32_t *>_bytes_ptr(starts)
+        cdef const uint8_t *v = _bytes_ptr(values)
+        cdef size_t n = starts.shape[0] // 4 - 1
+        with nogil:
+            pq_add_lists(&self.col, s, v, n)
+
+    def finish_group(self):
+        """(dictionary page or None, data page, rows, values, nulls, dictionary size, min, max) of
+        the row group so far; the encoder starts the next row group."""
+        cdef ByteVec out
+        memset(&out, 0, sizeof(out))
+        with nogil:
+            ok = pq_data_page(&self.col, &out)
+        try:
+            if not ok:
+                raise MemoryError()
+            data = PyBytes_FromStringAndSize(out.data, out.len) if out.len else b""
+        finally:
+            free(out.data)
+        cdef const ByteVec *d = pq_dictionary_page(&self.col)
+        dictionary = None if d == NULL else (PyBytes_FromStringAndSize(d.data, d.len) if d.len else b"")
+        c = self.col
+        result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, c.min, c.max)
+        pq_reset(&self.col)
+        return result
+
+
+def rle_hybrid(values, int width):
+    """The RLE/bit-packed hybrid encoding of `values` (for tests)."""
+    cdef size_t n = len(values), i
+    cdef uint32_t *v = <uint32_t *>malloc((n + 1) * sizeof(uint32_t))
+    cdef ByteVec out
+    memset(&out, 0, sizeof(out))
+    if v == NULL:
+        raise MemoryError()
+    for i in range(n):
+        v[i] = values[i]
+    ok = pq_hybrid(v, n, width, &out)
+    free(v)
+    try:
+        if not ok:
+            raise MemoryError()
+        return PyBytes_FromStringAndSize(out.data, out.len) if out.len else b""
+    finally:
+        free(out.data)

@@ -700,7 +700,7 @@ def test_small_parts_dataset_reads_back_whole(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- DuckDB (optional)
 
 def test_duckdb_reads_the_dataset_readme_query(tmp_path):
-    duckdb = pytest.importorskip("duckdb", reason="DuckDB is not a dependency; this runs only where it is installed")
+    duckdb = pytest.importorskip("duckdb", reason="DuckDB is a test dependency (pip install -e '.[test]')")
     src = write_pgn(tmp_path, "a.pgn", FLAGS, MATE, PLAIN, ANNOTATED)
     out = tmp_path / "out"
     invoke(["export", "--parquet", out, src])

@@ -20,7 +20,8 @@ import pyarrow.parquet as pq
 from pgntools.errors import OutputError
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
-from pgntools.sinks.tables import games_table, moves_table
+from pgntools.sinks.parquet_file import MovesParquetFile
+from pgntools.sinks.tables import games_table
 
 GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072
@@ -63,21 +64,16 @@ class Background:
         self.pool.shutdown(wait=True)
 
 
-class TableWriter:
-    """Parquet part files of one table, with buffered row groups and atomic renames. Runs on the
-    writer thread (see Background), but for commit/abort, which run once it is idle."""
+class PartFiles:
+    """The part files of one table: written under hidden temporary names, renamed at commit,
+    removed at abort. Subclasses write the rows (`add`, `flush`) into `self.file`."""
 
-    def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
-                 statistics=True, prefix: str = ""):
+    def __init__(self, directory: str, table_schema: pa.Schema, compression: str, prefix: str = ""):
         self.prefix = prefix  # makes temporary names unique per worker chunk
-        self.statistics = statistics  # True, or the columns that get min/max statistics
         self.directory = directory
         self.schema = table_schema
-        self.rows_per_group = rows_per_group
         self.compression = compression
-        self.pending: List[pa.Table] = []
-        self.pending_rows = self.pending_bytes = 0
-        self.writer: Optional[pq.ParquetWriter] = None
+        self.file = None  # the open part
         self.written: List[str] = []  # temporary paths of finished parts
 
     def temp_path(self, part: int) -> str:
@@ -85,6 +81,50 @@ class TableWriter:
 
     def final_path(self, part: int) -> str:
         return os.path.join(self.directory, f"part-{part:05d}.parquet")
+
+    def flush(self):
+        """Writes the buffered rows as a row group."""
+
+    def write_empty(self, path: str):
+        """A part file without rows (an empty input still gives a readable dataset)."""
+        raise NotImplementedError
+
+    def next_part(self):
+        """Closes the current part (the next rows go to a new file)."""
+        self.flush()
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+            self.written.append(self.temp_path(len(self.written)))
+
+    def commit(self):
+        self.next_part()
+        if not self.written:
+            self.write_empty(self.temp_path(0))
+            self.written.append(self.temp_path(0))
+        for part, path in enumerate(self.written):
+            os.replace(path, self.final_path(part))
+
+    def abort(self):
+        if self.file is not None:
+            self.file.close()
+            self.written.append(self.temp_path(len(self.written)))
+        for path in self.written:
+            if os.path.exists(path):
+                os.unlink(path)
+        self.written = []
+
+
+class TableWriter(PartFiles):
+    """Part files written by pyarrow from Arrow tables, buffered to row-group size. Runs on the
+    writer thread (see Background), but for commit/abort, which run once it is idle."""
+
+    def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
+                 prefix: str = ""):
+        super().__init__(directory, table_schema, compression, prefix)
+        self.rows_per_group = rows_per_group
+        self.pending: List[pa.Table] = []
+        self.pending_rows = self.pending_bytes = 0
 
     def add(self, table: pa.Table):
         table = table.select(self.schema.names)
@@ -99,35 +139,30 @@ class TableWriter:
             return
         table = pa.concat_tables(self.pending)
         self.pending, self.pending_rows, self.pending_bytes = [], 0, 0
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.temp_path(len(self.written)), self.schema,
-                                           compression=self.compression, write_statistics=self.statistics)
-        self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
+        if self.file is None:
+            self.file = pq.ParquetWriter(self.temp_path(len(self.written)), self.schema, compression=self.compression)
+        self.file.write_table(table, row_group_size=max(table.num_rows, 1))
 
-    def next_part(self):
-        """Closes the current part (the next rows go to a new file)."""
-        self.flush()
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
-            self.written.append(self.temp_path(len(self.written)))
+    def write_empty(self, path: str):
+        pq.write_table(self.schema.empty_table(), path, compression=self.compression)
 
-    def commit(self):
-        self.next_part()
-        if not self.written:  # an empty input still gives a readable (empty) dataset
-            pq.write_table(self.schema.empty_table(), self.temp_path(0), compression=self.compression)
-            self.written.append(self.temp_path(0))
-        for part, path in enumerate(self.written):
-            os.replace(path, self.final_path(part))
 
-    def abort(self):
-        if self.writer is not None:
-            self.writer.close()
-            self.written.append(self.temp_path(len(self.written)))
-        for path in self.written:
-            if os.path.exists(path):
-                os.unlink(path)
-        self.written = []
+class MovesWriter(PartFiles):
+    """Part files of `moves`, encoded straight from the batches' columns (parquet_file.py)."""
+
+    def add(self, batch: GameBatch):
+        if self.file is None:
+            self.file = MovesParquetFile(self.temp_path(len(self.written)), self.schema, self.compression)
+        self.file.add(batch)
+        if self.file.group_rows >= MOVE_ROWS_PER_GROUP:
+            self.file.end_row_group()
+
+    def flush(self):
+        if self.file is not None:
+            self.file.end_row_group()
+
+    def write_empty(self, path: str):
+        MovesParquetFile(path, self.schema, self.compression).close()
 
 
 def select_schema(full: pa.Schema, columns: Optional[Sequence[str]], keys: Sequence[str]) -> pa.Schema:
@@ -163,10 +198,8 @@ class ParquetDatasetSink:
         self.background = Background()
         self.games = TableWriter(dirs["games"], select_schema(schema.GAMES, columns, ["game_id"]),
                                  GAME_ROWS_PER_GROUP, compression, prefix=part_prefix)
-        self.moves = TableWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
-                                 MOVE_ROWS_PER_GROUP, compression,
-                                 statistics=["game_id", "ply"],  # the keys queries prune on; the rest costs time
-                                 prefix=part_prefix)
+        self.moves = MovesWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
+                                 compression, prefix=part_prefix)
         self.move_rows_in_part = 0
 
     def write(self, batch: GameBatch):
@@ -175,9 +208,8 @@ class ParquetDatasetSink:
 
     def _write(self, batch: GameBatch):  # on the writer thread
         self.games.add(games_table(batch))
-        moves = moves_table(batch, self.with_comment, self.with_fen)
-        self.moves.add(moves)
-        self.move_rows_in_part += moves.num_rows
+        self.moves.add(batch)
+        self.move_rows_in_part += len(batch.raw["from_square"])
         if self.move_rows_in_part >= MOVE_ROWS_PER_PART:  # games and moves parts rotate together
             self.games.next_part()
             self.moves.next_part()

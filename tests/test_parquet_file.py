@@ -1,0 +1,183 @@
+"""The Parquet writer of export's moves table (pgntools/sinks/parquet_file.py over the C encoders
+of pgntools/_c/parquet_encode.c).
+
+Three independent checks: the RLE/bit-packed hybrid against a decoder written here from the
+Parquet spec (Encodings.md); whole files read back by pyarrow against the same batches turned into
+Arrow tables by pyarrow itself (pgntools.sinks.tables.moves_table, as the Dask API builds them);
+and the same files read by DuckDB, a second Parquet reader, against pyarrow's reading.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA_DIR, require_corpora
+from test_export import ANNOTATED, CHESS960, FLAGS, MATE, PLAIN
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+from pgntools._core import rle_hybrid  # noqa: E402
+from pgntools.reader import iter_batches  # noqa: E402
+from pgntools.sinks import schema  # noqa: E402
+from pgntools.sinks.parquet_file import MOVE_COLUMNS, MovesParquetFile  # noqa: E402
+from pgntools.sinks.tables import moves_table  # noqa: E402
+
+# ---------------------------------------------------------------- the hybrid encoding
+
+
+def decode_hybrid(data: bytes, width: int, count: int) -> list:
+    """Parquet's RLE/bit-packed hybrid (without the length prefix), as Encodings.md defines it."""
+    values, pos = [], 0
+    while pos < len(data):
+        header = shift = 0
+        while True:
+            byte = data[pos]
+            pos += 1
+            header |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        if header & 1:  # bit-packed: groups of 8 values, least significant bits first
+            size = (header >> 1) * width
+            packed = int.from_bytes(data[pos:pos + size], "little")
+            values += [(packed >> (k * width)) & ((1 << width) - 1) for k in range((header >> 1) * 8)]
+            pos += size
+        else:  # a run: the count, then the value in whole bytes
+            size = (width + 7) // 8
+            values += [int.from_bytes(data[pos:pos + size], "little")] * (header >> 1)
+            pos += size
+    assert len(values) - count in range(8), "only the last group may be padded"
+    return values[:count]
+
+
+def random_levels(rng: random.Random, width: int, n: int) -> list:
+    """Runs of every length (the encoder's cases: runs of 8+, short runs, noise) between random values."""
+    values = []
+    while len(values) < n:
+        value = rng.randrange(1 << width)
+        values += [value] * rng.choice([1, 1, 2, 7, 8, 9, 15, 16, 17, 64, 600])
+    return values[:n]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_hybrid_round_trip(seed):
+    rng = random.Random(seed)
+    width = rng.choice([1, 2, 3, 7, 8, 9, 12, 16, 17, 24, 31])
+    values = random_levels(rng, width, rng.randrange(0, 3000))
+    assert decode_hybrid(rle_hybrid(values, width), width, len(values)) == values
+
+
+def test_hybrid_runs_are_short_and_groups_bounded():
+    assert rle_hybrid([5] * 100_000, 3) == bytes([0xC0, 0x9A, 0x0C, 5])  # one run: varint(100000 << 1), value
+    assert rle_hybrid([], 4) == b""
+    noise = [k % 7 for k in range(8 * 200)]  # no run: bit-packed runs of at most 63 groups, as Arrow writes
+    encoded = rle_hybrid(noise, 3)
+    assert encoded[0] == 63 << 1 | 1 and len(encoded) == 4 + 200 * 3
+    assert decode_hybrid(encoded, 3, len(noise)) == noise
+
+
+# ---------------------------------------------------------------- whole files
+
+
+def write_moves(path: Path, batches, arrow_schema: pa.Schema, compression: str, rows_per_group: int):
+    part = MovesParquetFile(str(path), arrow_schema, compression)
+    for batch in batches:
+        part.add(batch)
+        if part.group_rows >= rows_per_group:
+            part.end_row_group()
+    part.close()
+
+
+def hand_games(tmp_path: Path) -> Path:
+    lichess_style = """[Event "Clocks"]\n[Result "*"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.3] } 1... e5 $1 $14
+{ [%clk 0:02:59.5] [%emt 0:00:01] } 2. Qh5 { [%eval #-3] a comment } 2... Nc6 $2 *\n\n"""
+    path = tmp_path / "hand.pgn"
+    path.write_text("\n".join([FLAGS, MATE, ANNOTATED, PLAIN, CHESS960, lichess_style]) + "\n")
+    return path
+
+
+def corpus_head(tmp_path: Path, relative: str, size: int = 3_000_000) -> Path:
+    require_corpora()
+    path = tmp_path / Path(relative).name
+    with open(CORPORA_DIR / relative, "rb") as source:
+        path.write_bytes(source.read(size))
+    return path
+
+
+INPUTS = {
+    "hand": hand_games,
+    "lichess": lambda tmp: corpus_head(tmp, "lichess/lichess-magnus-carlsen.pgn"),  # clocks, evals on every move
+    "tcec": lambda tmp: corpus_head(tmp, "engine/tcec-sample.pgn"),                 # huge comments
+    "chess960": lambda tmp: corpus_head(tmp, "chess960/tcec-season24-frc.pgn"),
+    "master": lambda tmp: corpus_head(tmp, "bench/master-games-30k.pgn"),           # NAGs, invalid games
+}
+
+
+@pytest.mark.parametrize("rows_per_group", [7, 131_072], ids=["tiny-groups", "default-groups"])
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_file_reads_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
+    """Every column (the optional ones too) equals pyarrow's own table of the same batches, with
+    the exact Arrow types; tiny row groups exercise dictionary resets and many pages."""
+    source = INPUTS[name](tmp_path)
+    batches = list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, batch_games=64))
+    full = schema.moves_schema(with_comment=True, with_fen=True)
+    write_moves(tmp_path / "m.parquet", batches, full, "zstd", rows_per_group)
+    expected = pa.concat_tables([moves_table(b, with_comment=True, with_fen=True) for b in batches])
+    got = pq.read_table(tmp_path / "m.parquet")
+    assert got.schema == full
+    assert expected.num_rows > 0
+    for column in full.names:
+        assert got.column(column).combine_chunks().equals(expected.column(column).combine_chunks()), column
+
+
+@pytest.mark.parametrize("compression", ["none", "snappy", "gzip", "zstd"])
+def test_columns_subset_and_codecs(tmp_path, compression):
+    batches = list(iter_batches(str(hand_games(tmp_path)), moves=True, batch_games=1))
+    chosen = pa.schema([schema.MOVES.field(n) for n in ("game_id", "ply", "san", "clock", "nags")])
+    write_moves(tmp_path / "m.parquet", batches, chosen, compression, 5)
+    got = pq.read_table(tmp_path / "m.parquet")
+    expected = pa.concat_tables(moves_table(b) for b in batches).select(chosen.names)
+    assert got.equals(expected)
+    codecs = {pq.ParquetFile(tmp_path / "m.parquet").metadata.row_group(0).column(i).compression for i in range(5)}
+    assert codecs == {"UNCOMPRESSED" if compression == "none" else compression.upper()}
+
+
+def test_empty_file_has_the_schema(tmp_path):
+    write_moves(tmp_path / "m.parquet", [], schema.MOVES, "zstd", 100)
+    table = pq.read_table(tmp_path / "m.parquet")
+    assert table.num_rows == 0 and table.schema == schema.MOVES
+
+
+def test_key_statistics_per_row_group(tmp_path):
+    """game_id and ply carry min/max in every row group (what engines prune on); they are right."""
+    batches = list(iter_batches(str(hand_games(tmp_path)), moves=True, batch_games=1))
+    write_moves(tmp_path / "m.parquet", batches, schema.MOVES, "zstd", 9)
+    parquet = pq.ParquetFile(tmp_path / "m.parquet")
+    assert parquet.metadata.num_row_groups > 2
+    for group in range(parquet.metadata.num_row_groups):
+        rows = parquet.read_row_group(group)
+        for index, name in enumerate(["game_id", "ply"]):
+            stats = parquet.metadata.row_group(group).column(index).statistics
+            values = rows.column(name).to_pylist()
+            assert (stats.min, stats.max, stats.null_count) == (min(values), max(values), 0)
+
+
+def test_schema_columns_and_encoders_agree():
+    assert [c.name for c in MOVE_COLUMNS] == schema.moves_schema(with_comment=True, with_fen=True).names
+
+
+@pytest.mark.parametrize("name", ["hand", "lichess", "chess960", "master"])  # master: columns all null
+def test_duckdb_reads_what_pyarrow_reads(tmp_path, name):
+    """DuckDB's own Parquet reader (no Arrow schema) sees the same values in every column."""
+    duckdb = pytest.importorskip("duckdb", reason="DuckDB is a test dependency (pip install -e '.[test]')")
+    source = INPUTS[name](tmp_path)
+    batches = list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, batch_games=64))
+    write_moves(tmp_path / "m.parquet", batches, schema.moves_schema(True, True), "zstd", 1000)
+    got = duckdb.connect().execute(f"SELECT * FROM read_parquet('{tmp_path / 'm.parquet'}')").fetchall()
+    expected = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    assert len(got) == len(expected) > 0
+    for row, want in zip(got, expected):
+        assert list(row) == list(want.values())
