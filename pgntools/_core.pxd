@@ -67,7 +67,7 @@ cdef extern from "tokenizer.h":
         int64_t base
 
 cdef extern from "batch.h":
-    int BATCH_NCOLS, BATCH_NSTRS
+    int BATCH_NCOLS, BATCH_NSTRS, G_TAG_SLOTS
     ctypedef struct Batch:
         size_t n_games
         bint failed
@@ -113,6 +113,7 @@ cdef extern from "game.h":
     void gr_set_games_read(GameReader *r, int64_t games)
     const char *game_error_name(int kind)
     const char *game_tag_column_name(int i)
+    int game_tag_column_of(const char *name, size_t n)
     const char *game_note_name(int kind)
 
 cdef extern from "result.h":
@@ -123,26 +124,38 @@ cdef extern from "parquet_encode.h":
         char *data
         size_t len
     ctypedef enum PqKind:
-        PQ_DICT_FIXED, PQ_DICT_STRING, PQ_PLAIN_STRING, PQ_PLAIN_BOOL, PQ_PLAIN_LIST
+        PQ_DICT_FIXED, PQ_DICT_STRING, PQ_PLAIN_FIXED, PQ_PLAIN_STRING, PQ_PLAIN_BOOL
     ctypedef enum PqSource:
-        PQ_U8, PQ_I16, PQ_U16, PQ_I32, PQ_I64, PQ_BITS64
+        PQ_U8, PQ_I16, PQ_U16, PQ_I32, PQ_I64, PQ_BITS64, PQ_CODE
     ctypedef struct PqColumn:
         bint failed
         size_t rows, values, nulls
         uint32_t dict_count
         int64_t min, max
-    bint pq_init(PqColumn *c, PqKind kind, bint optional, int value_width)
+    ctypedef struct PqEntries:
+        PqSource source
+        const void *values
+        const int32_t *offsets
+        const char *data
+        bint zero_is_null
+        const uint8_t *keep
+    bint pq_init(PqColumn *c, PqKind kind, int max_def, int max_rep, int value_width)
     void pq_free(PqColumn *c)
     bint pq_fix_dictionary(PqColumn *c, const char *const *names, int n)
     void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, const uint8_t *has,
                       uint8_t has_bit) nogil
+    void pq_add_sequence(PqColumn *c, int64_t first, size_t n) nogil
     void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t n_rows, int64_t first_game) nogil
     void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
                         uint8_t has_bit) nogil
-    void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n) nogil
+    void pq_add_repeated_string(PqColumn *c, const char *s, uint32_t len, size_t n) nogil
+    void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
+                        bint as_int) nogil
+    void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base) nogil
     void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit) nogil
-    void pq_add_lists(PqColumn *c, const int32_t *starts, const uint8_t *values, size_t n) nogil
+    void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_def, const PqEntries *entries) nogil
     bint pq_data_page(PqColumn *c, ByteVec *out) nogil
+    size_t pq_buffered_bytes(const PqColumn *c)
     const ByteVec *pq_dictionary_page(const PqColumn *c)
     void pq_reset(PqColumn *c)
     bint pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out) nogil

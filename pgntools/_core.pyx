@@ -253,7 +253,8 @@ cdef class BatchReader:
                   bint strict=False,
                   bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
                   bint reduced=False, bint tag_columns=False, str en_passant="legal", bint shredder=False,
-                  int batch_games=1024, size_t buffer_size=1 << 20, size_t max_game_size=64 << 20,
+                  int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
+                  size_t max_game_size=64 << 20,
                   int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0):
         cdef GameOptions opt
         memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
@@ -274,6 +275,7 @@ cdef class BatchReader:
         opt.tag_columns = tag_columns
         opt.fen_options = _EN_PASSANT_MODES[en_passant] | (FEN_SHREDDER if shredder else 0)
         opt.max_games = batch_games
+        opt.max_batch_bytes = max_batch_bytes  # a batch ends at batch_games games or this many bytes
         opt.max_errors = 16
         self.reader = gr_new(&opt)
         self.cap = max(buffer_size, 4096)
@@ -359,6 +361,8 @@ cdef class BatchReader:
             sc.len = remaining + n
 
     cdef dict _take_batch(self):
+        """The batch's columns as bytes; tag_slots tag by tag (all games' first tag column, then
+        the second...), so that each tag's column is one slice."""
         cdef Batch *b = gr_batch(self.reader)
         cdef size_t nbytes, count
         cdef const char *data
@@ -366,7 +370,10 @@ cdef class BatchReader:
         out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - b.n_games}
         for i in range(BATCH_NCOLS):
             data = <const char *>batch_col_data(b, i, &nbytes)
-            out[batch_column_name(i).decode()] = PyBytes_FromStringAndSize(data, nbytes) if nbytes else b""
+            if i == G_TAG_SLOTS and nbytes:
+                out["tag_slots"] = _tag_by_tag(<const int32_t *>data, b.n_games)
+            else:
+                out[batch_column_name(i).decode()] = PyBytes_FromStringAndSize(data, nbytes) if nbytes else b""
         for i in range(BATCH_NSTRS):
             offsets = batch_str_offsets(b, i, &count)
             data = batch_str_data(b, i, &nbytes)
@@ -376,6 +383,17 @@ cdef class BatchReader:
             )
         batch_clear(b)
         return out
+
+
+cdef bytes _tag_by_tag(const int32_t *slots, size_t n_games):
+    """tag_slots (TAG_COLUMN_COUNT per game) reordered tag by tag."""
+    out = PyBytes_FromStringAndSize(NULL, n_games * TAG_COLUMN_COUNT * sizeof(int32_t))
+    cdef int32_t *o = <int32_t *><char *>out
+    cdef size_t g, t
+    for g in range(n_games):
+        for t in range(<size_t>TAG_COLUMN_COUNT):
+            o[t * n_games + g] = slots[g * TAG_COLUMN_COUNT + t]
+    return out
 
 
 def replay_movetext(bytes data):
@@ -411,12 +429,13 @@ def replay_movetext(bytes data):
     return plies
 
 
-# ---------------------------------------------------------------- Parquet columns (export's moves)
+# ---------------------------------------------------------------- Parquet columns (export)
 
-_PQ_KINDS = {"dict_fixed": PQ_DICT_FIXED, "dict_string": PQ_DICT_STRING, "plain_string": PQ_PLAIN_STRING,
-             "plain_bool": PQ_PLAIN_BOOL, "plain_list": PQ_PLAIN_LIST}
-_PQ_SOURCES = {"u8": PQ_U8, "i16": PQ_I16, "u16": PQ_U16, "i32": PQ_I32, "i64": PQ_I64, "bits64": PQ_BITS64}
-_PQ_WIDTHS = {"u8": 1, "i16": 2, "u16": 2, "i32": 4, "i64": 8, "bits64": 8}
+_PQ_KINDS = {"dict_fixed": PQ_DICT_FIXED, "dict_string": PQ_DICT_STRING, "plain_fixed": PQ_PLAIN_FIXED,
+             "plain_string": PQ_PLAIN_STRING, "plain_bool": PQ_PLAIN_BOOL}
+_PQ_SOURCES = {"u8": PQ_U8, "i16": PQ_I16, "u16": PQ_U16, "i32": PQ_I32, "i64": PQ_I64, "bits64": PQ_BITS64,
+               "code": PQ_CODE}
+_PQ_WIDTHS = {"u8": 1, "i16": 2, "u16": 2, "i32": 4, "i64": 8, "bits64": 8, "code": 1}
 
 
 cdef inline const uint8_t *_bytes_ptr(const unsigned char[:] view):
@@ -425,18 +444,26 @@ cdef inline const uint8_t *_bytes_ptr(const unsigned char[:] view):
     return <const uint8_t *>&view[0]
 
 
-cdef class ColumnEncoder:
-    """One Parquet column of the row group being built, fed with batch columns and read out as
-    uncompressed page bodies (pgntools/_c/parquet_encode.h; the file is pgntools.sinks.parquet_file).
+cdef size_t _count(const unsigned char[:] view, size_t width, const unsigned char[:] has) except? 0:
+    cdef size_t n = view.shape[0] // width
+    if has is not None and <size_t>has.shape[0] != n:
+        raise ValueError("has: one byte per value")
+    return n
 
-    kind: dict_fixed | dict_string | plain_string | plain_bool | plain_list. `names`: the fixed
-    dictionary of a dict_string column fed with codes (add_codes)."""
+
+cdef class ColumnEncoder:
+    """One Parquet leaf column of the row group being built, fed with batch columns and read out
+    as uncompressed page bodies (pgntools/_c/parquet_encode.h; the file is
+    pgntools.sinks.parquet_file). Strings come as (int32 offsets, data) pairs, as batches hold them.
+
+    kind: dict_fixed | dict_string | plain_fixed | plain_string | plain_bool. `names`: the fixed
+    dictionary of a dict_string column fed with codes."""
 
     cdef PqColumn col
     cdef bint ready
 
-    def __cinit__(self, str kind, *, bint optional=False, int value_width=4, names=()):
-        if not pq_init(&self.col, _PQ_KINDS[kind], optional, value_width):
+    def __cinit__(self, str kind, *, int max_def=0, int max_rep=0, int value_width=4, names=()):
+        if not pq_init(&self.col, _PQ_KINDS[kind], max_def, max_rep, value_width):
             raise MemoryError()
         self.ready = True
         encoded = [name.encode() for name in names]
@@ -458,15 +485,22 @@ cdef class ColumnEncoder:
     def rows(self):
         return self.col.rows
 
+    @property
+    def nbytes(self):
+        """Bytes the row group so far holds."""
+        return pq_buffered_bytes(&self.col)
+
     def add_fixed(self, const unsigned char[:] values, str source, const unsigned char[:] has=None, int bit=0):
         cdef PqSource src = _PQ_SOURCES[source]
-        cdef size_t n = values.shape[0] // _PQ_WIDTHS[source]
-        if has is not None and <size_t>has.shape[0] != n:
-            raise ValueError("has: one byte per value")
+        cdef size_t n = _count(values, _PQ_WIDTHS[source], has)
         cdef const uint8_t *v = _bytes_ptr(values)
         cdef const uint8_t *h = _bytes_ptr(has)
         with nogil:
             pq_add_fixed(&self.col, v, src, n, h, bit)
+
+    def add_sequence(self, int64_t first, size_t n):
+        with nogil:
+            pq_add_sequence(&self.col, first, n)
 
     def add_game_ids(self, const unsigned char[:] starts, size_t n_rows, int64_t first_game):
         cdef const int32_t *s = <const int32_t *>_bytes_ptr(starts)
@@ -476,7 +510,7 @@ cdef class ColumnEncoder:
 
     def add_strings(self, const unsigned char[:] offsets, const unsigned char[:] data,
                     const unsigned char[:] has=None, int bit=0):
-        cdef size_t n = offsets.shape[0] // 4 - 1
+        cdef size_t n = _count(offsets, 4, None) - 1
         if has is not None and <size_t>has.shape[0] != n:
             raise ValueError("has: one byte per value")
         cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
@@ -485,23 +519,59 @@ cdef class ColumnEncoder:
         with nogil:
             pq_add_strings(&self.col, o, d, n, h, bit)
 
-    def add_codes(self, const unsigned char[:] codes):
+    def add_repeated_string(self, bytes text, size_t n):
+        pq_add_repeated_string(&self.col, text, len(text), n)
+
+    def add_slotted(self, const unsigned char[:] slots, const unsigned char[:] offsets, const unsigned char[:] data,
+                    bint as_int=False):
+        """Row i: string slots[i] - 1 of (offsets, data), null for slot 0; as_int: its value
+        when it is 1 to 9 digits, else null."""
+        cdef const int32_t *s = <const int32_t *>_bytes_ptr(slots)
+        cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
+        cdef const char *d = <const char *>_bytes_ptr(data)
+        cdef size_t n = slots.shape[0] // 4
+        with nogil:
+            pq_add_slotted(&self.col, s, n, o, d, as_int)
+
+    def add_codes(self, const unsigned char[:] codes, int base=1):
+        """Codes into the fixed dictionary: code < base is null, code k is entry k - base."""
         cdef const uint8_t *c = _bytes_ptr(codes)
         with nogil:
-            pq_add_codes(&self.col, c, codes.shape[0])
+            pq_add_codes(&self.col, c, codes.shape[0], base)
 
     def add_flag_bits(self, const unsigned char[:] flags, int bit):
         cdef const uint8_t *f = _bytes_ptr(flags)
         with nogil:
             pq_add_flag_bits(&self.col, f, flags.shape[0], bit)
 
-    def add_lists(self, const unsigned char[:] starts, const unsigned char[:] values):
-        """starts: int32, one per row plus the end."""
+    def add_lists(self, const unsigned char[:] starts, int empty_def, *, const unsigned char[:] values=None,
+                  str source="u8", strings=None, bint zero_is_null=False, const unsigned char[:] keep=None):
+        """Rows of lists: row i has entries starts[i] .. starts[i + 1] - 1 (int32 starts, one per
+        row plus the end) of `values` (fixed, of type `source`) or `strings` ((offsets, data)),
+        leaving out those whose `keep` byte is 0. empty_def: the level of an empty list."""
+        cdef PqEntries e
+        memset(&e, 0, sizeof(e))
+        cdef const unsigned char[:] offsets
+        cdef const unsigned char[:] data
+        cdef size_t n_entries = (<const int32_t *>_bytes_ptr(starts))[starts.shape[0] // 4 - 1] if starts.shape[0] else 0
+        if strings is not None:
+            offsets, data = strings
+            if <size_t>offsets.shape[0] < 4 * (n_entries + 1):
+                raise ValueError("strings: fewer than the entries")
+            e.offsets = <const int32_t *>_bytes_ptr(offsets)
+            e.data = <const char *>_bytes_ptr(data)
+        elif values is None or <size_t>values.shape[0] < n_entries * _PQ_WIDTHS[source]:
+            raise ValueError("values: fewer than the entries")
+        e.source = _PQ_SOURCES[source]
+        e.values = _bytes_ptr(values)
+        e.zero_is_null = zero_is_null
+        if keep is not None and <size_t>keep.shape[0] < n_entries:
+            raise ValueError("keep: fewer than the entries")
+        e.keep = _bytes_ptr(keep)
         cdef const int32_t *s = <const int32_t *>_bytes_ptr(starts)
-        cdef const uint8_t *v = _bytes_ptr(values)
-        cdef size_t n = starts.shape[0] // 4 - 1
+        cdef size_t n_rows = starts.shape[0] // 4 - 1 if starts.shape[0] else 0
         with nogil:
-            pq_add_lists(&self.col, s, v, n)
+            pq_add_lists(&self.col, s, n_rows, empty_def, &e)
 
     def finish_group(self):
         """(dictionary page or None, data page, rows, values, nulls, dictionary size, min, max) of
@@ -522,6 +592,18 @@ cdef class ColumnEncoder:
         result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, c.min, c.max)
         pq_reset(&self.col)
         return result
+
+
+def tags_outside_columns(const unsigned char[:] offsets, const unsigned char[:] data):
+    """One byte per tag name: 1 when the tag has no column of its own (it goes to the tags map)."""
+    cdef size_t n = offsets.shape[0] // 4 - 1 if offsets.shape[0] else 0, i
+    cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
+    cdef const char *d = <const char *>_bytes_ptr(data)
+    out = PyBytes_FromStringAndSize(NULL, n)
+    cdef char *m = out
+    for i in range(n):
+        m[i] = game_tag_column_of(d + o[i], o[i + 1] - o[i]) < 0
+    return out
 
 
 def rle_hybrid(values, int width):

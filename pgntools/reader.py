@@ -21,6 +21,8 @@ ERROR_KINDS = _core.ERROR_KINDS
 NOTE_KINDS = _core.NOTE_KINDS
 RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
 STATUSES = ("valid", "fixed", "invalid")
+TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags with a column of their own in export's games (the C reader finds them)
+INTEGER_TAGS = {"WhiteElo", "BlackElo"}
 OUTCOMES = (None, "checkmate", "stalemate", "insufficient_material", "seventyfive_moves", "fivefold_repetition")
 PIECES = (None, "pawn", "knight", "bishop", "rook", "queen", "king")
 FIX_RESULT_TAG, FIX_RESULT_MARKER = 1, 2
@@ -68,11 +70,33 @@ class GameBatch:
         """Game records for all games of the batch, or for the given batch-local indices."""
         return _records(self, range(self.n_games) if indices is None else indices)
 
+    def error_messages(self) -> List[str]:
+        """The message of each row of the error table (a message may name a tag's value, e.g.
+        the Variant, so the game's tags are looked up for the games with errors only)."""
+        kinds, plies, details = self.column("error_kind"), self.column("error_ply"), self.column("error_detail")
+        if not len(kinds):
+            return []
+        tokens = self.strings("error_token")
+        names, values = self.string_buffers("tag_name"), self.string_buffers("tag_value")
+        tag_rows = self.ranges("tag_start", len(names[0]) // 4 - 1)
+        messages = []
+        for g, (a, z) in enumerate(self.ranges("error_start", len(kinds))):
+            if a == z:
+                continue
+            tags = dict(zip(_slice_strings(names, *tag_rows[g]), _slice_strings(values, *tag_rows[g])))
+            messages += [error_message(ERROR_KINDS[kinds[i]], tokens[i], plies[i], details[i], tags) for i in range(a, z)]
+        return messages
+
     def unclean(self) -> List[int]:
         """Batch-local indices of the games that are not clean: invalid, fixed, or with notes."""
         status = self.column("status")
         note_starts = self.column("note_start").tolist() + [len(self.column("note_kind"))]
         return [g for g in range(self.n_games) if status[g] or note_starts[g] != note_starts[g + 1]]
+
+
+def _slice_strings(buffers: Tuple[bytes, bytes], start: int, end: int) -> List[str]:
+    offsets, data = memoryview(buffers[0]).cast("i"), buffers[1]
+    return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(start, end)]
 
 
 def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> str:
@@ -208,7 +232,7 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
 # ---------------------------------------------------------------- entry points
 
 READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
-                  "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "en_passant", "shredder", "batch_games",
+                  "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "en_passant", "shredder", "batch_games", "max_batch_bytes",
                   "buffer_size", "max_game_size", "base_offset", "base_line")
 
 

@@ -911,7 +911,8 @@ def test_row_groups_are_bounded_in_bytes_too(tmp_path, monkeypatch):
     """Rows of wide games (long tag values) are written once they hold GROUP_BYTES, not only
     after GAME_ROWS_PER_GROUP of them, so the rows waiting for a group stay small."""
     monkeypatch.setattr(parquet_sink, "GROUP_BYTES", 2_000_000)
-    wide = "".join(f'[Event "{i}"]\n[Annotator "{"a" * 50_000}"]\n\n1. e4 e5 *\n\n' for i in range(100))
+    # distinct values: a column's dictionary stores a repeated one once
+    wide = "".join(f'[Event "{i}"]\n[Annotator "{i}{"a" * 50_000}"]\n\n1. e4 e5 *\n\n' for i in range(100))
     src = write_pgn(tmp_path, "wide.pgn", wide)  # 5 MB: batches of ~1 MB, groups of ~2 MB
     games, moves = export(tmp_path, [src], *in_process(), expect=(0,))
     assert games.column("game_id").to_pylist() == list(range(100))

@@ -22,8 +22,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 from pgntools._core import rle_hybrid  # noqa: E402
 from pgntools.reader import iter_batches  # noqa: E402
 from pgntools.sinks import schema  # noqa: E402
-from pgntools.sinks.parquet_file import MOVE_COLUMNS, MovesParquetFile  # noqa: E402
-from pgntools.sinks.tables import moves_table  # noqa: E402
+from pgntools.sinks.parquet_file import GAME_FIELDS, MOVE_FIELDS, ParquetPartFile  # noqa: E402
+from pgntools.sinks.tables import games_table, moves_table  # noqa: E402
 
 # ---------------------------------------------------------------- the hybrid encoding
 
@@ -82,8 +82,9 @@ def test_hybrid_runs_are_short_and_groups_bounded():
 # ---------------------------------------------------------------- whole files
 
 
-def write_moves(path: Path, batches, arrow_schema: pa.Schema, compression: str, rows_per_group: int):
-    part = MovesParquetFile(str(path), arrow_schema, compression)
+def write_part(path: Path, batches, arrow_schema: pa.Schema, compression: str, rows_per_group: int,
+               table: str = "moves"):
+    part = ParquetPartFile(str(path), table, arrow_schema, compression)
     for batch in batches:
         part.add(batch)
         if part.group_rows >= rows_per_group:
@@ -116,15 +117,19 @@ INPUTS = {
 }
 
 
+def read_batches(source: Path, batch_games: int = 64):
+    return list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, final_fen=True,
+                             tag_columns=True, batch_games=batch_games))
+
+
 @pytest.mark.parametrize("rows_per_group", [7, 131_072], ids=["tiny-groups", "default-groups"])
 @pytest.mark.parametrize("name", sorted(INPUTS))
-def test_file_reads_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
+def test_moves_read_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
     """Every column (the optional ones too) equals pyarrow's own table of the same batches, with
     the exact Arrow types; tiny row groups exercise dictionary resets and many pages."""
-    source = INPUTS[name](tmp_path)
-    batches = list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, batch_games=64))
+    batches = read_batches(INPUTS[name](tmp_path))
     full = schema.moves_schema(with_comment=True, with_fen=True)
-    write_moves(tmp_path / "m.parquet", batches, full, "zstd", rows_per_group)
+    write_part(tmp_path / "m.parquet", batches, full, "zstd", rows_per_group)
     expected = pa.concat_tables([moves_table(b, with_comment=True, with_fen=True) for b in batches])
     got = pq.read_table(tmp_path / "m.parquet")
     assert got.schema == full
@@ -133,11 +138,26 @@ def test_file_reads_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
         assert got.column(column).combine_chunks().equals(expected.column(column).combine_chunks()), column
 
 
+@pytest.mark.parametrize("rows_per_group", [5, 65_536], ids=["tiny-groups", "default-groups"])
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_games_read_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
+    """The same for games: tag columns, Elo integers, the tags map, the errors list of structs."""
+    batches = read_batches(INPUTS[name](tmp_path), batch_games=16)
+    write_part(tmp_path / "g.parquet", batches, schema.GAMES, "zstd", rows_per_group, table="games")
+    expected = pa.concat_tables([games_table(b) for b in batches])
+    got = pq.read_table(tmp_path / "g.parquet")
+    assert got.schema == schema.GAMES
+    for column in schema.GAMES.names:
+        assert got.column(column).combine_chunks().equals(expected.column(column).combine_chunks()), column
+    if name == "master":  # the head of the master file has invalid games: their errors are there
+        assert pa.compute.sum(pa.compute.list_value_length(got.column("errors"))).as_py() > 0
+
+
 @pytest.mark.parametrize("compression", ["none", "snappy", "gzip", "zstd"])
 def test_columns_subset_and_codecs(tmp_path, compression):
     batches = list(iter_batches(str(hand_games(tmp_path)), moves=True, batch_games=1))
     chosen = pa.schema([schema.MOVES.field(n) for n in ("game_id", "ply", "san", "clock", "nags")])
-    write_moves(tmp_path / "m.parquet", batches, chosen, compression, 5)
+    write_part(tmp_path / "m.parquet", batches, chosen, compression, 5)
     got = pq.read_table(tmp_path / "m.parquet")
     expected = pa.concat_tables(moves_table(b) for b in batches).select(chosen.names)
     assert got.equals(expected)
@@ -146,7 +166,7 @@ def test_columns_subset_and_codecs(tmp_path, compression):
 
 
 def test_empty_file_has_the_schema(tmp_path):
-    write_moves(tmp_path / "m.parquet", [], schema.MOVES, "zstd", 100)
+    write_part(tmp_path / "m.parquet", [], schema.MOVES, "zstd", 100)
     table = pq.read_table(tmp_path / "m.parquet")
     assert table.num_rows == 0 and table.schema == schema.MOVES
 
@@ -154,7 +174,7 @@ def test_empty_file_has_the_schema(tmp_path):
 def test_key_statistics_per_row_group(tmp_path):
     """game_id and ply carry min/max in every row group (what engines prune on); they are right."""
     batches = list(iter_batches(str(hand_games(tmp_path)), moves=True, batch_games=1))
-    write_moves(tmp_path / "m.parquet", batches, schema.MOVES, "zstd", 9)
+    write_part(tmp_path / "m.parquet", batches, schema.MOVES, "zstd", 9)
     parquet = pq.ParquetFile(tmp_path / "m.parquet")
     assert parquet.metadata.num_row_groups > 2
     for group in range(parquet.metadata.num_row_groups):
@@ -165,8 +185,9 @@ def test_key_statistics_per_row_group(tmp_path):
             assert (stats.min, stats.max, stats.null_count) == (min(values), max(values), 0)
 
 
-def test_schema_columns_and_encoders_agree():
-    assert [c.name for c in MOVE_COLUMNS] == schema.moves_schema(with_comment=True, with_fen=True).names
+def test_schema_fields_and_encoders_agree():
+    assert [f.name for f in MOVE_FIELDS] == schema.moves_schema(with_comment=True, with_fen=True).names
+    assert [f.name for f in GAME_FIELDS] == schema.GAMES.names
 
 
 @pytest.mark.parametrize("name", ["hand", "lichess", "chess960", "master"])  # master: columns all null
@@ -174,10 +195,12 @@ def test_duckdb_reads_what_pyarrow_reads(tmp_path, name):
     """DuckDB's own Parquet reader (no Arrow schema) sees the same values in every column."""
     duckdb = pytest.importorskip("duckdb", reason="DuckDB is a test dependency (pip install -e '.[test]')")
     source = INPUTS[name](tmp_path)
-    batches = list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, batch_games=64))
-    write_moves(tmp_path / "m.parquet", batches, schema.moves_schema(True, True), "zstd", 1000)
-    got = duckdb.connect().execute(f"SELECT * FROM read_parquet('{tmp_path / 'm.parquet'}')").fetchall()
-    expected = pq.read_table(tmp_path / "m.parquet").to_pylist()
-    assert len(got) == len(expected) > 0
-    for row, want in zip(got, expected):
-        assert list(row) == list(want.values())
+    batches = read_batches(source)
+    write_part(tmp_path / "m.parquet", batches, schema.moves_schema(True, True), "zstd", 1000)
+    write_part(tmp_path / "g.parquet", batches, schema.GAMES, "zstd", 100, table="games")
+    for name in ("m.parquet", "g.parquet"):
+        got = duckdb.connect().execute(f"SELECT * FROM read_parquet('{tmp_path / name}')").fetchall()
+        expected = pq.read_table(tmp_path / name).to_pylist()
+        assert len(got) == len(expected) > 0
+        for row, want in zip(got, expected):
+            assert list(row) == [dict(v) if k == "tags" and v is not None else v for k, v in want.items()]

@@ -28,6 +28,7 @@
     X(G_REPLAYED, uint8_t, "B", "replayed")          /* the start position was valid: replayed */ \
     X(G_TAG_SLOTS, int32_t, "i", "tag_slots")  /* when asked, TAG_COLUMN_COUNT per game: 1 + the */ \
                                                /* tag's batch row, 0 when the game lacks it */    \
+                                               /* (handed to Python tag by tag: _core.pyx) */     \
     /* one row per mainline ply */                                                                \
     X(M_PLY, int16_t, "h", "ply")                    /* 1-based ply in its game */                \
     X(M_FROM, uint8_t, "B", "from_square")                                                         \

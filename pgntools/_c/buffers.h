@@ -92,6 +92,17 @@ static inline bool strcol_end(StrCol *c)
     return true;
 }
 static inline bool strcol_push(StrCol *c, const char *s, size_t n) { return strcol_add(c, s, n) && strcol_end(c); }
+/* Pushes a string of at most 16 bytes from a buffer of at least 16 (SAN, UCI): a fixed-size copy
+ * instead of a call to memcpy, for the two strings of every move row. */
+static inline bool strcol_push_short(StrCol *c, const char *s16, size_t n)
+{
+    if (c->data.len + 16 > 0x7fffffff || !VEC_RESERVE(c->data, 16) || !VEC_RESERVE(c->offsets, 1))
+        return false;
+    memcpy(c->data.data + c->data.len, s16, 16);
+    c->data.len += n;
+    c->offsets.data[c->offsets.len++] = (int32_t)c->data.len;
+    return true;
+}
 static inline void strcol_clear(StrCol *c)
 {
     c->offsets.len = 1;

@@ -211,6 +211,8 @@ static int tag_column_of(const char *name, size_t n)
     return -1;
 }
 
+int game_tag_column_of(const char *name, size_t n) { return tag_column_of(name, n); }
+
 static bool tag_row_is(const StrCol *names, size_t row, const char *name, size_t n)
 {
     int32_t a = names->offsets.data[row], z = names->offsets.data[row + 1];
@@ -432,8 +434,8 @@ static void finish_pending(GameReader *r, Game *g)
 }
 
 /* The move row, from the position after the move and what the move changed (u). */
-static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u, const char *san,
-                          size_t san_len, int status)
+static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u,
+                          const char san[16], size_t san_len, int status)
 {
     Batch *b = &r->batch;
     move_t m = u->move;
@@ -456,8 +458,9 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     COL_PUSH(b, M_FLAGS, uint8_t, flags);
     COL_PUSH(b, M_HALFMOVE, uint16_t, after->halfmove);
     COL_PUSH(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
-    push_text(r, S_SAN, san, san_len, false);
-    push_text(r, S_UCI, text, uci_format_squares(from, uci_to, mv_promo(m), text), false);
+    size_t uci_len = uci_format_squares(from, uci_to, mv_promo(m), text);
+    if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
+        b->failed = true;
     if (r->opt.fen_every_ply)
         push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
     g->pending = true;

@@ -5,11 +5,12 @@
 
 #define BAD(c) ((c)->failed = true)
 
-bool pq_init(PqColumn *c, PqKind kind, bool optional, int value_width)
+bool pq_init(PqColumn *c, PqKind kind, int max_def, int max_rep, int value_width)
 {
     memset(c, 0, sizeof *c);
     c->kind = kind;
-    c->optional = optional;
+    c->max_def = max_def;
+    c->max_rep = max_rep;
     c->value_width = value_width;
     if (kind == PQ_DICT_FIXED || kind == PQ_DICT_STRING) {
         c->table_cap = 256;
@@ -187,49 +188,81 @@ bool pq_fix_dictionary(PqColumn *c, const char *const *names, int n)
     return !c->failed;
 }
 
-/* ---------------------------------------------------------------- adding values */
+/* ---------------------------------------------------------------- values and levels */
 
-/* Reserves room for n more rows' levels and values. */
-static bool reserve(PqColumn *c, size_t n)
+/* Room for n more level entries (and values) and `plain_bytes` more PLAIN bytes, so that the
+ * put_* below need no checks of their own; false (and the encoder failed) when out of memory. */
+static bool reserve(PqColumn *c, size_t n, size_t plain_bytes)
 {
-    bool ok = !c->optional || VEC_RESERVE(c->def_levels, n);
-    if (c->kind == PQ_DICT_FIXED || c->kind == PQ_DICT_STRING)
-        ok = ok && VEC_RESERVE(c->indices, n);
+    bool ok = !c->failed;
+    if (ok && c->max_def)
+        ok = VEC_RESERVE(c->def_levels, n);
+    if (ok && c->max_rep)
+        ok = VEC_RESERVE(c->rep_levels, n);
+    if (ok && (c->kind == PQ_DICT_FIXED || c->kind == PQ_DICT_STRING))
+        ok = VEC_RESERVE(c->indices, n);
+    if (ok && c->kind == PQ_PLAIN_FIXED)
+        ok = VEC_RESERVE(c->plain, n * 8);
+    if (ok && c->kind == PQ_PLAIN_STRING)
+        ok = VEC_RESERVE(c->plain, plain_bytes + 4 * n);
     if (!ok)
         BAD(c);
     return ok;
 }
 
-static inline bool is_valid(PqColumn *c, const uint8_t *has, uint8_t bit, size_t i)
+/* The definition level of a flat row or list entry: whether it has a value. */
+static inline void put_defined(PqColumn *c, bool valid)
 {
-    bool valid = !has || (has[i] & bit);
-    if (c->optional) {
-        c->def_levels.data[c->def_levels.len++] = valid;
-        c->nulls += !valid;
+    if (c->max_def)
+        c->def_levels.data[c->def_levels.len++] = (uint8_t)(valid ? c->max_def : c->max_def - 1);
+    c->nulls += !valid;
+    c->values++;
+}
+
+static inline void put_index(PqColumn *c, uint32_t index) { c->indices.data[c->indices.len++] = index; }
+
+static inline void put_fixed(PqColumn *c, int64_t v, bool track_range)
+{
+    if (track_range) {
+        if (v < c->min)
+            c->min = v;
+        if (v > c->max)
+            c->max = v;
     }
-    return valid;
+    if (c->kind == PQ_DICT_FIXED) {
+        put_index(c, fixed_index(c, (uint64_t)v));
+    } else {
+        memcpy(c->plain.data + c->plain.len, &v, 8); /* little-endian: the first value_width bytes */
+        c->plain.len += (size_t)c->value_width;
+    }
+}
+
+static inline void put_string(PqColumn *c, const char *s, uint32_t n, bool can_read_8)
+{
+    if (c->kind == PQ_DICT_STRING) {
+        put_index(c, string_index(c, s, n, can_read_8));
+    } else {
+        memcpy(c->plain.data + c->plain.len, &n, 4);
+        memcpy(c->plain.data + c->plain.len + 4, s, n);
+        c->plain.len += 4 + (size_t)n;
+    }
 }
 
 /* One loop per source type (T), so that the conversion is not a switch per value. */
-#define ADD_FIXED_LOOP(T, track_range)                                      \
-    for (size_t i = 0; i < n; i++) {                                        \
-        if (!is_valid(c, has, has_bit, i))                                  \
-            continue;                                                       \
-        T raw;                                                              \
-        memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
-        int64_t v = (int64_t)raw;                                           \
-        if (track_range) {                                                  \
-            if (v < c->min)                                                 \
-                c->min = v;                                                 \
-            if (v > c->max)                                                 \
-                c->max = v;                                                 \
-        }                                                                   \
-        c->indices.data[c->indices.len++] = fixed_index(c, (uint64_t)v);   \
+#define ADD_FIXED_LOOP(T, track_range)                                  \
+    for (size_t i = 0; i < n; i++) {                                    \
+        bool valid = !has || (has[i] & has_bit);                        \
+        put_defined(c, valid);                                          \
+        if (valid) {                                                    \
+            T raw;                                                      \
+            memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T)); \
+            put_fixed(c, (int64_t)raw, track_range);                    \
+        }                                                               \
     }
 
 void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, const uint8_t *has, uint8_t has_bit)
 {
-    if (c->failed || !reserve(c, n))
+    if (!reserve(c, n, 0))
         return;
     switch (source) {
     case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
@@ -238,73 +271,109 @@ void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, co
     case PQ_I32: ADD_FIXED_LOOP(int32_t, true) break;
     case PQ_I64: ADD_FIXED_LOOP(int64_t, true) break;
     case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
+    case PQ_CODE: break;
     }
     c->rows += n;
-    c->values += n;
+}
+
+void pq_add_sequence(PqColumn *c, int64_t first, size_t n)
+{
+    if (!reserve(c, n, 0))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        put_defined(c, true);
+        put_fixed(c, first + (int64_t)i, true);
+    }
+    c->rows += n;
 }
 
 void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t n_rows, int64_t first_game)
 {
-    if (c->failed || !reserve(c, n_rows))
+    if (!reserve(c, n_rows, 0))
         return;
     for (size_t g = 0; g < n_games; g++) {
         int32_t a = starts[g], z = g + 1 < n_games ? starts[g + 1] : (int32_t)n_rows;
-        if (a == z)
-            continue;
-        int64_t id = first_game + (int64_t)g;
-        uint32_t index = fixed_index(c, (uint64_t)id);
-        for (int32_t i = a; i < z; i++)
-            c->indices.data[c->indices.len++] = index;
-        if (id < c->min)
-            c->min = id;
-        if (id > c->max)
-            c->max = id;
+        for (int32_t i = a; i < z; i++) {
+            put_defined(c, true);
+            put_fixed(c, first_game + (int64_t)g, true);
+        }
     }
     c->rows += n_rows;
-    c->values += n_rows;
 }
 
 void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
                     uint8_t has_bit)
 {
-    if (c->failed || !reserve(c, n))
+    if (!reserve(c, n, n ? (size_t)(offsets[n] - offsets[0]) : 0))
         return;
     for (size_t i = 0; i < n; i++) {
-        if (!is_valid(c, has, has_bit, i))
-            continue;
-        uint32_t len = (uint32_t)(offsets[i + 1] - offsets[i]);
-        const char *s = data + offsets[i];
-        if (c->kind == PQ_DICT_STRING) {
-            bool can_read_8 = offsets[i] + 8 <= offsets[n];
-            c->indices.data[c->indices.len++] = string_index(c, s, len, can_read_8);
-        } else if (VEC_RESERVE(c->plain, 4 + (size_t)len)) {
-            memcpy(c->plain.data + c->plain.len, &len, 4);
-            memcpy(c->plain.data + c->plain.len + 4, s, len);
-            c->plain.len += 4 + (size_t)len;
-        } else {
-            BAD(c);
-            return;
-        }
+        bool valid = !has || (has[i] & has_bit);
+        put_defined(c, valid);
+        if (valid)
+            put_string(c, data + offsets[i], (uint32_t)(offsets[i + 1] - offsets[i]), offsets[i] + 8 <= offsets[n]);
     }
     c->rows += n;
-    c->values += n;
 }
 
-void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n)
+void pq_add_repeated_string(PqColumn *c, const char *s, uint32_t len, size_t n)
 {
-    if (c->failed || !reserve(c, n))
+    if (!reserve(c, n, n * (size_t)len))
         return;
     for (size_t i = 0; i < n; i++) {
-        bool valid = codes[i] != 0;
-        if (c->optional) {
-            c->def_levels.data[c->def_levels.len++] = valid;
-            c->nulls += !valid;
-        }
-        if (valid)
-            c->indices.data[c->indices.len++] = codes[i] - 1u;
+        put_defined(c, true);
+        put_string(c, s, len, false);
     }
     c->rows += n;
-    c->values += n;
+}
+
+/* The value of 1 to 9 ASCII digits, or -1. */
+static int64_t digits_value(const char *s, int32_t n)
+{
+    if (n < 1 || n > 9)
+        return -1;
+    int64_t v = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
+                    bool as_int)
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < n && c->kind == PQ_PLAIN_STRING; i++)
+        bytes += slots[i] ? (size_t)(offsets[slots[i]] - offsets[slots[i] - 1]) : 0;
+    if (!reserve(c, n, bytes))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        int32_t k = slots[i] - 1;
+        const char *s = k >= 0 ? data + offsets[k] : NULL;
+        int32_t len = k >= 0 ? offsets[k + 1] - offsets[k] : 0;
+        int64_t v = as_int && s ? digits_value(s, len) : -1;
+        bool valid = as_int ? v >= 0 : s != NULL;
+        put_defined(c, valid);
+        if (valid && as_int)
+            put_fixed(c, v, true);
+        else if (valid)
+            put_string(c, s, (uint32_t)len, false);
+    }
+    c->rows += n;
+}
+
+void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base)
+{
+    if (!reserve(c, n, 0))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        bool valid = codes[i] >= base;
+        put_defined(c, valid);
+        if (valid)
+            put_index(c, (uint32_t)(codes[i] - base));
+    }
+    c->rows += n;
 }
 
 void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit)
@@ -333,34 +402,49 @@ void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit)
     c->values += n;
 }
 
-void pq_add_lists(PqColumn *c, const int32_t *starts, const uint8_t *values, size_t n)
+static void put_entry(PqColumn *c, const PqEntries *e, int32_t k)
 {
-    if (c->failed)
-        return;
-    size_t entries = 0;
-    for (size_t i = 0; i < n; i++)
-        entries += starts[i + 1] > starts[i] ? (size_t)(starts[i + 1] - starts[i]) : 1;
-    if (!VEC_RESERVE(c->def_levels, entries) || !VEC_RESERVE(c->rep_levels, entries) ||
-        !VEC_RESERVE(c->plain, 4 * entries)) {
-        BAD(c);
+    if (e->offsets) {
+        put_defined(c, true);
+        put_string(c, e->data + e->offsets[k], (uint32_t)(e->offsets[k + 1] - e->offsets[k]), false);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (starts[i + 1] == starts[i]) { /* an empty list: one entry, defined up to the list itself */
-            c->def_levels.data[c->def_levels.len++] = 0;
-            c->rep_levels.data[c->rep_levels.len++] = 0;
-            continue;
-        }
+    int64_t v;
+    switch (e->source) {
+    case PQ_U8: case PQ_CODE: v = ((const uint8_t *)e->values)[k]; break;
+    case PQ_I32: { int32_t x; memcpy(&x, (const char *)e->values + 4 * (size_t)k, 4); v = x; break; }
+    default: { int16_t x; memcpy(&x, (const char *)e->values + 2 * (size_t)k, 2); v = x; break; }
+    }
+    bool valid = !(e->zero_is_null && v == 0);
+    put_defined(c, valid);
+    if (valid && e->source == PQ_CODE)
+        put_index(c, (uint32_t)v);
+    else if (valid)
+        put_fixed(c, v, true);
+}
+
+void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_def, const PqEntries *entries)
+{
+    size_t n_entries = n_rows ? (size_t)(starts[n_rows] - starts[0]) : 0;
+    size_t bytes = entries->offsets && n_rows ? (size_t)(entries->offsets[starts[n_rows]] - entries->offsets[starts[0]]) : 0;
+    if (!reserve(c, n_entries + n_rows, bytes))
+        return;
+    for (size_t i = 0; i < n_rows; i++) {
+        bool first = true;
         for (int32_t k = starts[i]; k < starts[i + 1]; k++) {
-            int32_t v = values[k];
-            c->def_levels.data[c->def_levels.len++] = 2;
-            c->rep_levels.data[c->rep_levels.len++] = k > starts[i];
-            memcpy(c->plain.data + c->plain.len, &v, 4);
-            c->plain.len += 4;
+            if (entries->keep && !entries->keep[k])
+                continue;
+            c->rep_levels.data[c->rep_levels.len++] = !first;
+            put_entry(c, entries, k);
+            first = false;
+        }
+        if (first) { /* an empty list: one level entry, defined down to the list */
+            c->rep_levels.data[c->rep_levels.len++] = 0;
+            c->def_levels.data[c->def_levels.len++] = (uint8_t)empty_def;
+            c->values++;
         }
     }
-    c->rows += n;
-    c->values += entries;
+    c->rows += n_rows;
 }
 
 /* ---------------------------------------------------------------- the hybrid encoding */
@@ -456,9 +540,9 @@ bool pq_data_page(PqColumn *c, ByteVec *out)
 {
     if (c->failed)
         return false;
-    if (c->kind == PQ_PLAIN_LIST && !put_levels(&c->rep_levels, 1, out))
+    if (c->max_rep && !put_levels(&c->rep_levels, bit_width((uint32_t)c->max_rep), out))
         return false;
-    if ((c->optional || c->kind == PQ_PLAIN_LIST) && !put_levels(&c->def_levels, c->kind == PQ_PLAIN_LIST ? 2 : 1, out))
+    if (c->max_def && !put_levels(&c->def_levels, bit_width((uint32_t)c->max_def), out))
         return false;
     if (c->kind == PQ_DICT_FIXED || c->kind == PQ_DICT_STRING) {
         int width = bit_width(c->dict_count ? c->dict_count - 1 : 0);
@@ -472,6 +556,11 @@ bool pq_data_page(PqColumn *c, ByteVec *out)
     memcpy(out->data + out->len, c->plain.data, c->plain.len);
     out->len += c->plain.len;
     return true;
+}
+
+size_t pq_buffered_bytes(const PqColumn *c)
+{
+    return c->def_levels.len + c->rep_levels.len + 4 * c->indices.len + c->plain.len + c->dict_page.len;
 }
 
 const ByteVec *pq_dictionary_page(const PqColumn *c)

@@ -15,27 +15,24 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import List, Optional, Sequence
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from pgntools.errors import OutputError
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
-from pgntools.sinks.parquet_file import MovesParquetFile
-from pgntools.sinks.tables import games_table
+from pgntools.sinks.parquet_file import ParquetPartFile
 
 GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072
 MOVE_ROWS_PER_PART = 16 * 1_048_576
-# A row group also ends once its rows hold this much in memory: on the master file ~74,000 moves
-# (~0.6 MB of Parquet; DuckDB's own groups are 122,880 rows) or ~12,000 games. The buffered rows
-# are most of export's working memory: peak RSS 97 MB with 4 MB, 108 MB with 8 MB (--jobs 1).
-GROUP_BYTES = 4 << 20
+# A row group also ends once its encoded rows hold this much in memory (games with huge tags or
+# comments); on the master file groups end by rows.
+GROUP_BYTES = 16 << 20
 
 
 class Background:
     """One writer thread (FIFO) that builds the tables of each batch and encodes and compresses
     them, while the main thread reads the next games (all of these release the GIL). At most
-    `depth` batches wait, which keeps memory flat. Everything of TableWriter runs on this thread."""
+    `depth` batches wait, which keeps memory flat. Everything of TableParts runs on this thread."""
 
     def __init__(self, depth: int = 2):
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pgntools-parquet")
@@ -115,46 +112,23 @@ class PartFiles:
         self.written = []
 
 
-class TableWriter(PartFiles):
-    """Part files written by pyarrow from Arrow tables, buffered to row-group size. Runs on the
-    writer thread (see Background), but for commit/abort, which run once it is idle."""
+class TableParts(PartFiles):
+    """The part files of `games` or `moves`, encoded straight from the batches' columns
+    (parquet_file.py) in row groups of `rows_per_group` rows (read at each batch, so tests can
+    change the module's constants)."""
 
-    def __init__(self, directory: str, table_schema: pa.Schema, rows_per_group: int, compression: str,
-                 prefix: str = ""):
+    def __init__(self, directory: str, table: str, table_schema: pa.Schema, compression: str, prefix: str = ""):
         super().__init__(directory, table_schema, compression, prefix)
-        self.rows_per_group = rows_per_group
-        self.pending: List[pa.Table] = []
-        self.pending_rows = self.pending_bytes = 0
+        self.table = table
 
-    def add(self, table: pa.Table):
-        table = table.select(self.schema.names)
-        self.pending.append(table)
-        self.pending_rows += table.num_rows
-        self.pending_bytes += table.nbytes
-        if self.pending_rows >= self.rows_per_group or self.pending_bytes >= GROUP_BYTES:
-            self.flush()
-
-    def flush(self):
-        if not self.pending:
-            return
-        table = pa.concat_tables(self.pending)
-        self.pending, self.pending_rows, self.pending_bytes = [], 0, 0
-        if self.file is None:
-            self.file = pq.ParquetWriter(self.temp_path(len(self.written)), self.schema, compression=self.compression)
-        self.file.write_table(table, row_group_size=max(table.num_rows, 1))
-
-    def write_empty(self, path: str):
-        pq.write_table(self.schema.empty_table(), path, compression=self.compression)
-
-
-class MovesWriter(PartFiles):
-    """Part files of `moves`, encoded straight from the batches' columns (parquet_file.py)."""
+    def rows_per_group(self) -> int:
+        return GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
 
     def add(self, batch: GameBatch):
         if self.file is None:
-            self.file = MovesParquetFile(self.temp_path(len(self.written)), self.schema, self.compression)
+            self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.schema, self.compression)
         self.file.add(batch)
-        if self.file.group_rows >= MOVE_ROWS_PER_GROUP:
+        if self.file.group_rows >= self.rows_per_group() or self.file.group_bytes >= GROUP_BYTES:
             self.file.end_row_group()
 
     def flush(self):
@@ -162,7 +136,7 @@ class MovesWriter(PartFiles):
             self.file.end_row_group()
 
     def write_empty(self, path: str):
-        MovesParquetFile(path, self.schema, self.compression).close()
+        ParquetPartFile(path, self.table, self.schema, self.compression).close()
 
 
 def select_schema(full: pa.Schema, columns: Optional[Sequence[str]], keys: Sequence[str]) -> pa.Schema:
@@ -196,10 +170,10 @@ class ParquetDatasetSink:
                 raise OutputError(f"{path}: not writable")
         self.dirs = dirs
         self.background = Background()
-        self.games = TableWriter(dirs["games"], select_schema(schema.GAMES, columns, ["game_id"]),
-                                 GAME_ROWS_PER_GROUP, compression, prefix=part_prefix)
-        self.moves = MovesWriter(dirs["moves"], select_schema(moves_full, columns, ["game_id", "ply"]),
-                                 compression, prefix=part_prefix)
+        self.games = TableParts(dirs["games"], "games", select_schema(schema.GAMES, columns, ["game_id"]),
+                                compression, prefix=part_prefix)
+        self.moves = TableParts(dirs["moves"], "moves", select_schema(moves_full, columns, ["game_id", "ply"]),
+                                compression, prefix=part_prefix)
         self.move_rows_in_part = 0
 
     def write(self, batch: GameBatch):
@@ -207,7 +181,7 @@ class ParquetDatasetSink:
             self.background.submit(self._write, batch)
 
     def _write(self, batch: GameBatch):  # on the writer thread
-        self.games.add(games_table(batch))
+        self.games.add(batch)
         self.moves.add(batch)
         self.move_rows_in_part += len(batch.raw["from_square"])
         if self.move_rows_in_part >= MOVE_ROWS_PER_PART:  # games and moves parts rotate together

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import base64
 import struct
-from typing import Callable, List, NamedTuple, Optional
-
-import pyarrow as pa
+from array import array
+from itertools import accumulate
+from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from pgntools import __version__
-from pgntools._core import ColumnEncoder
-from pgntools.reader import PIECES, GameBatch
+from pgntools._core import ColumnEncoder, tags_outside_columns
+from pgntools.reader import ERROR_KINDS, INTEGER_TAGS, OUTCOMES, PIECES, RESULTS, STATUSES, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Thrift compact protocol
 
@@ -85,7 +85,7 @@ REQUIRED, OPTIONAL, REPEATED = 0, 1, 2
 PLAIN, RLE, RLE_DICTIONARY = 0, 3, 8
 DATA_PAGE, DICTIONARY_PAGE = 0, 2
 CODECS = {"none": 0, "snappy": 1, "gzip": 2, "zstd": 6}
-UTF8, LIST, UINT_8, UINT_16, INT_16 = 0, 3, 11, 12, 16  # converted types, for older readers
+UTF8, MAP, LIST, UINT_8, UINT_16, INT_16 = 0, 1, 3, 11, 12, 16  # converted types, for older readers
 
 
 def _int_type(bits: int, signed: bool):
@@ -93,10 +93,12 @@ def _int_type(bits: int, signed: bool):
 
 
 STRING_TYPE = [(1, "struct", [])]  # LogicalType.STRING
+MAP_TYPE = [(2, "struct", [])]     # LogicalType.MAP
 LIST_TYPE = [(3, "struct", [])]    # LogicalType.LIST
 _ANNOTATIONS = {  # logical type name: (converted type, LogicalType)
     "string": (UTF8, STRING_TYPE), "uint8": (UINT_8, _int_type(8, False)),
     "int16": (INT_16, _int_type(16, True)), "uint16": (UINT_16, _int_type(16, False)), "list": (LIST, LIST_TYPE),
+    "map": (MAP, MAP_TYPE),
 }
 
 
@@ -107,16 +109,62 @@ def schema_element(name: str, physical: Optional[int], repetition: int, annotati
                           (5, "i32", children), (6, "i32", converted), (10, "struct", logical)])
 
 
-# ---------------------------------------------------------------- the moves columns
+# ---------------------------------------------------------------- columns
 
 
-class MoveColumn(NamedTuple):
-    name: str
-    encoder: Callable[[], ColumnEncoder]
+class Leaf(NamedTuple):
+    """One leaf column of the file: where it is in the schema, its type, its encoder, and how a
+    batch feeds it."""
+    path: Tuple[str, ...]
     physical: int
-    annotation: Optional[str]
+    encoder: Callable[[bool], ColumnEncoder]  # given the field's nullability
     feed: Callable[[ColumnEncoder, GameBatch], None]
     statistics: bool = False  # min/max in the footer: the keys queries prune row groups on
+
+
+class Field(NamedTuple):
+    """An Arrow field of the table as Parquet schema elements (given the field's nullability)
+    and leaf columns (a nested field has several)."""
+    name: str
+    elements: Callable[[bool], List[bytes]]
+    leaves: List[Leaf]
+
+
+def flat(name: str, physical: int, annotation: Optional[str], encoder: Callable[[int], ColumnEncoder],
+         feed, statistics: bool = False) -> Field:
+    """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable)."""
+    return Field(name, lambda nullable: [schema_element(name, physical, OPTIONAL if nullable else REQUIRED, annotation)],
+                 [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, statistics)])
+
+
+def nested(max_def: int, max_rep: int, kind: str, **options):
+    """The encoder of a leaf inside a list or map (its levels are fixed by the schema)."""
+    return lambda nullable: ColumnEncoder(kind, max_def=max_def, max_rep=max_rep, **options)
+
+
+def _dict(width: int = 4):
+    return lambda max_def: ColumnEncoder("dict_fixed", max_def=max_def, value_width=width)
+
+
+def _plain(width: int):
+    return lambda max_def: ColumnEncoder("plain_fixed", max_def=max_def, value_width=width)
+
+
+def _dict_strings(max_def: int) -> ColumnEncoder:
+    return ColumnEncoder("dict_string", max_def=max_def)
+
+
+def _plain_strings(max_def: int) -> ColumnEncoder:
+    return ColumnEncoder("plain_string", max_def=max_def)
+
+
+def _named(names):
+    """Strings from codes into a fixed list of names."""
+    return lambda max_def: ColumnEncoder("dict_string", max_def=max_def, names=names)
+
+
+def _bools(max_def: int) -> ColumnEncoder:
+    return ColumnEncoder("plain_bool", max_def=max_def)
 
 
 def _fixed(column: str, source: str, has_bit: int = 0):
@@ -125,89 +173,178 @@ def _fixed(column: str, source: str, has_bit: int = 0):
     return lambda enc, batch: enc.add_fixed(batch.raw[column], source)
 
 
+def _strings(column: str, has_bit: int = 0):
+    if has_bit:
+        return lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw["has"], has_bit)
+    return lambda enc, batch: enc.add_strings(*batch.raw[column])
+
+
+def _codes(column: str, base: int):
+    return lambda enc, batch: enc.add_codes(batch.raw[column], base)
+
+
 def _flag(bit: int):
     return lambda enc, batch: enc.add_flag_bits(batch.raw["flags"], bit)
 
 
-def _piece(column: str):
-    return lambda enc, batch: enc.add_codes(batch.raw[column])
+def _starts(batch: GameBatch, column: str, total: int) -> bytes:
+    """A per-game start column with the end appended: the list offsets of a child table."""
+    return batch.raw[column] + struct.pack("<i", total)
 
 
-def _dict(width: int = 4, optional: bool = False):
-    return lambda: ColumnEncoder("dict_fixed", value_width=width, optional=optional)
+def _list_schema(name: str, physical: int, annotation: Optional[str]):
+    """The standard three-level list: name (LIST) / list / element."""
+    return lambda nullable: [schema_element(name, None, OPTIONAL if nullable else REQUIRED, "list", children=1),
+                             schema_element("list", None, REPEATED, children=1),
+                             schema_element("element", physical, OPTIONAL, annotation)]
 
 
-def _pieces(optional: bool):
-    return lambda: ColumnEncoder("dict_string", optional=optional, names=PIECES[1:])
-
+# ---- moves
 
 def _nags(enc: ColumnEncoder, batch: GameBatch):
     values = batch.raw["nag"]
-    enc.add_lists(batch.raw["nag_start"] + struct.pack("<i", len(values)), values)
+    enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
 
 
-def _game_ids(enc: ColumnEncoder, batch: GameBatch):
+def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_game_ids(batch.raw["move_start"], len(batch.raw["from_square"]), batch.first_game)
 
 
-# The order and types of schema.MOVES (tests check the two agree).
-MOVE_COLUMNS = [
-    MoveColumn("game_id", _dict(8), INT64, None, _game_ids, statistics=True),
-    MoveColumn("ply", _dict(), INT32, "int16", _fixed("ply", "i16"), statistics=True),
-    MoveColumn("san", lambda: ColumnEncoder("dict_string"), BYTE_ARRAY, "string",
-               lambda enc, batch: enc.add_strings(*batch.raw["san"])),
-    MoveColumn("uci", lambda: ColumnEncoder("dict_string"), BYTE_ARRAY, "string",
-               lambda enc, batch: enc.add_strings(*batch.raw["uci"])),
-    MoveColumn("from_square", _dict(), INT32, "uint8", _fixed("from_square", "u8")),
-    MoveColumn("to_square", _dict(), INT32, "uint8", _fixed("to_square", "u8")),
-    MoveColumn("piece", _pieces(False), BYTE_ARRAY, "string", _piece("piece")),
-    MoveColumn("captured", _pieces(True), BYTE_ARRAY, "string", _piece("captured")),
-    MoveColumn("promotion", _pieces(True), BYTE_ARRAY, "string", _piece("promotion")),
-    MoveColumn("is_capture", lambda: ColumnEncoder("plain_bool"), BOOLEAN, None, _flag(1)),
-    MoveColumn("is_check", lambda: ColumnEncoder("plain_bool"), BOOLEAN, None, _flag(2)),
-    MoveColumn("is_mate", lambda: ColumnEncoder("plain_bool"), BOOLEAN, None, _flag(4)),
-    MoveColumn("is_castle", lambda: ColumnEncoder("plain_bool"), BOOLEAN, None, _flag(8)),
-    MoveColumn("is_en_passant", lambda: ColumnEncoder("plain_bool"), BOOLEAN, None, _flag(16)),
-    MoveColumn("halfmove_clock", _dict(), INT32, "uint16", _fixed("halfmove_clock", "u16")),
-    MoveColumn("clock", _dict(8, optional=True), DOUBLE, None, _fixed("clock", "bits64", 1)),
-    MoveColumn("emt", _dict(8, optional=True), DOUBLE, None, _fixed("emt", "bits64", 2)),
-    MoveColumn("eval_cp", _dict(optional=True), INT32, None, _fixed("eval_cp", "i32", 4)),
-    MoveColumn("eval_mate", _dict(optional=True), INT32, "int16", _fixed("eval_mate", "i16", 8)),
-    MoveColumn("nags", lambda: ColumnEncoder("plain_list"), INT32, "uint8", _nags),
-    MoveColumn("comment", lambda: ColumnEncoder("plain_string", optional=True), BYTE_ARRAY, "string",
-               lambda enc, batch: enc.add_strings(*batch.raw["comment"], batch.raw["has"], 16)),
-    MoveColumn("fen", lambda: ColumnEncoder("plain_string", optional=True), BYTE_ARRAY, "string",
-               lambda enc, batch: enc.add_strings(*batch.raw["fen"])),
+PIECE_NAMES = PIECES[1:]
+MOVE_FIELDS = [
+    flat("game_id", INT64, None, _dict(8), _move_game_ids, statistics=True),
+    flat("ply", INT32, "int16", _dict(), _fixed("ply", "i16"), statistics=True),
+    flat("san", BYTE_ARRAY, "string", _dict_strings, _strings("san")),
+    flat("uci", BYTE_ARRAY, "string", _dict_strings, _strings("uci")),
+    flat("from_square", INT32, "uint8", _dict(), _fixed("from_square", "u8")),
+    flat("to_square", INT32, "uint8", _dict(), _fixed("to_square", "u8")),
+    flat("piece", BYTE_ARRAY, "string", _named(PIECE_NAMES), _codes("piece", 1)),
+    flat("captured", BYTE_ARRAY, "string", _named(PIECE_NAMES), _codes("captured", 1)),
+    flat("promotion", BYTE_ARRAY, "string", _named(PIECE_NAMES), _codes("promotion", 1)),
+    flat("is_capture", BOOLEAN, None, _bools, _flag(1)),
+    flat("is_check", BOOLEAN, None, _bools, _flag(2)),
+    flat("is_mate", BOOLEAN, None, _bools, _flag(4)),
+    flat("is_castle", BOOLEAN, None, _bools, _flag(8)),
+    flat("is_en_passant", BOOLEAN, None, _bools, _flag(16)),
+    flat("halfmove_clock", INT32, "uint16", _dict(), _fixed("halfmove_clock", "u16")),
+    flat("clock", DOUBLE, None, _dict(8), _fixed("clock", "bits64", 1)),
+    flat("emt", DOUBLE, None, _dict(8), _fixed("emt", "bits64", 2)),
+    flat("eval_cp", INT32, None, _dict(), _fixed("eval_cp", "i32", 4)),
+    flat("eval_mate", INT32, "int16", _dict(), _fixed("eval_mate", "i16", 8)),
+    Field("nags", _list_schema("nags", INT32, "uint8"),
+          [Leaf(("nags", "list", "element"), INT32, nested(2, 1, "plain_fixed"), _nags)]),
+    flat("comment", BYTE_ARRAY, "string", _plain_strings, _strings("comment", 16)),
+    flat("fen", BYTE_ARRAY, "string", _plain_strings, _strings("fen")),
 ]
-MOVE_COLUMNS_BY_NAME = {c.name: c for c in MOVE_COLUMNS}
 
 
-def _schema_elements(column: MoveColumn, field: pa.Field) -> List[bytes]:
-    if column.name == "nags":  # the standard three-level list: nags (LIST) / list / element
-        return [schema_element("nags", None, REQUIRED, "list", children=1),
-                schema_element("list", None, REPEATED, children=1),
-                schema_element("element", column.physical, OPTIONAL, column.annotation)]
-    return [schema_element(column.name, column.physical, OPTIONAL if field.nullable else REQUIRED, column.annotation)]
+# ---- games
+
+def _game_ids(enc: ColumnEncoder, batch: GameBatch):
+    enc.add_sequence(batch.first_game, batch.n_games)
 
 
-def _path(column: MoveColumn) -> List[str]:
-    return ["nags", "list", "element"] if column.name == "nags" else [column.name]
+def _tag(index: int, as_int: bool = False):
+    def feed(enc: ColumnEncoder, batch: GameBatch):
+        n = batch.n_games  # tag_slots come tag by tag (see _core)
+        enc.add_slotted(memoryview(batch.raw["tag_slots"])[4 * n * index:4 * n * (index + 1)],
+                        *batch.raw["tag_value"], as_int=as_int)
+    return feed
+
+
+def _tags_map(strings: str):
+    """The tags without a column of their own, as a map's keys (names) or values."""
+    def feed(enc: ColumnEncoder, batch: GameBatch):
+        names = batch.raw["tag_name"]
+        enc.add_lists(_starts(batch, "tag_start", len(names[0]) // 4 - 1), 1, strings=batch.raw[strings],
+                      keep=tags_outside_columns(*names))
+    return feed
+
+
+def _error_starts(batch: GameBatch) -> bytes:
+    return _starts(batch, "error_start", len(batch.raw["error_kind"]))
+
+
+def _error_kinds(enc: ColumnEncoder, batch: GameBatch):
+    enc.add_lists(_error_starts(batch), 1, values=batch.raw["error_kind"], source="code")
+
+
+def _error_plies(enc: ColumnEncoder, batch: GameBatch):
+    enc.add_lists(_error_starts(batch), 1, values=batch.raw["error_ply"], source="i32", zero_is_null=True)
+
+
+def _error_messages(enc: ColumnEncoder, batch: GameBatch):
+    encoded = [m.encode() for m in batch.error_messages()]
+    ends = array("i", [0])
+    ends.extend(accumulate(len(e) for e in encoded))
+    enc.add_lists(_error_starts(batch), 1, strings=(ends.tobytes(), b"".join(encoded)))
+
+
+def _map_schema(nullable: bool) -> List[bytes]:
+    return [schema_element("tags", None, OPTIONAL if nullable else REQUIRED, "map", children=1),
+            schema_element("key_value", None, REPEATED, children=2),
+            schema_element("key", BYTE_ARRAY, REQUIRED, "string"),
+            schema_element("value", BYTE_ARRAY, OPTIONAL, "string")]
+
+
+def _errors_schema(nullable: bool) -> List[bytes]:
+    return [schema_element("errors", None, OPTIONAL if nullable else REQUIRED, "list", children=1),
+            schema_element("list", None, REPEATED, children=1),
+            schema_element("element", None, OPTIONAL, children=3),
+            schema_element("kind", BYTE_ARRAY, OPTIONAL, "string"),
+            schema_element("ply", INT32, OPTIONAL),
+            schema_element("message", BYTE_ARRAY, OPTIONAL, "string")]
+
+
+def _game_fields() -> List[Field]:
+    tags = [flat(name, INT32 if name in INTEGER_TAGS else BYTE_ARRAY, None if name in INTEGER_TAGS else "string",
+                 _dict() if name in INTEGER_TAGS else _dict_strings, _tag(i, name in INTEGER_TAGS))
+            for i, name in enumerate(TAG_COLUMNS)]
+    return [
+        flat("game_id", INT64, None, _plain(8), _game_ids, statistics=True),
+        flat("source", BYTE_ARRAY, "string", _dict_strings,
+             lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),
+        flat("offset", INT64, None, _plain(8), _fixed("offset", "i64")),
+        *tags,
+        Field("tags", _map_schema, [
+            Leaf(("tags", "key_value", "key"), BYTE_ARRAY, nested(2, 1, "dict_string"), _tags_map("tag_name")),
+            Leaf(("tags", "key_value", "value"), BYTE_ARRAY, nested(3, 1, "dict_string"), _tags_map("tag_value"))]),
+        flat("start_fen", BYTE_ARRAY, "string", _dict_strings, _strings("start_fen")),
+        flat("result", BYTE_ARRAY, "string", _named(RESULTS), _codes("result", 0)),
+        flat("result_tag", BYTE_ARRAY, "string", _dict_strings, _tag(TAG_COLUMNS.index("Result"))),
+        flat("status", BYTE_ARRAY, "string", _named(STATUSES), _codes("status", 0)),
+        Field("errors", _errors_schema, [
+            Leaf(("errors", "list", "element", "kind"), BYTE_ARRAY,
+                 nested(4, 1, "dict_string", names=ERROR_KINDS), _error_kinds),
+            Leaf(("errors", "list", "element", "ply"), INT32, nested(4, 1, "dict_fixed"), _error_plies),
+            Leaf(("errors", "list", "element", "message"), BYTE_ARRAY, nested(4, 1, "plain_string"), _error_messages)]),
+        flat("ply_count", INT32, None, _dict(), _fixed("ply_count", "i32")),
+        flat("outcome", BYTE_ARRAY, "string", _named(OUTCOMES[1:]), _codes("outcome", 1)),
+        flat("final_fen", BYTE_ARRAY, "string", _plain_strings, _strings("final_fen")),
+    ]
+
+
+GAME_FIELDS = _game_fields()
+FIELDS = {"games": {f.name: f for f in GAME_FIELDS}, "moves": {f.name: f for f in MOVE_FIELDS}}
 
 
 # ---------------------------------------------------------------- the file
 
 
-class MovesParquetFile:
-    """One part file of `moves` with the columns of `arrow_schema` (a selection of schema.MOVES'
-    fields, in order): `add(batch)` as batches come, `end_row_group()` when a group is full,
-    `close()` to write the footer."""
+class ParquetPartFile:
+    """One part file of `games` or `moves` (table) with the fields of `arrow_schema` (a pyarrow
+    schema: a selection of schema.GAMES' or schema.MOVES' fields, in order): `add(batch)` as
+    batches come, `end_row_group()` when a group is full, `close()` to write the footer."""
 
-    def __init__(self, path: str, arrow_schema: pa.Schema, compression: str):
-        self.columns = [MOVE_COLUMNS_BY_NAME[name] for name in arrow_schema.names]
-        self.encoders = [column.encoder() for column in self.columns]
+    def __init__(self, path: str, table: str, arrow_schema, compression: str):
+        self.fields = [FIELDS[table][name] for name in arrow_schema.names]
+        self.leaves = [leaf for field in self.fields for leaf in field.leaves]
+        self.encoders = [leaf.encoder(arrow_field.nullable)
+                         for field, arrow_field in zip(self.fields, arrow_schema) for leaf in field.leaves]
         self.arrow_schema = arrow_schema
+        self.games = table == "games"
         self.codec = CODECS[compression]
-        self.compressor = pa.Codec(compression) if compression != "none" else None
+        self.compress = _compressor(compression)
         self.file = open(path, "wb")
         self.file.write(b"PAR1")
         self.offset = 4
@@ -216,16 +353,20 @@ class MovesParquetFile:
         self.group_rows = 0
 
     def add(self, batch: GameBatch):
-        for column, encoder in zip(self.columns, self.encoders):
-            column.feed(encoder, batch)
-        self.group_rows += len(batch.raw["from_square"])
+        for leaf, encoder in zip(self.leaves, self.encoders):
+            leaf.feed(encoder, batch)
+        self.group_rows += batch.n_games if self.games else len(batch.raw["from_square"])
+
+    @property
+    def group_bytes(self) -> int:
+        return sum(encoder.nbytes for encoder in self.encoders)
 
     def end_row_group(self):
         if not self.group_rows:
             return
         start, chunks, uncompressed = self.offset, [], 0
-        for column, encoder in zip(self.columns, self.encoders):
-            chunk, size = self._column_chunk(column, encoder)
+        for leaf, encoder in zip(self.leaves, self.encoders):
+            chunk, size = self._column_chunk(leaf, encoder)
             chunks.append(chunk)
             uncompressed += size
         self.row_groups.append(thrift_struct([
@@ -236,7 +377,7 @@ class MovesParquetFile:
 
     def _page(self, header_fields, body: bytes):
         """Writes one page; returns (uncompressed, compressed) sizes with its header."""
-        compressed = self.compressor.compress(body, asbytes=True) if self.compressor and body else body
+        compressed = self.compress(body) if body else body
         header = thrift_struct([(1, "i32", header_fields[0]), (2, "i32", len(body)), (3, "i32", len(compressed)),
                                 *header_fields[1:]])
         self.file.write(header)
@@ -244,7 +385,7 @@ class MovesParquetFile:
         self.offset += len(header) + len(compressed)
         return len(header) + len(body), len(header) + len(compressed)
 
-    def _column_chunk(self, column: MoveColumn, encoder: ColumnEncoder):
+    def _column_chunk(self, leaf: Leaf, encoder: ColumnEncoder):
         dictionary, data, rows, values, nulls, dict_count, low, high = encoder.finish_group()
         dictionary_offset = None
         uncompressed = compressed = 0
@@ -260,13 +401,13 @@ class MovesParquetFile:
         uncompressed, compressed = uncompressed + u, compressed + c
         encodings = sorted({PLAIN, RLE, value_encoding})
         statistics = None
-        if column.statistics and rows > nulls:
-            pack = "<q" if column.physical == INT64 else "<i"
+        if leaf.statistics and rows > nulls:
+            pack = "<q" if leaf.physical == INT64 else "<i"
             low, high = struct.pack(pack, low), struct.pack(pack, high)
             statistics = [(1, "binary", high), (2, "binary", low), (3, "i64", nulls),
                           (5, "binary", high), (6, "binary", low)]
-        metadata = [(1, "i32", column.physical), (2, "list", ("i32", encodings)),
-                    (3, "list", ("binary", _path(column))), (4, "i32", self.codec), (5, "i64", values),
+        metadata = [(1, "i32", leaf.physical), (2, "list", ("i32", encodings)),
+                    (3, "list", ("binary", list(leaf.path))), (4, "i32", self.codec), (5, "i64", values),
                     (6, "i64", uncompressed), (7, "i64", compressed),
                     (9, "i64", data_offset), (11, "i64", dictionary_offset), (12, "struct", statistics)]
         chunk_start = dictionary_offset if dictionary_offset is not None else data_offset
@@ -276,16 +417,16 @@ class MovesParquetFile:
         """Ends the last row group and writes the footer."""
         try:
             self.end_row_group()
-            elements = [schema_element("schema", None, REQUIRED, children=len(self.columns))]
-            for column, field in zip(self.columns, self.arrow_schema):
-                elements += _schema_elements(column, field)
+            elements = [schema_element("schema", None, REQUIRED, children=len(self.fields))]
+            for field, arrow_field in zip(self.fields, self.arrow_schema):
+                elements += field.elements(arrow_field.nullable)
             arrow_schema = base64.b64encode(self.arrow_schema.serialize().to_pybytes()).decode()
             footer = thrift_struct([
                 (1, "i32", 2), (2, "list", ("struct", elements)), (3, "i64", self.rows),
                 (4, "list", ("struct", self.row_groups)),
                 (5, "list", ("struct", [[(1, "binary", "ARROW:schema"), (2, "binary", arrow_schema)]])),
                 (6, "binary", f"pgntools version {__version__}"),
-                (7, "list", ("struct", [[(1, "struct", [])]] * len(self.columns))),  # TypeDefinedOrder
+                (7, "list", ("struct", [[(1, "struct", [])]] * len(self.leaves))),  # TypeDefinedOrder
             ])
             self.file.write(footer)
             self.file.write(struct.pack("<i", len(footer)) + b"PAR1")
@@ -294,3 +435,12 @@ class MovesParquetFile:
 
     def abort(self):
         self.file.close()
+
+
+def _compressor(compression: str) -> Callable[[bytes], bytes]:
+    if compression == "none":
+        return lambda body: body
+    import pyarrow as pa  # its codecs release the GIL
+
+    codec = pa.Codec(compression)
+    return lambda body: codec.compress(body, asbytes=True)

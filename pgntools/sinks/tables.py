@@ -4,7 +4,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pgntools.reader import ERROR_KINDS, OUTCOMES, PIECES, RESULTS, STATUSES, GameBatch, error_message
+from pgntools.reader import ERROR_KINDS, OUTCOMES, PIECES, RESULTS, STATUSES, GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.arrays import ints, numeric, scalar, strings, text, with_validity
 
@@ -80,12 +80,15 @@ def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = F
 
 def tag_columns(batch: GameBatch, values: pa.Array) -> dict:
     """{tag: per-game column} for schema.TAG_COLUMNS, from the slots the C reader filled
-    (1 + the tag's row in the batch, 0 when the game lacks it: row 0 of the lookup is a null)."""
-    slots = pa.FixedSizeListArray.from_arrays(numeric(batch, "tag_slots", pa.int32()), len(schema.TAG_COLUMNS))
+    (1 + the tag's row in the batch, 0 when the game lacks it: row 0 of the lookup is a null),
+    which come tag by tag: one `take` gives every tag column as a slice."""
+    n = batch.n_games
+    slots = numeric(batch, "tag_slots", pa.int32())
     lookup = pa.concat_arrays([NO_STRING, values])
+    every_tag = pc.take(lookup, slots)
     columns = {}
     for i, tag in enumerate(schema.TAG_COLUMNS):
-        column = pc.take(lookup, pc.list_element(slots, scalar(i, pa.int32())))
+        column = every_tag.slice(i * n, n)
         if tag in schema.INTEGER_TAGS:
             digits = pc.match_substring_regex(column, r"^[0-9]{1,9}$")
             column = pc.if_else(digits, column, NO_STRING[0]).cast(pa.int32())
@@ -125,23 +128,8 @@ def errors_column(batch: GameBatch) -> pa.Array:
     """Errors per game as list<struct<kind, ply, message>>: the error table's rows, with the
     messages (a small Python loop over the errors only)."""
     kinds, plies = numeric(batch, "error_kind", pa.uint8()), numeric(batch, "error_ply", pa.int32())
-    n_errors = len(kinds)
-    error_offsets = offsets(batch, "error_start", n_errors)
-    messages = []
-    if n_errors:
-        kind_codes, ply_values, details = batch.column("error_kind"), batch.column("error_ply"), batch.column("error_detail")
-        tokens = batch.strings("error_token")
-        error_game = parents(error_offsets, n_errors).to_pylist()
-        names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
-        tag_starts = batch.column("tag_start").tolist() + [len(names)]
-        game_tags: dict = {}
-        for i in range(n_errors):
-            g = error_game[i]
-            if g not in game_tags:  # messages may name a tag's value (e.g. the Variant)
-                a, z = tag_starts[g], tag_starts[g + 1]
-                game_tags[g] = dict(zip(names[a:z].to_pylist(), values[a:z].to_pylist()))
-            messages.append(error_message(ERROR_KINDS[kind_codes[i]], tokens[i], ply_values[i], details[i], game_tags[g]))
+    error_offsets = offsets(batch, "error_start", len(kinds))
     errors = pa.StructArray.from_arrays(
-        [pc.take(ERROR_NAMES, kinds), with_validity(plies, plies.cast(pa.bool_())), text(messages)],
+        [pc.take(ERROR_NAMES, kinds), with_validity(plies, plies.cast(pa.bool_())), text(batch.error_messages())],
         fields=list(schema.GAMES.field("errors").type.value_type))
     return pa.ListArray.from_arrays(error_offsets, errors)
