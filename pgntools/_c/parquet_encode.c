@@ -92,13 +92,9 @@ static bool grow_table(PqColumn *c)
     return true;
 }
 
-/* The dictionary index of a fixed value, added to the dictionary when new. */
-static uint32_t fixed_index(PqColumn *c, uint64_t key)
+/* The dictionary index of a fixed value not found by fixed_index's short cuts. */
+static uint32_t fixed_index_slow(PqColumn *c, uint64_t key)
 {
-    if (c->last_index && key == c->last_key)
-        return c->last_index - 1;
-    if (key < PQ_SMALL && c->small[key])
-        return c->small[key] - 1;
     size_t mask = c->table_cap - 1, j = mix(key) & mask;
     while (c->table[j].index) {
         if (c->table[j].key == key)
@@ -128,10 +124,20 @@ found:
     return c->table[j].index - 1;
 }
 
+/* The dictionary index of a fixed value, added to the dictionary when new. */
+static inline uint32_t fixed_index(PqColumn *c, uint64_t key)
+{
+    if (key < PQ_SMALL && c->small[key])
+        return c->small[key] - 1;
+    if (c->last_index && key == c->last_key)
+        return c->last_index - 1;
+    return fixed_index_slow(c, key);
+}
+
 /* A string's key: strings of up to 7 bytes are their own key (bytes and length), so equal keys
  * mean equal strings (SAN and UCI always are that short); longer strings key by a hash with the
  * top bit set, and are compared too. */
-static uint64_t string_key(const char *s, size_t n, bool can_read_8)
+static inline uint64_t string_key(const char *s, size_t n, bool can_read_8)
 {
     uint64_t w = 0;
     if (n <= 7) {
@@ -153,17 +159,9 @@ static uint64_t string_key(const char *s, size_t n, bool can_read_8)
     return mix(h ^ w) | 1ULL << 63;
 }
 
-/* can_read_8: the 8 bytes from s are readable (the string may be shorter). */
-static uint32_t string_index(PqColumn *c, const char *s, uint32_t n, bool can_read_8)
+/* Adds a string to the dictionary at the empty slot j; returns its index. */
+static uint32_t add_string(PqColumn *c, size_t j, uint64_t key, const char *s, uint32_t n)
 {
-    uint64_t key = string_key(s, n, can_read_8);
-    size_t mask = c->table_cap - 1, j = mix(key) & mask;
-    for (; c->table[j].index; j = (j + 1) & mask) {
-        const PqSlot *slot = &c->table[j];
-        if (slot->key == key && (n <= 7 || (memcmp(c->dict_page.data + slot->offset, &n, 4) == 0 &&
-                                            memcmp(c->dict_page.data + slot->offset + 4, s, n) == 0)))
-            return slot->index - 1;
-    }
     if (c->dict_page.len + 4 + (size_t)n > UINT32_MAX || !VEC_RESERVE(c->dict_page, 4 + (size_t)n)) {
         BAD(c);
         return 0;
@@ -178,6 +176,21 @@ static uint32_t string_index(PqColumn *c, const char *s, uint32_t n, bool can_re
         return 0;
     }
     return c->dict_count - 1;
+}
+
+/* The dictionary index of a string, added when new. can_read_8: the 8 bytes from s are
+ * readable (the string may be shorter). */
+static inline uint32_t string_index(PqColumn *c, const char *s, uint32_t n, bool can_read_8)
+{
+    uint64_t key = string_key(s, n, can_read_8);
+    size_t mask = c->table_cap - 1, j = mix(key) & mask;
+    for (; c->table[j].index; j = (j + 1) & mask) {
+        const PqSlot *slot = &c->table[j];
+        if (slot->key == key && (n <= 7 || (memcmp(c->dict_page.data + slot->offset, &n, 4) == 0 &&
+                                            memcmp(c->dict_page.data + slot->offset + 4, s, n) == 0)))
+            return slot->index - 1;
+    }
+    return add_string(c, j, key, s, n);
 }
 
 bool pq_fix_dictionary(PqColumn *c, const char *const *names, int n)
@@ -248,22 +261,69 @@ static inline void put_string(PqColumn *c, const char *s, uint32_t n, bool can_r
     }
 }
 
+/* The hot loops below keep their outputs in locals (Out) and store them back once: a store
+ * through a byte pointer may alias any field of the column, which would otherwise be reloaded
+ * at every value. */
+typedef struct {
+    uint8_t *def;   /* next definition level, or NULL */
+    uint32_t *idx;  /* next dictionary index (dictionary kinds) */
+    size_t nulls;
+    int64_t min, max;
+} Out;
+
+static inline Out out_begin(const PqColumn *c)
+{
+    return (Out){c->max_def ? c->def_levels.data + c->def_levels.len : NULL, c->indices.data + c->indices.len,
+                 0, c->min, c->max};
+}
+
+static inline void out_end(PqColumn *c, const Out *o, size_t n)
+{
+    if (o->def)
+        c->def_levels.len = (size_t)(o->def - c->def_levels.data);
+    if (c->kind == PQ_DICT_FIXED || c->kind == PQ_DICT_STRING)
+        c->indices.len = (size_t)(o->idx - c->indices.data);
+    c->nulls += o->nulls;
+    c->values += n;
+    c->rows += n;
+    c->min = o->min;
+    c->max = o->max;
+}
+
+static inline void out_defined(Out *o, int max_def, bool valid)
+{
+    if (o->def)
+        *o->def++ = (uint8_t)(valid ? max_def : max_def - 1);
+    o->nulls += !valid;
+}
+
 /* One loop per source type (T), so that the conversion is not a switch per value. */
-#define ADD_FIXED_LOOP(T, track_range)                                  \
-    for (size_t i = 0; i < n; i++) {                                    \
-        bool valid = !has || (has[i] & has_bit);                        \
-        put_defined(c, valid);                                          \
-        if (valid) {                                                    \
-            T raw;                                                      \
-            memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T)); \
-            put_fixed(c, (int64_t)raw, track_range);                    \
-        }                                                               \
+#define ADD_FIXED_LOOP(T, track_range)                                      \
+    for (size_t i = 0; i < n; i++) {                                        \
+        bool valid = !has || (has[i] & has_bit);                            \
+        out_defined(&o, max_def, valid);                                    \
+        if (!valid)                                                         \
+            continue;                                                       \
+        T raw;                                                              \
+        memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
+        int64_t v = (int64_t)raw;                                           \
+        if (track_range) {                                                  \
+            o.min = v < o.min ? v : o.min;                                  \
+            o.max = v > o.max ? v : o.max;                                  \
+        }                                                                   \
+        if (dict)                                                           \
+            *o.idx++ = fixed_index(c, (uint64_t)v);                         \
+        else                                                                \
+            put_fixed(c, v, false);                                         \
     }
 
 void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, const uint8_t *has, uint8_t has_bit)
 {
     if (!reserve(c, n, 0))
         return;
+    Out o = out_begin(c);
+    int max_def = c->max_def;
+    bool dict = c->kind == PQ_DICT_FIXED;
     switch (source) {
     case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
     case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
@@ -273,7 +333,7 @@ void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, co
     case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
     case PQ_CODE: break;
     }
-    c->rows += n;
+    out_end(c, &o, n);
 }
 
 void pq_add_sequence(PqColumn *c, int64_t first, size_t n)
@@ -306,13 +366,21 @@ void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_
 {
     if (!reserve(c, n, n ? (size_t)(offsets[n] - offsets[0]) : 0))
         return;
+    Out o = out_begin(c);
+    bool dict = c->kind == PQ_DICT_STRING;
     for (size_t i = 0; i < n; i++) {
         bool valid = !has || (has[i] & has_bit);
-        put_defined(c, valid);
-        if (valid)
-            put_string(c, data + offsets[i], (uint32_t)(offsets[i + 1] - offsets[i]), offsets[i] + 8 <= offsets[n]);
+        out_defined(&o, c->max_def, valid);
+        if (!valid)
+            continue;
+        const char *s = data + offsets[i];
+        uint32_t len = (uint32_t)(offsets[i + 1] - offsets[i]);
+        if (dict)
+            *o.idx++ = string_index(c, s, len, offsets[i] + 8 <= offsets[n]);
+        else
+            put_string(c, s, len, false);
     }
-    c->rows += n;
+    out_end(c, &o, n);
 }
 
 void pq_add_repeated_string(PqColumn *c, const char *s, uint32_t len, size_t n)
@@ -367,13 +435,14 @@ void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base)
 {
     if (!reserve(c, n, 0))
         return;
+    Out o = out_begin(c);
     for (size_t i = 0; i < n; i++) {
         bool valid = codes[i] >= base;
-        put_defined(c, valid);
-        if (valid)
-            put_index(c, (uint32_t)(codes[i] - base));
+        out_defined(&o, c->max_def, valid);
+        *o.idx = (uint32_t)(codes[i] - base);
+        o.idx += valid;
     }
-    c->rows += n;
+    out_end(c, &o, n);
 }
 
 void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit)
@@ -461,10 +530,43 @@ static bool put_varint(ByteVec *o, uint64_t v)
     return true;
 }
 
-static bool all_equal8(const uint32_t *v)
+static inline bool all_equal8(const uint32_t *v, uint32_t x)
 {
-    return v[1] == v[0] && v[2] == v[0] && v[3] == v[0] && v[4] == v[0] && v[5] == v[0] && v[6] == v[0] &&
-           v[7] == v[0];
+    return (v[0] == x) & (v[1] == x) & (v[2] == x) & (v[3] == x) & (v[4] == x) & (v[5] == x) & (v[6] == x) &
+           (v[7] == x);
+}
+
+/* Eight values of W bits, least significant first, as one 128-bit word (W <= 16). */
+#define PACK8(W)                                                                                    \
+    case W:                                                                                         \
+        acc = (unsigned __int128)v[0] | (unsigned __int128)v[1] << W | (unsigned __int128)v[2] << 2 * W | \
+              (unsigned __int128)v[3] << 3 * W | (unsigned __int128)v[4] << 4 * W |                     \
+              (unsigned __int128)v[5] << 5 * W | (unsigned __int128)v[6] << 6 * W |                     \
+              (unsigned __int128)v[7] << 7 * W;                                                     \
+        break;
+
+/* Eight values of `width` bits, least significant first, into `width` bytes at out (16 bytes
+ * there are writable). One case per width, so that the shifts are constants. */
+static inline void pack8(const uint32_t *v, int width, char *out)
+{
+    unsigned __int128 acc;
+    switch (width) {
+    PACK8(1) PACK8(2) PACK8(3) PACK8(4) PACK8(5) PACK8(6) PACK8(7) PACK8(8)
+    PACK8(9) PACK8(10) PACK8(11) PACK8(12) PACK8(13) PACK8(14) PACK8(15) PACK8(16)
+    default: { /* dictionaries over 65,536 entries */
+        uint64_t wide = 0;
+        int nbits = 0;
+        for (int k = 0; k < 8; k++) {
+            wide |= (uint64_t)v[k] << nbits;
+            for (nbits += width; nbits >= 8; nbits -= 8) {
+                *out++ = (char)wide;
+                wide >>= 8;
+            }
+        }
+        return;
+    }
+    }
+    memcpy(out, &acc, 16); /* little-endian; the bytes past `width` are overwritten next */
 }
 
 /* Runs of 8 or more equal values become RLE runs; the rest is bit-packed in groups of 8 (at most
@@ -475,6 +577,8 @@ bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
     size_t i = 0;
     while (i < n) {
         size_t run = 1;
+        while (i + run + 8 <= n && all_equal8(v + i + run, v[i]))
+            run += 8;
         while (i + run < n && v[i + run] == v[i])
             run++;
         if (run >= 8) {
@@ -488,23 +592,21 @@ bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
         size_t groups = 0; /* bit-packed groups of 8 from i, until a run of 8 equal values starts */
         do {
             groups++;
-        } while (groups < 63 && i + groups * 8 + 8 <= n && !all_equal8(v + i + groups * 8));
+        } while (groups < 63 && i + groups * 8 + 8 <= n && !all_equal8(v + i + groups * 8, v[i + groups * 8]));
         if (i + groups * 8 + 8 > n && groups < 63 && i + groups * 8 < n)
             groups++; /* the last values, padded */
-        if (!put_varint(out, (uint64_t)groups << 1 | 1) || !VEC_RESERVE(*out, groups * (size_t)width + 8))
+        if (!put_varint(out, (uint64_t)groups << 1 | 1) || !VEC_RESERVE(*out, groups * (size_t)width + 16))
             return false;
-        uint64_t acc = 0;
-        int nbits = 0;
-        for (size_t k = 0; k < groups * 8; k++) {
-            acc |= (uint64_t)(i + k < n ? v[i + k] : 0) << nbits;
-            nbits += width;
-            while (nbits >= 8) {
-                out->data[out->len++] = (char)acc;
-                acc >>= 8;
-                nbits -= 8;
+        for (size_t g = 0; g < groups; g++, i += 8) {
+            uint32_t last[8] = {0};
+            const uint32_t *group = v + i;
+            if (i + 8 > n) { /* the last, partial group */
+                memcpy(last, v + i, (n - i) * sizeof *v);
+                group = last;
             }
+            pack8(group, width, out->data + out->len);
+            out->len += (size_t)width;
         }
-        i += groups * 8;
     }
     return true;
 }
