@@ -171,18 +171,31 @@ def test_empty_file_has_the_schema(tmp_path):
     assert table.num_rows == 0 and table.schema == schema.MOVES
 
 
-def test_key_statistics_per_row_group(tmp_path):
-    """game_id and ply carry min/max in every row group (what engines prune on); they are right."""
-    batches = list(iter_batches(str(hand_games(tmp_path)), moves=True, batch_games=1))
-    write_part(tmp_path / "m.parquet", batches, schema.MOVES, "zstd", 9)
-    parquet = pq.ParquetFile(tmp_path / "m.parquet")
+@pytest.mark.parametrize("table", ["moves", "games"])
+def test_integer_statistics_per_row_group(tmp_path, table):
+    """Every integer column carries its null count and min/max in every row group (what engines
+    skip row groups by: game_id, ply, Elo, ...); they are right, nulls and all-null groups too."""
+    batches = read_batches(hand_games(tmp_path), batch_games=1)
+    arrow_schema = schema.GAMES if table == "games" else schema.MOVES
+    write_part(tmp_path / "t.parquet", batches, arrow_schema, "zstd", 2 if table == "games" else 9, table=table)
+    parquet = pq.ParquetFile(tmp_path / "t.parquet")
     assert parquet.metadata.num_row_groups > 2
+    checked = set()
     for group in range(parquet.metadata.num_row_groups):
         rows = parquet.read_row_group(group)
-        for index, name in enumerate(["game_id", "ply"]):
-            stats = parquet.metadata.row_group(group).column(index).statistics
-            values = rows.column(name).to_pylist()
-            assert (stats.min, stats.max, stats.null_count) == (min(values), max(values), 0)
+        meta = parquet.metadata.row_group(group)
+        for index in range(meta.num_columns):
+            column = meta.column(index)
+            name = column.path_in_schema
+            if column.physical_type not in ("INT32", "INT64") or "." in name:
+                continue
+            values = [v for v in rows.column(name).to_pylist() if v is not None]
+            stats = column.statistics
+            assert stats.null_count == rows.num_rows - len(values), name
+            if values:
+                assert (stats.min, stats.max) == (min(values), max(values)), name
+            checked.add(name)
+    assert {"game_id", "ply" if table == "moves" else "WhiteElo"} <= checked
 
 
 def test_schema_fields_and_encoders_agree():

@@ -119,7 +119,7 @@ class Leaf(NamedTuple):
     physical: int
     encoder: Callable[[bool], ColumnEncoder]  # given the field's nullability
     feed: Callable[[ColumnEncoder, GameBatch], None]
-    statistics: bool = False  # min/max in the footer: the keys queries prune row groups on
+    statistics: bool = False  # null count and min/max in the footer, for engines to skip row groups
 
 
 class Field(NamedTuple):
@@ -131,10 +131,11 @@ class Field(NamedTuple):
 
 
 def flat(name: str, physical: int, annotation: Optional[str], encoder: Callable[[int], ColumnEncoder],
-         feed, statistics: bool = False) -> Field:
-    """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable)."""
+         feed) -> Field:
+    """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable).
+    Integer fields get statistics (the encoders track their range)."""
     return Field(name, lambda nullable: [schema_element(name, physical, OPTIONAL if nullable else REQUIRED, annotation)],
-                 [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, statistics)])
+                 [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, physical in (INT32, INT64))])
 
 
 def nested(max_def: int, max_rep: int, kind: str, **options):
@@ -212,8 +213,8 @@ def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
 
 PIECE_NAMES = PIECES[1:]
 MOVE_FIELDS = [
-    flat("game_id", INT64, None, _dict(8), _move_game_ids, statistics=True),
-    flat("ply", INT32, "int16", _dict(), _fixed("ply", "i16"), statistics=True),
+    flat("game_id", INT64, None, _dict(8), _move_game_ids),
+    flat("ply", INT32, "int16", _dict(), _fixed("ply", "i16")),
     flat("san", BYTE_ARRAY, "string", _dict_strings, _strings("san")),
     flat("uci", BYTE_ARRAY, "string", _dict_strings, _strings("uci")),
     flat("from_square", INT32, "uint8", _dict(), _fixed("from_square", "u8")),
@@ -301,7 +302,7 @@ def _game_fields() -> List[Field]:
                  _dict() if name in INTEGER_TAGS else _dict_strings, _tag(i, name in INTEGER_TAGS))
             for i, name in enumerate(TAG_COLUMNS)]
     return [
-        flat("game_id", INT64, None, _plain(8), _game_ids, statistics=True),
+        flat("game_id", INT64, None, _plain(8), _game_ids),
         flat("source", BYTE_ARRAY, "string", _dict_strings,
              lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),
         flat("offset", INT64, None, _plain(8), _fixed("offset", "i64")),
@@ -401,11 +402,12 @@ class ParquetPartFile:
         uncompressed, compressed = uncompressed + u, compressed + c
         encodings = sorted({PLAIN, RLE, value_encoding})
         statistics = None
-        if leaf.statistics and rows > nulls:
-            pack = "<q" if leaf.physical == INT64 else "<i"
-            low, high = struct.pack(pack, low), struct.pack(pack, high)
-            statistics = [(1, "binary", high), (2, "binary", low), (3, "i64", nulls),
-                          (5, "binary", high), (6, "binary", low)]
+        if leaf.statistics:
+            statistics = [(3, "i64", nulls)]
+            if values > nulls:
+                pack = "<q" if leaf.physical == INT64 else "<i"
+                low, high = struct.pack(pack, low), struct.pack(pack, high)
+                statistics = [(1, "binary", high), (2, "binary", low), *statistics, (5, "binary", high), (6, "binary", low)]
         metadata = [(1, "i32", leaf.physical), (2, "list", ("i32", encodings)),
                     (3, "list", ("binary", list(leaf.path))), (4, "i32", self.codec), (5, "i64", values),
                     (6, "i64", uncompressed), (7, "i64", compressed),
