@@ -44,7 +44,8 @@ class BatchReader(Iterator[dict]):
     def __init__(self, stream: BinaryIO, *, replay: bool = ..., moves: bool = ..., comments: bool = ...,
                  fen_every_ply: bool = ..., final_fen: bool = ..., pgn: bool = ..., raw_invalid: bool = ...,
                  strict: bool = ..., fix_results: bool = ..., strip_comments: bool = ...,
-                 strip_variations: bool = ..., reduced: bool = ..., tag_columns: bool = ..., en_passant: str = ..., shredder: bool = ...,
+                 strip_variations: bool = ..., reduced: bool = ..., tag_columns: bool = ..., tag_values: bool = ...,
+                 en_passant: str = ..., shredder: bool = ...,
                  batch_games: int = ..., buffer_size: int = ..., max_game_size: int = ...) -> None: ...
     def __next__(self) -> dict: ...
 

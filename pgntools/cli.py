@@ -181,7 +181,10 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     """
     run = Run("validate", list(files), dict(
         pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
-        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20),
+        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20,
+        # tag values only when an output shows them (-o writes them, --report's messages quote
+        # FEN and Variant): copying them is 1 % of the replay
+        tag_values=output is not None or report is not None),
         outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None,
         **parallel_settings(jobs, scheduler, chunk_bytes))

@@ -100,6 +100,8 @@ GameReader *gr_new(const GameOptions *opt)
         r->opt.max_batch_bytes = 1 << 20;
     if (r->opt.max_errors <= 0)
         r->opt.max_errors = 16;
+    if (r->opt.pgn)
+        r->opt.skip_tag_values = false;
     r->sc.line = 1;
     tok_init();
     for (int c960 = 0; c960 < 2; c960++) {
@@ -319,7 +321,10 @@ static void on_tag(GameReader *r, Game *g, const Token *t, bool duplicate)
             g->tag_slot[column] = (int32_t)strcol_count(&r->batch.strs[S_TAG_NAME]) + 1;
     }
     push_text(r, S_TAG_NAME, name, t->alen, false);
-    push_tag_value(r, g, value, t->blen);
+    if (!r->opt.skip_tag_values)
+        push_tag_value(r, g, value, t->blen);
+    else if (!strcol_end(&r->batch.strs[S_TAG_VALUE]))
+        r->batch.failed = true;
     g->n_tags++;
     if (name_is(name, t->alen, "Result")) {
         g->result_tag = result_parse(value, t->blen);
