@@ -303,6 +303,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     other.final_fen = h >> 34 & 1;
     other.fen_options = (int)(h >> 35 & 3);
     other.raw_invalid = h >> 37 & 1;
+    other.skip_tag_values = h >> 38 & 1;
     other.max_games = 1024;
     Output limited = {0};
     read_in_pieces(&other, buf, size, MIN_BUFFER, MIN_BUFFER, MIN_BUFFER, &limited);

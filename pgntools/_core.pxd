@@ -95,6 +95,7 @@ cdef extern from "game.h":
         bint strip_variations
         bint reduced
         bint tag_columns
+        bint skip_tag_values
         int fen_options
         int max_games
         size_t max_batch_bytes

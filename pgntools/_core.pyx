@@ -238,6 +238,7 @@ cdef class BatchReader:
     Each batch is a dict: numeric columns as bytes (see COLUMN_FORMATS), string columns as
     (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``. When the
     stream raises, the games that ended before are handed out first, then the error is raised.
+    ``tag_values=False`` leaves every tag value empty (the tag rows stay), unless ``pgn``.
     """
 
     cdef GameReader *reader
@@ -252,7 +253,8 @@ cdef class BatchReader:
                   bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
                   bint strict=False,
                   bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
-                  bint reduced=False, bint tag_columns=False, str en_passant="legal", bint shredder=False,
+                  bint reduced=False, bint tag_columns=False, bint tag_values=True, str en_passant="legal",
+                  bint shredder=False,
                   int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
                   size_t max_game_size=64 << 20,
                   int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0):
@@ -273,6 +275,7 @@ cdef class BatchReader:
         opt.strip_variations = strip_variations
         opt.reduced = reduced
         opt.tag_columns = tag_columns
+        opt.skip_tag_values = not tag_values
         opt.fen_options = _EN_PASSANT_MODES[en_passant] | (FEN_SHREDDER if shredder else 0)
         opt.max_games = batch_games
         opt.max_batch_bytes = max_batch_bytes  # a batch ends at batch_games games or this many bytes

@@ -11,7 +11,6 @@ before the break are handed out first, so the games before it are still read.
 from __future__ import annotations
 
 import bz2
-import gzip
 import io
 import lzma
 import os
@@ -193,6 +192,8 @@ class Input:
 
     def _decompressor(self, buffered):
         if self.compression == "gz":
+            import gzip  # here: the only compression module not loaded anyway (tempfile loads bz2 and lzma)
+
             return gzip.GzipFile(fileobj=buffered, mode="rb")
         if self.compression == "bz2":
             return bz2.BZ2File(buffered)

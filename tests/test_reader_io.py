@@ -228,3 +228,20 @@ def test_batches_end_by_size_too():
     assert len(batches) > 5
     assert sum(b["n_games"] for b in batches) == 40
     assert max(sizes) < (1 << 20) + 3 * len(comment)  # the limit, plus the game that crossed it
+
+
+def test_without_tag_values_only_the_values_are_left_out(plain_data):
+    """tag_values=False (validate without -o or --report): every tag row stays, its value empty;
+    everything else is as with the values, and pgn=True keeps them (the export format needs them)."""
+    def batches(**options):
+        return list(_core.BatchReader(io.BytesIO(plain_data), final_fen=True, **options))
+
+    full, bare = batches(), batches(tag_values=False)
+    assert len(full) == len(bare)
+    for a, b in zip(full, bare):
+        offsets, values = b["tag_value"]
+        assert len(offsets) == len(a["tag_value"][0]) > 4  # as many rows...
+        assert offsets == bytes(len(offsets)) and values == b""  # ...all empty
+        assert a["n_games"] and {k: v for k, v in a.items() if k != "tag_value"} == \
+               {k: v for k, v in b.items() if k != "tag_value"}
+    assert batches(pgn=True) == batches(pgn=True, tag_values=False)

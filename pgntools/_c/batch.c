@@ -46,13 +46,19 @@ void batch_clear(Batch *b)
     b->failed = false;
 }
 
-void batch_mark(const Batch *b, BatchMark *m)
+size_t batch_mark(const Batch *b, BatchMark *m)
 {
-    for (int i = 0; i < BATCH_NCOLS; i++)
+    size_t total = 0; /* the size in the same pass: gr_fill takes a mark before every game */
+    for (int i = 0; i < BATCH_NCOLS; i++) {
         m->cols[i] = b->cols[i].len;
-    for (int i = 0; i < BATCH_NSTRS; i++)
+        total += b->cols[i].len * ITEM_SIZES[i];
+    }
+    for (int i = 0; i < BATCH_NSTRS; i++) {
         m->strs[i] = strcol_count(&b->strs[i]);
+        total += b->strs[i].data.len + b->strs[i].offsets.len * sizeof(int32_t);
+    }
     m->n_games = b->n_games;
+    return total;
 }
 
 void batch_rollback(Batch *b, const BatchMark *m)
@@ -80,14 +86,4 @@ const char *batch_str_data(const Batch *b, int id, size_t *nbytes)
 {
     *nbytes = b->strs[id].data.len;
     return b->strs[id].data.data;
-}
-
-size_t batch_bytes(const Batch *b)
-{
-    size_t total = 0;
-    for (int i = 0; i < BATCH_NCOLS; i++)
-        total += b->cols[i].len * b->cols[i].item;
-    for (int i = 0; i < BATCH_NSTRS; i++)
-        total += b->strs[i].data.len + b->strs[i].offsets.len * sizeof(int32_t);
-    return total;
 }

@@ -104,10 +104,9 @@ enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMME
 bool batch_init(Batch *b);
 void batch_free(Batch *b);
 void batch_clear(Batch *b);
-void batch_mark(const Batch *b, BatchMark *m);
+/* Takes the mark; returns the bytes the batch's columns hold (what handing it to Python copies). */
+size_t batch_mark(const Batch *b, BatchMark *m);
 void batch_rollback(Batch *b, const BatchMark *m);
-/* Bytes the batch's columns hold (what handing it to Python copies). */
-size_t batch_bytes(const Batch *b);
 const char *batch_column_name(int id);
 const char *batch_column_format(int id);
 const char *batch_string_name(int id);

@@ -71,6 +71,7 @@ typedef struct {
     Annotations ann;
     size_t start, end;
     int64_t line;
+    uint32_t note_kinds; /* bit k: note_count[k] > 0 */
     int32_t note_ply[NOTE_KIND_COUNT], note_count[NOTE_KIND_COUNT];
     size_t note_at[NOTE_KIND_COUNT], note_len[NOTE_KIND_COUNT];
     const char *fen, *variant;
@@ -81,7 +82,8 @@ typedef struct {
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     int64_t last_tag_line;
     int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */
-    BatchMark mark;
+    const BatchMark *mark; /* the batch where the game starts: gr_fill's, where it checks the */
+                           /* batch's size (a pointer: the Game is cleared for every game) */
 } Game;
 
 /* ---------------------------------------------------------------- reader lifecycle */
@@ -98,6 +100,8 @@ GameReader *gr_new(const GameOptions *opt)
         r->opt.max_batch_bytes = 1 << 20;
     if (r->opt.max_errors <= 0)
         r->opt.max_errors = 16;
+    if (r->opt.pgn)
+        r->opt.skip_tag_values = false;
     r->sc.line = 1;
     tok_init();
     for (int c960 = 0; c960 < 2; c960++) {
@@ -168,6 +172,7 @@ static void add_error(GameReader *r, Game *g, int kind, int ply, const Token *t,
 static void add_note(Game *g, int kind, int ply, const Token *t)
 {
     if (g->note_count[kind]++ == 0) {
+        g->note_kinds |= 1u << kind;
         g->note_ply[kind] = ply;
         g->note_at[kind] = t ? t->start : 0;
         g->note_len[kind] = t ? t->len : 0;
@@ -188,9 +193,8 @@ static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, cons
 static void push_notes(GameReader *r, Game *g)
 {
     Batch *b = &r->batch;
-    for (int k = 0; k < NOTE_KIND_COUNT; k++) {
-        if (!g->note_count[k])
-            continue;
+    for (uint32_t kinds = g->note_kinds; kinds; kinds &= kinds - 1) { /* most games have none */
+        int k = __builtin_ctz(kinds);
         COL_PUSH(b, O_KIND, uint8_t, k);
         COL_PUSH(b, O_PLY, int32_t, g->note_ply[k]);
         COL_PUSH(b, O_COUNT, int32_t, g->note_count[k]);
@@ -216,7 +220,10 @@ int game_tag_column_of(const char *name, size_t n) { return tag_column_of(name, 
 static bool tag_row_is(const StrCol *names, size_t row, const char *name, size_t n)
 {
     int32_t a = names->offsets.data[row], z = names->offsets.data[row + 1];
-    return (size_t)(z - a) == n && memcmp(names->data.data + a, name, n) == 0;
+    const char *s = names->data.data + a;
+    /* the first byte before memcmp (a call): a game's names of one length mostly differ there
+     * (Event, White, Black, Round; Site, Date) */
+    return (size_t)(z - a) == n && (n == 0 || (s[0] == name[0] && memcmp(s, name, n) == 0));
 }
 
 /* Tag-name lookups of a game with many tags go through a hash set of its rows: a scan of the
@@ -267,7 +274,7 @@ static bool tag_set_sync(GameReader *r, const StrCol *names, size_t first, size_
 static bool has_tag(GameReader *r, const Game *g, const char *name, size_t n)
 {
     const StrCol *names = &r->batch.strs[S_TAG_NAME];
-    size_t first = g->mark.strs[S_TAG_NAME], count = strcol_count(names);
+    size_t first = g->mark->strs[S_TAG_NAME], count = strcol_count(names);
     if (count - first > TAG_SCAN_MAX && tag_set_sync(r, names, first, count)) {
         size_t mask = r->tag_set.len - 1;
         for (size_t i = tag_hash(name, n) & mask; r->tag_set.data[i]; i = (i + 1) & mask)
@@ -316,7 +323,10 @@ static void on_tag(GameReader *r, Game *g, const Token *t, bool duplicate)
             g->tag_slot[column] = (int32_t)strcol_count(&r->batch.strs[S_TAG_NAME]) + 1;
     }
     push_text(r, S_TAG_NAME, name, t->alen, false);
-    push_tag_value(r, g, value, t->blen);
+    if (!r->opt.skip_tag_values)
+        push_tag_value(r, g, value, t->blen);
+    else if (!strcol_end(&r->batch.strs[S_TAG_VALUE]))
+        r->batch.failed = true;
     g->n_tags++;
     if (name_is(name, t->alen, "Result")) {
         g->result_tag = result_parse(value, t->blen);
@@ -691,7 +701,7 @@ static void final_outcome(GameReader *r, Game *g, const Position *p)
 static void write_pgn(GameReader *r, Game *g)
 {
     StrCol *out = &r->batch.strs[S_PGN];
-    size_t first = g->mark.strs[S_TAG_NAME];
+    size_t first = g->mark->strs[S_TAG_NAME];
     const char *result = result_string(g->result);
     em_unit(&r->em, result, strlen(result));
     em_finish(&r->em);
@@ -708,11 +718,11 @@ static bool valid_utf8(const unsigned char *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        if (i + 32 <= n) { /* ASCII runs (nearly all of a game) 32 bytes at a time */
-            uint64_t w[4];
-            memcpy(w, s + i, 32);
-            if (!((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL)) {
-                i += 32;
+        if (i + 64 <= n) { /* ASCII runs (nearly all of a game) 64 bytes at a time */
+            uint64_t w[8];
+            memcpy(w, s + i, 64);
+            if (!((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) & 0x8080808080808080ULL)) {
+                i += 64;
                 continue;
             }
         }
@@ -778,10 +788,10 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_OFFSET, int64_t, r->sc.base + (int64_t)g->start);
     COL_PUSH(b, G_LENGTH, int64_t, (int64_t)(g->end - g->start));
     COL_PUSH(b, G_LINE, int64_t, g->line);
-    COL_PUSH(b, G_TAG_START, int32_t, g->mark.strs[S_TAG_NAME]);
-    COL_PUSH(b, G_MOVE_START, int32_t, g->mark.cols[M_FROM]);
-    COL_PUSH(b, G_ERROR_START, int32_t, g->mark.cols[E_KIND]);
-    COL_PUSH(b, G_NOTE_START, int32_t, g->mark.cols[O_KIND]);
+    COL_PUSH(b, G_TAG_START, int32_t, g->mark->strs[S_TAG_NAME]);
+    COL_PUSH(b, G_MOVE_START, int32_t, g->mark->cols[M_FROM]);
+    COL_PUSH(b, G_ERROR_START, int32_t, g->mark->cols[E_KIND]);
+    COL_PUSH(b, G_NOTE_START, int32_t, g->mark->cols[O_KIND]);
     COL_PUSH(b, G_PLY_COUNT, int32_t, g->ply);
     COL_PUSH(b, G_STATUS, uint8_t, status);
     COL_PUSH(b, G_RESULT, uint8_t, g->result);
@@ -803,7 +813,7 @@ static void finish_game(GameReader *r, Game *g)
 
 enum { GAME_DONE, GAME_NEED_MORE, GAME_NONE, GAME_SKIPPED, GAME_RETRY_LATIN1 };
 
-static int read_game(GameReader *r, bool latin1)
+static int read_game(GameReader *r, const BatchMark *mark, bool latin1)
 {
     Scanner *sc = &r->sc;
     Scanner start_state = *sc;
@@ -813,7 +823,7 @@ static int read_game(GameReader *r, bool latin1)
     bool have_gap = false;
     memset(&g, 0, sizeof g);
     g.latin1 = latin1;
-    batch_mark(&r->batch, &g.mark);
+    g.mark = mark;
     r->levels.len = 1;
     r->tag_set_rows = r->tag_set_first = SIZE_MAX; /* the tag set holds no rows of this game */
 
@@ -902,11 +912,11 @@ done:
     if (g.has_content && !g.set_up)
         setup_start(r, &g, NULL); /* a tag-only game */
     if (!g.has_content) { /* only comments or stray text between games: not a game */
-        batch_rollback(&r->batch, &g.mark);
+        batch_rollback(&r->batch, g.mark);
         return GAME_SKIPPED;
     }
     if (!latin1 && !valid_utf8((const unsigned char *)sc->buf + g.start, g.end - g.start)) {
-        batch_rollback(&r->batch, &g.mark);
+        batch_rollback(&r->batch, g.mark);
         *sc = start_state;
         return GAME_RETRY_LATIN1;
     }
@@ -914,7 +924,7 @@ done:
     return GAME_DONE;
 
 need_more:
-    batch_rollback(&r->batch, &g.mark);
+    batch_rollback(&r->batch, g.mark);
     *sc = start_state;
     return GAME_NEED_MORE;
 }
@@ -922,6 +932,7 @@ need_more:
 void gr_skip_oversized(GameReader *r, int64_t limit)
 {
     Game g;
+    BatchMark mark;
     Scanner *sc = &r->sc;
     size_t first = sc->pos; /* the game's first byte: past the blank lines before it */
     while (first < sc->len && (sc->buf[first] == ' ' || sc->buf[first] == '\t' || sc->buf[first] == '\n' ||
@@ -929,7 +940,8 @@ void gr_skip_oversized(GameReader *r, int64_t limit)
         first++;
     tok_skip_to(sc, first);
     memset(&g, 0, sizeof g);
-    batch_mark(&r->batch, &g.mark);
+    batch_mark(&r->batch, &mark);
+    g.mark = &mark;
     g.start = g.end = first;
     g.line = r->sc.line;
     setup_start(r, &g, NULL);
@@ -972,14 +984,15 @@ static bool skip_to_next_game(GameReader *r)
 
 int gr_fill(GameReader *r)
 {
-    while (r->batch.n_games < (size_t)r->opt.max_games && batch_bytes(&r->batch) < r->opt.max_batch_bytes) {
+    BatchMark mark; /* the batch where the next game starts; batch_mark also gives its size */
+    while (r->batch.n_games < (size_t)r->opt.max_games && batch_mark(&r->batch, &mark) < r->opt.max_batch_bytes) {
         if (r->batch.failed)
             return GR_NO_MEMORY;
         if (r->skipping && !skip_to_next_game(r))
             return GR_NEED_MORE;
-        int rc = read_game(r, false);
+        int rc = read_game(r, &mark, false);
         if (rc == GAME_RETRY_LATIN1)
-            rc = read_game(r, true);
+            rc = read_game(r, &mark, true);
         if (rc == GAME_NEED_MORE)
             return GR_NEED_MORE;
         if (rc == GAME_NONE)

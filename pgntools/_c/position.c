@@ -347,7 +347,8 @@ int pos_repetition_count(const uint64_t *history, int n, int halfmove)
         return 0;
     int count = 1;
     uint64_t now = history[n - 1];
-    for (int i = n - 3; i >= 0 && n - 1 - i <= halfmove; i -= 2)
+    int first = n - 1 - halfmove > 0 ? n - 1 - halfmove : 0; /* no repetition across a capture or pawn move */
+    for (int i = n - 3; i >= first; i -= 2) /* one bound test a step: long endgames run this far */
         count += history[i] == now;
     return count;
 }
