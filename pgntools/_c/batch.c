@@ -25,8 +25,19 @@ bool batch_init(Batch *b)
     return true;
 }
 
+bool batch_grow_move_columns(Batch *b)
+{
+    size_t room = 2 * (b->cols[M_PLY].len + 1);
+    for (int id = M_PLY; id <= M_NAG_START; id++)
+        if (!col_reserve(&b->cols[id], room - b->cols[id].len))
+            return false;
+    b->move_room = room;
+    return true;
+}
+
 void batch_free(Batch *b)
 {
+    b->move_room = 0;
     for (int i = 0; i < BATCH_NCOLS; i++) {
         free(b->cols[i].data);
         b->cols[i].data = NULL;

@@ -84,7 +84,8 @@ typedef struct {
     Column cols[BATCH_NCOLS];
     StrCol strs[BATCH_NSTRS];
     size_t n_games;
-    bool failed; /* an allocation failed: the batch is unusable */
+    size_t move_room; /* every move column (M_PLY .. M_NAG_START) has room for this many rows */
+    bool failed;      /* an allocation failed: the batch is unusable */
 } Batch;
 
 /* Lengths of every column at one moment: a game is rolled back to its mark when the buffer
@@ -102,6 +103,13 @@ enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT =
 enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
 
 bool batch_init(Batch *b);
+/* Room for one more row in every move column (one check a row instead of one a column): the
+ * row's pushes, and the annotations finish_pending pushes for it later, may use COL_PUT. */
+bool batch_grow_move_columns(Batch *b);
+static inline bool batch_reserve_move_row(Batch *b)
+{
+    return b->cols[M_PLY].len < b->move_room || batch_grow_move_columns(b);
+}
 void batch_free(Batch *b);
 void batch_clear(Batch *b);
 /* Takes the mark; returns the bytes the batch's columns hold (what handing it to Python copies). */
@@ -129,6 +137,8 @@ static inline bool col_reserve(Column *c, size_t extra)
         else                                                    \
             (b)->failed = true;                                 \
     } while (0)
+/* A push without the room check, where batch_reserve_move_row made room. */
+#define COL_PUT(b, id, T, v) (((T *)(b)->cols[id].data)[(b)->cols[id].len++] = (T)(v))
 #define COL_AT(b, id, T, i) (((T *)(b)->cols[id].data)[i])
 #define COL_LEN(b, id) ((b)->cols[id].len)
 

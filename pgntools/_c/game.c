@@ -431,12 +431,12 @@ static void finish_pending(GameReader *r, Game *g)
 {
     if (!g->pending)
         return;
-    Batch *b = &r->batch;
-    COL_PUSH(b, M_HAS, uint8_t, g->ann.has);
-    COL_PUSH(b, M_CLOCK, double, g->ann.clock);
-    COL_PUSH(b, M_EMT, double, g->ann.emt);
-    COL_PUSH(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
-    COL_PUSH(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
+    Batch *b = &r->batch; /* push_move_row made room for the row's annotations */
+    COL_PUT(b, M_HAS, uint8_t, g->ann.has);
+    COL_PUT(b, M_CLOCK, double, g->ann.clock);
+    COL_PUT(b, M_EMT, double, g->ann.emt);
+    COL_PUT(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
+    COL_PUT(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
     if (r->opt.comments && !strcol_end(&b->strs[S_COMMENT]))
         b->failed = true;
     memset(&g->ann, 0, sizeof g->ann);
@@ -459,15 +459,19 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
     char text[FEN_MAX];
     finish_pending(r, g);
-    COL_PUSH(b, M_PLY, int16_t, g->ply);
-    COL_PUSH(b, M_FROM, uint8_t, from);
-    COL_PUSH(b, M_TO, uint8_t, uci_to);
-    COL_PUSH(b, M_PIECE, uint8_t, piece);
-    COL_PUSH(b, M_CAPTURED, uint8_t, captured);
-    COL_PUSH(b, M_PROMOTION, uint8_t, mv_promo(m));
-    COL_PUSH(b, M_FLAGS, uint8_t, flags);
-    COL_PUSH(b, M_HALFMOVE, uint16_t, after->halfmove);
-    COL_PUSH(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
+    if (!batch_reserve_move_row(b)) {
+        b->failed = true;
+        return;
+    }
+    COL_PUT(b, M_PLY, int16_t, g->ply);
+    COL_PUT(b, M_FROM, uint8_t, from);
+    COL_PUT(b, M_TO, uint8_t, uci_to);
+    COL_PUT(b, M_PIECE, uint8_t, piece);
+    COL_PUT(b, M_CAPTURED, uint8_t, captured);
+    COL_PUT(b, M_PROMOTION, uint8_t, mv_promo(m));
+    COL_PUT(b, M_FLAGS, uint8_t, flags);
+    COL_PUT(b, M_HALFMOVE, uint16_t, after->halfmove);
+    COL_PUT(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
     size_t uci_len = uci_format_squares(from, uci_to, mv_promo(m), text);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
         b->failed = true;
