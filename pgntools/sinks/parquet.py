@@ -30,11 +30,13 @@ GROUP_BYTES = 16 << 20
 
 
 class Background:
-    """One writer thread (FIFO) that builds the tables of each batch and encodes and compresses
-    them, while the main thread reads the next games (all of these release the GIL). At most
-    `depth` batches wait, which keeps memory flat. Everything of TableParts runs on this thread."""
+    """One writer thread (FIFO) that encodes and compresses each batch's rows while the main
+    thread reads the next games (both release the GIL). At most `depth` batches (of at most
+    1 MB) wait, which keeps memory flat; 8 rather than 2 let the reader run ahead while the
+    writer starts late (it imports pyarrow first) or ends a row group: export of the master file
+    0.44 -> 0.37 s for 4 MB more. Everything of TableParts runs on this thread."""
 
-    def __init__(self, depth: int = 2):
+    def __init__(self, depth: int = 8):
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pgntools-parquet")
         self.jobs: deque = deque()
         self.depth = depth
