@@ -570,3 +570,16 @@ def _alive(pid: int) -> bool:
             return f.read().split(") ")[1][0] not in "ZX"
     except OSError:
         return False
+
+
+def test_default_jobs_per_command(monkeypatch):
+    """--jobs defaults to the CPUs, for export to half of them (each export job also keeps a
+    writer thread busy), and never to 0."""
+    from pgntools import cli as cli_module
+    from pgntools import parallel
+
+    for cpus, plain, export in [(1, 1, 1), (2, 2, 1), (3, 3, 1), (8, 8, 4)]:
+        monkeypatch.setattr(parallel, "default_jobs", lambda cpus=cpus: cpus)
+        assert cli_module.parallel_settings(None, None, None)["jobs"] == plain
+        assert cli_module.parallel_settings(None, None, None, cores_per_job=2)["jobs"] == export
+    assert cli_module.parallel_settings(5, None, None, cores_per_job=2)["jobs"] == 5
