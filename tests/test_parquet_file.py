@@ -217,3 +217,14 @@ def test_duckdb_reads_what_pyarrow_reads(tmp_path, name):
         assert len(got) == len(expected) > 0
         for row, want in zip(got, expected):
             assert list(row) == [dict(v) if k == "tags" and v is not None else v for k, v in want.items()]
+
+
+@pytest.mark.parametrize("table", ["moves", "games"])
+def test_parquet_schema_is_the_one_pyarrow_writes(tmp_path, table):
+    """Column paths, physical and logical types, repetition: as pyarrow's writer gives them for
+    the same Arrow schema, so readers without the Arrow schema (DuckDB, Spark) see the same."""
+    arrow_schema = schema.GAMES if table == "games" else schema.moves_schema(True, True)
+    write_part(tmp_path / "ours.parquet", [], arrow_schema, "zstd", 10, table=table)
+    pq.write_table(arrow_schema.empty_table(), tmp_path / "pyarrow.parquet")
+    ours, theirs = pq.ParquetFile(tmp_path / "ours.parquet").schema, pq.ParquetFile(tmp_path / "pyarrow.parquet").schema
+    assert ours.equals(theirs), f"ours:\n{ours}\npyarrow:\n{theirs}"

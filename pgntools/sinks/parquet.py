@@ -65,16 +65,19 @@ class Background:
         self.pool.shutdown(wait=True)
 
 
-class PartFiles:
-    """The part files of one table: written under hidden temporary names, renamed at commit,
-    removed at abort. Subclasses write the rows (`add`, `flush`) into `self.file`."""
+class TableParts:
+    """The part files of `games` or `moves` (table), encoded straight from the batches' columns
+    (parquet_file.py) in row groups of GAME_ROWS_PER_GROUP / MOVE_ROWS_PER_GROUP rows or
+    GROUP_BYTES (read at each batch, so tests can change them). Parts are written under hidden
+    temporary names, renamed at commit, removed at abort."""
 
-    def __init__(self, directory: str, table_schema: "pa.Schema", compression: str, prefix: str = ""):
+    def __init__(self, directory: str, table: str, table_schema: "pa.Schema", compression: str, prefix: str = ""):
         self.prefix = prefix  # makes temporary names unique per worker chunk
         self.directory = directory
+        self.table = table
         self.schema = table_schema
         self.compression = compression
-        self.file = None  # the open part
+        self.file: Optional[ParquetPartFile] = None  # the open part
         self.written: List[str] = []  # temporary paths of finished parts
 
     def temp_path(self, part: int) -> str:
@@ -83,16 +86,16 @@ class PartFiles:
     def final_path(self, part: int) -> str:
         return os.path.join(self.directory, f"part-{part:05d}.parquet")
 
-    def flush(self):
-        """Writes the buffered rows as a row group."""
-
-    def write_empty(self, path: str):
-        """A part file without rows (an empty input still gives a readable dataset)."""
-        raise NotImplementedError
+    def add(self, batch: GameBatch):
+        if self.file is None:
+            self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.schema, self.compression)
+        self.file.add(batch)
+        rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
+        if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES:
+            self.file.end_row_group()
 
     def next_part(self):
         """Closes the current part (the next rows go to a new file)."""
-        self.flush()
         if self.file is not None:
             self.file.close()
             self.file = None
@@ -100,47 +103,20 @@ class PartFiles:
 
     def commit(self):
         self.next_part()
-        if not self.written:
-            self.write_empty(self.temp_path(0))
+        if not self.written:  # an empty input still gives a readable (empty) dataset
+            ParquetPartFile(self.temp_path(0), self.table, self.schema, self.compression).close()
             self.written.append(self.temp_path(0))
         for part, path in enumerate(self.written):
             os.replace(path, self.final_path(part))
 
     def abort(self):
         if self.file is not None:
-            self.file.close()
+            self.file.abort()
             self.written.append(self.temp_path(len(self.written)))
         for path in self.written:
             if os.path.exists(path):
                 os.unlink(path)
         self.written = []
-
-
-class TableParts(PartFiles):
-    """The part files of `games` or `moves`, encoded straight from the batches' columns
-    (parquet_file.py) in row groups of `rows_per_group` rows (read at each batch, so tests can
-    change the module's constants)."""
-
-    def __init__(self, directory: str, table: str, table_schema: "pa.Schema", compression: str, prefix: str = ""):
-        super().__init__(directory, table_schema, compression, prefix)
-        self.table = table
-
-    def rows_per_group(self) -> int:
-        return GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
-
-    def add(self, batch: GameBatch):
-        if self.file is None:
-            self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.schema, self.compression)
-        self.file.add(batch)
-        if self.file.group_rows >= self.rows_per_group() or self.file.group_bytes >= GROUP_BYTES:
-            self.file.end_row_group()
-
-    def flush(self):
-        if self.file is not None:
-            self.file.end_row_group()
-
-    def write_empty(self, path: str):
-        ParquetPartFile(path, self.table, self.schema, self.compression).close()
 
 
 def select_schema(full: "pa.Schema", columns: Optional[Sequence[str]], keys: Sequence[str]) -> "pa.Schema":

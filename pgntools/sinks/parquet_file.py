@@ -1,15 +1,18 @@
-"""Parquet files of export's `moves` table, written from the reader's batch columns.
+"""Parquet part files of export's `games` and `moves` tables, written from the reader's batch
+columns.
 
-The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's
+The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's leaf
 columns into page bodies; this module compresses them (pyarrow's codecs), frames them with page
 headers and ends the file with the footer, both in the Thrift compact protocol as the Parquet
 format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
-schema (key ``ARROW:schema``, as pyarrow writes it), so pyarrow, Polars and Dask read back the exact
-Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
+schema (key ``ARROW:schema``, as pyarrow writes it), so pyarrow, Polars and Dask read back the
+exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
+The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
 
-Why not pyarrow's writer: building Arrow tables of the moves and encoding them took 0.5 s of the
-0.76 s an export of the 30,000 master games took; this path takes ~0.1 s (benchmarks/RESULTS.md).
-The `games` table (maps, lists of structs) stays with pyarrow.
+Why not pyarrow's writer: building Arrow tables of the batches and encoding them took 0.6 s of
+the 0.76 s an export of the 30,000 master games took, and pyarrow.compute and pyarrow.parquet
+alone took 37 ms to import; encoding straight from the batches takes ~0.2 s, on the writer
+thread, while the main thread reads (benchmarks/RESULTS.md).
 """
 from __future__ import annotations
 
