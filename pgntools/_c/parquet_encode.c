@@ -46,18 +46,10 @@ void pq_reset(PqColumn *c)
     c->def_levels.len = c->rep_levels.len = c->indices.len = c->plain.len = 0;
     c->min = INT64_MAX;
     c->max = INT64_MIN;
-    if (c->table && c->dict_count > c->fixed_entries) { /* the fixed entries of a string dictionary stay */
-        c->dict_count = c->fixed_entries;
-        size_t keep = 0;
-        for (uint32_t i = 0, off = 0; i < c->fixed_entries; i++) {
-            uint32_t len;
-            memcpy(&len, c->dict_page.data + off, 4);
-            off += 4 + len;
-            keep = off;
-        }
-        c->dict_page.len = keep;
-        if (!c->fixed_entries)
-            clear_table(c);
+    if (c->table && c->dict_count > c->fixed_entries) { /* a fixed dictionary (fed codes) never grows */
+        c->dict_count = 0;
+        c->dict_page.len = 0;
+        clear_table(c);
     }
 }
 
@@ -162,6 +154,10 @@ static inline uint64_t string_key(const char *s, size_t n, bool can_read_8)
 /* Adds a string to the dictionary at the empty slot j; returns its index. */
 static uint32_t add_string(PqColumn *c, size_t j, uint64_t key, const char *s, uint32_t n)
 {
+    if (c->fixed_entries) { /* a column with a fixed dictionary takes codes only */
+        BAD(c);
+        return 0;
+    }
     if (c->dict_page.len + 4 + (size_t)n > UINT32_MAX || !VEC_RESERVE(c->dict_page, 4 + (size_t)n)) {
         BAD(c);
         return 0;

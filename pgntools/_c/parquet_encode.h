@@ -56,7 +56,7 @@ typedef struct {
     size_t bits;
     int64_t min, max;   /* fixed kinds: over the values */
 
-    /* the dictionary (reset per row group, but for `fixed_entries` given at creation) */
+    /* the dictionary: reset per row group, unless fixed at creation (fixed_entries) */
     ByteVec dict_page;  /* PLAIN values in index order */
     uint32_t dict_count, fixed_entries;
     PqSlot *table;
@@ -68,7 +68,8 @@ typedef struct {
 
 bool pq_init(PqColumn *c, PqKind kind, int max_def, int max_rep, int value_width);
 void pq_free(PqColumn *c);
-/* PQ_DICT_STRING only: dictionary entries kept in every row group, added before any value. */
+/* PQ_DICT_STRING only: dictionary entries kept in every row group, added before any value; the
+ * column then takes codes (pq_add_codes, PQ_CODE entries) only. */
 bool pq_fix_dictionary(PqColumn *c, const char *const *names, int n);
 
 /* ---- flat columns: one row per value. `has`, when not NULL, holds a byte per row: the value
