@@ -32,6 +32,7 @@ from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks, iter_
 from pgntools.errors import InputError
 from pgntools.io import MAGIC
 from pgntools.pipeline import SinkSpec, Summary
+from pgntools.tasks import Task
 
 MIN_CHUNK = 1 << 20
 # The 2 x N chunks in flight hold their output bytes: chunks of one fixed size keep peak RSS the
@@ -198,30 +199,6 @@ class _SignalsHeld:
 
 # ---------------------------------------------------------------- executors
 
-class _Task:
-    """A chunk run by a worker thread; ``result()`` waits for it (what ParallelFeed uses of a
-    concurrent.futures Future)."""
-
-    def __init__(self, fn, args):
-        self.fn, self.args = fn, args
-        self.finished = threading.Event()
-        self.value = self.error = None
-
-    def run(self):
-        try:
-            self.value = self.fn(*self.args)
-        except BaseException as exc:  # raised again in the parent by result()
-            self.error = exc
-        finally:
-            self.finished.set()
-
-    def result(self):
-        self.finished.wait()
-        if self.error is not None:
-            raise self.error
-        return self.value
-
-
 class LocalThreads:
     """Worker threads in this process (see the module's docstring for why not processes).
 
@@ -232,7 +209,7 @@ class LocalThreads:
 
     def __init__(self, jobs: int):
         self.window = 2 * jobs
-        self.tasks: deque = deque()  # queued _Tasks; None tells a thread to stop
+        self.tasks: deque = deque()  # queued Tasks; None tells a thread to stop
         self.ready = threading.Condition()
         self.threads = [threading.Thread(target=self._work, name=f"pgntools-worker_{i}") for i in range(jobs)]
         for thread in self.threads:
@@ -248,8 +225,8 @@ class LocalThreads:
                 return
             task.run()
 
-    def _submit(self, *call) -> _Task:
-        task = _Task(call[0], call[1:])
+    def _submit(self, *call) -> Task:
+        task = Task(call[0], call[1:])
         with self.ready:
             self.tasks.append(task)
             self.ready.notify()
@@ -262,7 +239,7 @@ class LocalThreads:
         return self._submit(run_chunk, job, chunk.without_data(), read_here(chunk))
 
     @staticmethod
-    def result(task: _Task) -> dict:
+    def result(task: Task) -> dict:
         return task.result()
 
     def close(self):

@@ -10,13 +10,15 @@ back (``close_parts``); the parent ``adopt``s them in chunk order and numbers th
 from __future__ import annotations
 
 import os
+import threading
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from queue import SimpleQueue
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from pgntools.errors import OutputError
 from pgntools.reader import GameBatch
 from pgntools.sinks.parquet_file import FIELDS, ParquetPartFile
+from pgntools.tasks import Task
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -39,12 +41,20 @@ class Background:
     0.44 -> 0.37 s for 4 MB more. Everything of TableParts runs on this thread."""
 
     def __init__(self, depth: int = 8):
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pgntools-parquet")
-        self.jobs: deque = deque()
         self.depth = depth
+        self.jobs: deque = deque()  # Tasks not yet waited for, oldest first
+        self.queue: SimpleQueue = SimpleQueue()  # Tasks for the thread; None stops it
+        self.thread = threading.Thread(target=self._work, name="pgntools-parquet", daemon=True)
+        self.thread.start()
+
+    def _work(self):
+        while (task := self.queue.get()) is not None:
+            task.run()
 
     def submit(self, fn, *args):
-        self.jobs.append(self.pool.submit(fn, *args))
+        task = Task(fn, args)
+        self.jobs.append(task)
+        self.queue.put(task)
         while len(self.jobs) > self.depth:
             self.jobs.popleft().result()
 
@@ -62,7 +72,9 @@ class Background:
         self.drain()
 
     def close(self):
-        self.pool.shutdown(wait=True)
+        if self.thread.is_alive():
+            self.queue.put(None)
+            self.thread.join()
 
 
 class TableParts:
