@@ -18,6 +18,7 @@ class Task:
         except BaseException as exc:  # raised again by result() in the waiting thread
             self.error = exc
         finally:
+            self.fn = self.args = None  # a finished task keeps only its result (not a batch)
             self.finished.set()
 
     def result(self):
