@@ -910,7 +910,7 @@ def test_parallel_run_same_dataset_as_in_process(tmp_path):
 def test_row_groups_are_bounded_in_bytes_too(tmp_path, monkeypatch):
     """Rows of wide games (long tag values) are written once they hold GROUP_BYTES, not only
     after GAME_ROWS_PER_GROUP of them, so the rows waiting for a group stay small."""
-    monkeypatch.setattr(parquet_sink, "GROUP_BYTES", 2_000_000)
+    monkeypatch.setattr(parquet_sink, "GROUP_BYTES", {"games": 2_000_000, "moves": 2_000_000})
     # distinct values: a column's dictionary stores a repeated one once
     wide = "".join(f'[Event "{i}"]\n[Annotator "{i}{"a" * 50_000}"]\n\n1. e4 e5 *\n\n' for i in range(100))
     src = write_pgn(tmp_path, "wide.pgn", wide)  # 5 MB: batches of ~1 MB, groups of ~2 MB

@@ -27,10 +27,11 @@ GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072
 MOVE_ROWS_PER_PART = 16 * 1_048_576
 # A row group also ends once its encoded rows hold this much in memory: on the master file
-# ~70,000 moves or 30,000 games; less with huge tags or comments. Peak RSS of export on the
-# ~1 GB benchmark file: 83 MB with 4 MB, 95 MB with 8, 103 MB with 16 (73-75 MB on the 20 MB
-# master file, the time the same).
-GROUP_BYTES = 4 << 20
+# ~70,000 moves or ~10,000 games; fewer with huge tags or comments. These bounds are most of
+# export's working memory: peak RSS on the master file / the ~1 GB benchmark file (the three
+# corpora repeated, many tags a Lichess game) 73 / 85 MB with 4 MB for both tables, 69 / 74 MB
+# with 1 MB for games (the time the same).
+GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20}
 
 
 class Background:
@@ -80,8 +81,8 @@ class Background:
 class TableParts:
     """The part files of `games` or `moves` (table), encoded straight from the batches' columns
     (parquet_file.py) in row groups of GAME_ROWS_PER_GROUP / MOVE_ROWS_PER_GROUP rows or
-    GROUP_BYTES (read at each batch, so tests can change them). Parts are written under hidden
-    temporary names, renamed at commit, removed at abort."""
+    GROUP_BYTES[table] bytes (read at each batch, so tests can change them). Parts are written
+    under hidden temporary names, renamed at commit, removed at abort."""
 
     def __init__(self, directory: str, table: str, table_schema: "pa.Schema", compression: str, prefix: str = ""):
         self.prefix = prefix  # makes temporary names unique per worker chunk
@@ -103,7 +104,7 @@ class TableParts:
             self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.schema, self.compression)
         self.file.add(batch)
         rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
-        if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES:
+        if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES[self.table]:
             self.file.end_row_group()
 
     def next_part(self):
