@@ -6,13 +6,12 @@ encoded strings, flags booleans, clocks float64 seconds; absent values are null.
 """
 import pyarrow as pa
 
+# The tags that get a column of their own in `games` (everything else goes to the `tags` map):
+# the Seven Tag Roster, the Elos (INTEGER_TAGS), TimeControl, ECO, ... (the C reader finds them)
 from pgntools.reader import INTEGER_TAGS, TAG_COLUMNS
 
 PIECE = pa.dictionary(pa.int8(), pa.string())
 STATUS = pa.dictionary(pa.int8(), pa.string())
-
-#: TAG_COLUMNS: tags that get a column of their own in `games` (everything else goes to the
-#: `tags` map): the Seven Tag Roster, Elos (INTEGER_TAGS), TimeControl, ECO, ...
 
 GAMES = pa.schema([
     pa.field("game_id", pa.int64(), nullable=False),  # 0-based, input order over all inputs
