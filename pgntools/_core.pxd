@@ -157,6 +157,7 @@ cdef extern from "parquet_encode.h":
     void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_def, const PqEntries *entries) nogil
     bint pq_data_page(PqColumn *c, ByteVec *out) nogil
     size_t pq_buffered_bytes(const PqColumn *c)
+    bint pq_string_range(const PqColumn *c, size_t *low, size_t *high)
     const ByteVec *pq_dictionary_page(const PqColumn *c)
     void pq_reset(PqColumn *c)
     bint pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out) nogil

@@ -220,7 +220,7 @@ cdef class Board:
 
 # ---------------------------------------------------------------- the batch reader
 
-from libc.string cimport memmove, memset
+from libc.string cimport memcpy, memmove, memset
 from libc.stdint cimport int32_t, int64_t
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
@@ -578,8 +578,11 @@ cdef class ColumnEncoder:
 
     def finish_group(self):
         """(dictionary page or None, data page, rows, values, nulls, dictionary size, min, max) of
-        the row group so far; the encoder starts the next row group."""
+        the row group so far (min and max: ints, or the strings' bytes for a dict_string column
+        without a fixed dictionary); the encoder starts the next row group."""
         cdef ByteVec out
+        cdef size_t low, high
+        cdef uint32_t n_low, n_high
         memset(&out, 0, sizeof(out))
         with nogil:
             ok = pq_data_page(&self.col, &out)
@@ -592,7 +595,13 @@ cdef class ColumnEncoder:
         cdef const ByteVec *d = pq_dictionary_page(&self.col)
         dictionary = None if d == NULL else (PyBytes_FromStringAndSize(d.data, d.len) if d.len else b"")
         c = self.col
-        result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, c.min, c.max)
+        smallest, largest = c.min, c.max
+        if pq_string_range(&self.col, &low, &high):
+            memcpy(&n_low, d.data + low, 4)
+            memcpy(&n_high, d.data + high, 4)
+            smallest = PyBytes_FromStringAndSize(d.data + low + 4, n_low)
+            largest = PyBytes_FromStringAndSize(d.data + high + 4, n_high)
+        result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, smallest, largest)
         pq_reset(&self.col)
         return result
 

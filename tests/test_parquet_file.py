@@ -172,9 +172,10 @@ def test_empty_file_has_the_schema(tmp_path):
 
 
 @pytest.mark.parametrize("table", ["moves", "games"])
-def test_integer_statistics_per_row_group(tmp_path, table):
-    """Every integer column carries its null count and min/max in every row group (what engines
-    skip row groups by: game_id, ply, Elo, ...); they are right, nulls and all-null groups too."""
+def test_statistics_per_row_group(tmp_path, table):
+    """Every integer column and every dictionary-encoded string column (tags, SAN) carries its
+    null count and min/max in every row group (what engines skip row groups by: game_id, Date,
+    WhiteElo, ...); they are right, with nulls and all-null groups, strings ordered byte-wise."""
     batches = read_batches(hand_games(tmp_path), batch_games=1)
     arrow_schema = schema.GAMES if table == "games" else schema.MOVES
     write_part(tmp_path / "t.parquet", batches, arrow_schema, "zstd", 2 if table == "games" else 9, table=table)
@@ -187,15 +188,19 @@ def test_integer_statistics_per_row_group(tmp_path, table):
         for index in range(meta.num_columns):
             column = meta.column(index)
             name = column.path_in_schema
-            if column.physical_type not in ("INT32", "INT64") or "." in name:
+            stats = column.statistics
+            if "." in name or stats is None:
                 continue
             values = [v for v in rows.column(name).to_pylist() if v is not None]
-            stats = column.statistics
             assert stats.null_count == rows.num_rows - len(values), name
             if values:
-                assert (stats.min, stats.max) == (min(values), max(values)), name
+                assert stats.has_min_max, name
+                key = (lambda v: v.encode()) if isinstance(values[0], str) else None
+                assert (stats.min, stats.max) == (min(values, key=key), max(values, key=key)), name
             checked.add(name)
-    assert {"game_id", "ply" if table == "moves" else "WhiteElo"} <= checked
+    expected = {"game_id", "ply", "san", "uci"} if table == "moves" else {"game_id", "WhiteElo", "Event", "Date", "White"}
+    assert expected <= checked
+    assert not {"piece", "status", "final_fen"} & checked  # fixed dictionaries and plain strings: none
 
 
 def test_schema_fields_and_encoders_agree():
@@ -211,12 +216,20 @@ def test_duckdb_reads_what_pyarrow_reads(tmp_path, name):
     batches = read_batches(source)
     write_part(tmp_path / "m.parquet", batches, schema.moves_schema(True, True), "zstd", 1000)
     write_part(tmp_path / "g.parquet", batches, schema.GAMES, "zstd", 100, table="games")
+    con = duckdb.connect()
     for name in ("m.parquet", "g.parquet"):
-        got = duckdb.connect().execute(f"SELECT * FROM read_parquet('{tmp_path / name}')").fetchall()
+        got = con.execute(f"SELECT * FROM read_parquet('{tmp_path / name}')").fetchall()
         expected = pq.read_table(tmp_path / name).to_pylist()
         assert len(got) == len(expected) > 0
         for row, want in zip(got, expected):
             assert list(row) == [dict(v) if k == "tags" and v is not None else v for k, v in want.items()]
+    # filters that DuckDB answers with the row groups' statistics: right counts, no group wrongly skipped
+    for name, column in [("g.parquet", "White"), ("g.parquet", "Date"), ("g.parquet", "WhiteElo"),
+                         ("m.parquet", "san"), ("m.parquet", "game_id")]:
+        values = [v for v in pq.read_table(tmp_path / name, columns=[column]).column(0).to_pylist() if v is not None]
+        for value in sorted(set(values))[:: max(1, len(set(values)) // 5)]:
+            query = f"SELECT count(*) FROM read_parquet('{tmp_path / name}') WHERE \"{column}\" = ?"
+            assert con.execute(query, [value]).fetchone()[0] == values.count(value), (column, value)
 
 
 @pytest.mark.parametrize("table", ["moves", "games"])

@@ -656,6 +656,34 @@ bool pq_data_page(PqColumn *c, ByteVec *out)
     return true;
 }
 
+/* Byte-wise order of two PLAIN string entries (a shorter prefix first). */
+static int entry_cmp(const char *a, const char *b)
+{
+    uint32_t na, nb;
+    memcpy(&na, a, 4);
+    memcpy(&nb, b, 4);
+    int r = memcmp(a + 4, b + 4, na < nb ? na : nb);
+    return r ? r : (na > nb) - (na < nb);
+}
+
+bool pq_string_range(const PqColumn *c, size_t *low, size_t *high)
+{
+    if (c->kind != PQ_DICT_STRING || c->fixed_entries || !c->dict_count)
+        return false;
+    const char *page = c->dict_page.data;
+    *low = *high = 0;
+    for (size_t off = 0; off < c->dict_page.len;) {
+        uint32_t n;
+        memcpy(&n, page + off, 4);
+        if (entry_cmp(page + off, page + *low) < 0)
+            *low = off;
+        if (entry_cmp(page + off, page + *high) > 0)
+            *high = off;
+        off += 4 + (size_t)n;
+    }
+    return true;
+}
+
 size_t pq_buffered_bytes(const PqColumn *c)
 {
     return c->def_levels.len + c->rep_levels.len + 4 * c->indices.len + c->plain.len + c->dict_page.len;

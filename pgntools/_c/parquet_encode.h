@@ -103,6 +103,11 @@ typedef struct {
 } PqEntries;
 void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_def, const PqEntries *entries);
 
+/* PQ_DICT_STRING without a fixed dictionary: the smallest and largest string of the row group
+ * (byte-wise, as Parquet orders UTF-8 strings) as offsets of their PLAIN entries (4-byte length,
+ * then the bytes) in the dictionary page; false when the row group has none. */
+bool pq_string_range(const PqColumn *c, size_t *low, size_t *high);
+
 /* Bytes the row group so far holds (what ends a row group early: rows of huge strings). */
 size_t pq_buffered_bytes(const PqColumn *c);
 

@@ -88,6 +88,7 @@ REQUIRED, OPTIONAL, REPEATED = 0, 1, 2
 PLAIN, RLE, RLE_DICTIONARY = 0, 3, 8
 DATA_PAGE, DICTIONARY_PAGE = 0, 2
 CODECS = {"none": 0, "snappy": 1, "gzip": 2, "zstd": 6}
+MAX_STATISTICS_STRING = 256  # longer min/max strings are left out of the footer (as pyarrow's limit does)
 UTF8, MAP, LIST, UINT_8, UINT_16, INT_16 = 0, 1, 3, 11, 12, 16  # converted types, for older readers
 
 
@@ -136,9 +137,11 @@ class Field(NamedTuple):
 def flat(name: str, physical: int, annotation: Optional[str], encoder: Callable[[int], ColumnEncoder],
          feed) -> Field:
     """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable).
-    Integer fields get statistics (the encoders track their range)."""
+    Integer fields and dictionary-encoded strings get statistics (the encoders know their range:
+    engines skip row groups by Date, Event, WhiteElo, ply...)."""
+    statistics = physical in (INT32, INT64) or encoder is _dict_strings
     return Field(name, lambda nullable: [schema_element(name, physical, OPTIONAL if nullable else REQUIRED, annotation)],
-                 [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, physical in (INT32, INT64))])
+                 [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, statistics)])
 
 
 def nested(max_def: int, max_rep: int, kind: str, **options):
@@ -407,10 +410,13 @@ class ParquetPartFile:
         statistics = None
         if leaf.statistics:
             statistics = [(3, "i64", nulls)]
-            if values > nulls:
+            if values > nulls and leaf.physical != BYTE_ARRAY:
                 pack = "<q" if leaf.physical == INT64 else "<i"
                 low, high = struct.pack(pack, low), struct.pack(pack, high)
                 statistics = [(1, "binary", high), (2, "binary", low), *statistics, (5, "binary", high), (6, "binary", low)]
+            elif values > nulls and max(len(low), len(high)) <= MAX_STATISTICS_STRING:
+                # strings: only the fields ordered byte-wise (the old ones were signed for some readers)
+                statistics += [(5, "binary", high), (6, "binary", low)]
         metadata = [(1, "i32", leaf.physical), (2, "list", ("i32", encodings)),
                     (3, "list", ("binary", list(leaf.path))), (4, "i32", self.codec), (5, "i64", values),
                     (6, "i64", uncompressed), (7, "i64", compressed),
