@@ -114,7 +114,6 @@ cdef extern from "game.h":
     void gr_set_games_read(GameReader *r, int64_t games)
     const char *game_error_name(int kind)
     const char *game_tag_column_name(int i)
-    int game_tag_column_of(const char *name, size_t n)
     const char *game_note_name(int kind)
 
 cdef extern from "result.h":

@@ -606,18 +606,6 @@ cdef class ColumnEncoder:
         return result
 
 
-def tags_outside_columns(const unsigned char[:] offsets, const unsigned char[:] data):
-    """One byte per tag name: 1 when the tag has no column of its own (it goes to the tags map)."""
-    cdef size_t n = offsets.shape[0] // 4 - 1 if offsets.shape[0] else 0, i
-    cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
-    cdef const char *d = <const char *>_bytes_ptr(data)
-    out = PyBytes_FromStringAndSize(NULL, n)
-    cdef char *m = out
-    for i in range(n):
-        m[i] = game_tag_column_of(d + o[i], o[i + 1] - o[i]) < 0
-    return out
-
-
 def rle_hybrid(values, int width):
     """The RLE/bit-packed hybrid encoding of `values` (for tests)."""
     cdef size_t n = len(values), i

@@ -29,6 +29,8 @@
     X(G_TAG_SLOTS, int32_t, "i", "tag_slots")  /* when asked, TAG_COLUMN_COUNT per game: 1 + the */ \
                                                /* tag's batch row, 0 when the game lacks it */    \
                                                /* (handed to Python tag by tag: _core.pyx) */     \
+    /* one row per tag, when asked (tag_columns) */                                               \
+    X(T_IN_MAP, uint8_t, "B", "tag_in_map")          /* 1: no column of its own (export's map) */ \
     /* one row per mainline ply */                                                                \
     X(M_PLY, int16_t, "h", "ply")                    /* 1-based ply in its game */                \
     X(M_FROM, uint8_t, "B", "from_square")                                                         \

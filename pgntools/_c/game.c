@@ -215,8 +215,6 @@ static int tag_column_of(const char *name, size_t n)
     return -1;
 }
 
-int game_tag_column_of(const char *name, size_t n) { return tag_column_of(name, n); }
-
 static bool tag_row_is(const StrCol *names, size_t row, const char *name, size_t n)
 {
     int32_t a = names->offsets.data[row], z = names->offsets.data[row + 1];
@@ -321,6 +319,7 @@ static void on_tag(GameReader *r, Game *g, const Token *t, bool duplicate)
         int column = tag_column_of(name, t->alen);
         if (column >= 0)
             g->tag_slot[column] = (int32_t)strcol_count(&r->batch.strs[S_TAG_NAME]) + 1;
+        COL_PUSH(&r->batch, T_IN_MAP, uint8_t, column < 0);
     }
     push_text(r, S_TAG_NAME, name, t->alen, false);
     if (!r->opt.skip_tag_values)

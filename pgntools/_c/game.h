@@ -78,8 +78,6 @@ void gr_skip_oversized(GameReader *r, int64_t limit);
 /* The tags that get a column of their own in exports (G_TAG_SLOTS holds one slot per name). */
 enum { TAG_COLUMN_COUNT = 16 };
 const char *game_tag_column_name(int i);
-/* The tag column (0 .. TAG_COLUMN_COUNT - 1) of a tag name, or -1 (it goes to the tags map). */
-int game_tag_column_of(const char *name, size_t n);
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);

@@ -23,7 +23,7 @@ from itertools import accumulate
 from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from pgntools import __version__
-from pgntools._core import ColumnEncoder, tags_outside_columns
+from pgntools._core import ColumnEncoder
 from pgntools.reader import ERROR_KINDS, INTEGER_TAGS, OUTCOMES, PIECES, RESULTS, STATUSES, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Thrift compact protocol
@@ -264,7 +264,7 @@ def _tags_map(strings: str):
     def feed(enc: ColumnEncoder, batch: GameBatch):
         names = batch.raw["tag_name"]
         enc.add_lists(_starts(batch, "tag_start", len(names[0]) // 4 - 1), 1, strings=batch.raw[strings],
-                      keep=tags_outside_columns(*names))
+                      keep=batch.raw["tag_in_map"])
     return feed
 
 
