@@ -32,7 +32,7 @@ from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks, iter_
 from pgntools.errors import InputError
 from pgntools.io import MAGIC
 from pgntools.pipeline import SinkSpec, Summary
-from pgntools.tasks import Task
+from pgntools.tasks import Pool, Task
 
 MIN_CHUNK = 1 << 20
 # The 2 x N chunks in flight hold their output bytes: chunks of one fixed size keep peak RSS the
@@ -200,62 +200,30 @@ class _SignalsHeld:
 # ---------------------------------------------------------------- executors
 
 class LocalThreads:
-    """Worker threads in this process (see the module's docstring for why not processes).
-
-    A pool of its own rather than concurrent.futures' ThreadPoolExecutor: importing that (and
-    the logging module it loads) was ~4 ms of the start-up of every parallel run, 2 % of
-    validate on the 20 MB file. The threads start here, inside _SignalsHeld, so they keep
-    SIGINT and SIGTERM blocked and the signals reach the main thread."""
+    """Worker threads in this process (see the module's docstring for why not processes),
+    started here, inside _SignalsHeld, so they keep SIGINT and SIGTERM blocked and the signals
+    reach the main thread."""
 
     def __init__(self, jobs: int):
         self.window = 2 * jobs
-        self.tasks: deque = deque()  # queued Tasks; None tells a thread to stop
-        self.ready = threading.Condition()
-        self.threads = [threading.Thread(target=self._work, name=f"pgntools-worker_{i}") for i in range(jobs)]
-        for thread in self.threads:
-            thread.start()
-
-    def _work(self):
-        while True:
-            with self.ready:
-                while not self.tasks:
-                    self.ready.wait()
-                task = self.tasks.popleft()
-            if task is None:
-                return
-            task.run()
-
-    def _submit(self, *call) -> Task:
-        task = Task(call[0], call[1:])
-        with self.ready:
-            self.tasks.append(task)
-            self.ready.notify()
-        return task
+        self.pool = Pool(jobs, "pgntools-worker")
 
     def submit(self, job: Job, chunk: Chunk):
-        return self._submit(run_chunk, job, chunk)
+        return self.pool.submit(run_chunk, job, chunk)
 
     def resubmit_with_bytes(self, job: Job, chunk: Chunk):
-        return self._submit(run_chunk, job, chunk.without_data(), read_here(chunk))
+        return self.pool.submit(run_chunk, job, chunk.without_data(), read_here(chunk))
 
     @staticmethod
     def result(task: Task) -> dict:
         return task.result()
 
     def close(self):
-        """Lets the threads finish the queued chunks, then stop."""
-        with self.ready:
-            self.tasks.extend([None] * len(self.threads))
-            self.ready.notify_all()
-        for thread in self.threads:
-            thread.join()
-        self.threads = []
+        self.pool.close()
 
     def abort(self):
         """Drops the queued chunks; the threads stop when the chunk they are reading is done."""
-        with self.ready:
-            self.tasks.clear()
-        self.close()
+        self.pool.abort()
 
 
 # ---------------------------------------------------------------- the parent side

@@ -10,15 +10,13 @@ back (``close_parts``); the parent ``adopt``s them in chunk order and numbers th
 from __future__ import annotations
 
 import os
-import threading
 from collections import deque
-from queue import SimpleQueue
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from pgntools.errors import OutputError
 from pgntools.reader import GameBatch
 from pgntools.sinks.parquet_file import FIELDS, ParquetPartFile
-from pgntools.tasks import Task
+from pgntools.tasks import Pool
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -44,18 +42,10 @@ class Background:
     def __init__(self, depth: int = 8):
         self.depth = depth
         self.jobs: deque = deque()  # Tasks not yet waited for, oldest first
-        self.queue: SimpleQueue = SimpleQueue()  # Tasks for the thread; None stops it
-        self.thread = threading.Thread(target=self._work, name="pgntools-parquet", daemon=True)
-        self.thread.start()
-
-    def _work(self):
-        while (task := self.queue.get()) is not None:
-            task.run()
+        self.pool = Pool(1, "pgntools-parquet")
 
     def submit(self, fn, *args):
-        task = Task(fn, args)
-        self.jobs.append(task)
-        self.queue.put(task)
+        self.jobs.append(self.pool.submit(fn, *args))
         while len(self.jobs) > self.depth:
             self.jobs.popleft().result()
 
@@ -73,9 +63,7 @@ class Background:
         self.drain()
 
     def close(self):
-        if self.thread.is_alive():
-            self.queue.put(None)
-            self.thread.join()
+        self.pool.close()
 
 
 class TableParts:
