@@ -9,6 +9,8 @@ and the same files read by DuckDB, a second Parquet reader, against pyarrow's re
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 from pgntools._core import rle_hybrid  # noqa: E402
 from pgntools.reader import iter_batches  # noqa: E402
 from pgntools.sinks import schema  # noqa: E402
+from pgntools.sinks.arrow_ipc import ipc_schema  # noqa: E402
 from pgntools.sinks.parquet_file import GAME_FIELDS, MOVE_FIELDS, ParquetPartFile  # noqa: E402
 from pgntools.sinks.tables import games_table, moves_table  # noqa: E402
 
@@ -84,7 +87,10 @@ def test_hybrid_runs_are_short_and_groups_bounded():
 
 def write_part(path: Path, batches, arrow_schema: pa.Schema, compression: str, rows_per_group: int,
                table: str = "moves"):
-    part = ParquetPartFile(str(path), table, arrow_schema, compression)
+    declared = schema.GAME_COLUMNS if table == "games" else schema.move_columns(True, True)
+    columns = [c for c in declared if c.name in arrow_schema.names]
+    assert schema.arrow_schema(columns) == arrow_schema
+    part = ParquetPartFile(str(path), table, columns, compression)
     for batch in batches:
         part.add(batch)
         if part.group_rows >= rows_per_group:
@@ -241,3 +247,30 @@ def test_parquet_schema_is_the_one_pyarrow_writes(tmp_path, table):
     pq.write_table(arrow_schema.empty_table(), tmp_path / "pyarrow.parquet")
     ours, theirs = pq.ParquetFile(tmp_path / "ours.parquet").schema, pq.ParquetFile(tmp_path / "pyarrow.parquet").schema
     assert ours.equals(theirs), f"ours:\n{ours}\npyarrow:\n{theirs}"
+
+
+@pytest.mark.parametrize("name", ["games", "moves", "moves+comment+fen", "positions", "a selection"])
+def test_arrow_schema_message_reads_back_in_pyarrow(name):
+    """The footer's ARROW:schema, serialized without pyarrow, is the schema pyarrow reads (its
+    FlatBuffer verifier runs on it): dictionary ids, map and list children, nullability."""
+    columns = {"games": schema.GAME_COLUMNS, "moves": schema.MOVE_COLUMNS,
+               "moves+comment+fen": schema.move_columns(True, True), "positions": schema.POSITION_COLUMNS,
+               "a selection": schema.select(schema.GAME_COLUMNS, ["status", "tags", "errors"], ["game_id"])}[name]
+    message = ipc_schema(columns)
+    assert message[:4] == b"\xff\xff\xff\xff" and len(message) % 8 == 0
+    got = pa.ipc.read_schema(pa.py_buffer(message))
+    assert got.equals(schema.arrow_schema(columns), check_metadata=True), got
+
+
+def test_export_does_not_import_pyarrow(tmp_path):
+    """pyarrow (~30 ms to import) stays out of export's default path."""
+    source = tmp_path / "g.pgn"
+    source.write_text(PLAIN)
+    code = ("import sys; from pgntools.cli import main\n"
+            f"sys.argv = ['pgntools', 'export', '--no-progress', '--parquet', {str(tmp_path / 'out')!r}, {str(source)!r}]\n"
+            "try: main()\n"
+            "except SystemExit as exit: assert exit.code == 0, exit.code\n"
+            "print(sorted(m for m, module in sys.modules.items() if module and m.split('.')[0] in ('pyarrow', 'numpy')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]", result.stdout
+    assert pq.read_table(tmp_path / "out" / "moves").num_rows > 0

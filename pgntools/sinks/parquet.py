@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import TYPE_CHECKING, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from pgntools.errors import OutputError
 from pgntools.reader import GameBatch
+from pgntools.sinks import schema
 from pgntools.sinks.parquet_file import FIELDS, ParquetPartFile
+from pgntools.sinks.schema import Column
 from pgntools.tasks import Pool
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 
 GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072
@@ -33,18 +32,20 @@ GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20}
 
 
 class Background:
-    """One writer thread (FIFO) that encodes and compresses each batch's rows while the main
-    thread reads the next games (both release the GIL). At most `depth` batches (of at most
-    1 MB) wait, which keeps memory flat; 8 rather than 2 let the reader run ahead while the
-    writer starts late (it imports pyarrow first) or ends a row group: export of the master file
-    0.44 -> 0.37 s for 4 MB more. Everything of TableParts runs on this thread."""
+    """The writer: with ``threaded``, one thread (FIFO) that encodes and compresses each batch's
+    rows while the main thread reads the next games (both release the GIL; export's --jobs counts
+    it as one of its threads); without, the calls run at once, in the caller's thread. At most
+    `depth` batches (of at most 1 MB) wait, which keeps memory flat."""
 
-    def __init__(self, depth: int = 8):
+    def __init__(self, threaded: bool = True, depth: int = 8):
         self.depth = depth
         self.jobs: deque = deque()  # Tasks not yet waited for, oldest first
-        self.pool = Pool(1, "pgntools-parquet")
+        self.pool = Pool(1, "pgntools-parquet") if threaded else None
 
     def submit(self, fn, *args):
+        if self.pool is None:
+            fn(*args)
+            return
         self.jobs.append(self.pool.submit(fn, *args))
         while len(self.jobs) > self.depth:
             self.jobs.popleft().result()
@@ -63,7 +64,8 @@ class Background:
         self.drain()
 
     def close(self):
-        self.pool.close()
+        if self.pool is not None:
+            self.pool.close()
 
 
 class TableParts:
@@ -72,11 +74,11 @@ class TableParts:
     GROUP_BYTES[table] bytes (read at each batch, so tests can change them). Parts are written
     under hidden temporary names, renamed at commit, removed at abort."""
 
-    def __init__(self, directory: str, table: str, table_schema: "pa.Schema", compression: str, prefix: str = ""):
+    def __init__(self, directory: str, table: str, columns: Sequence[Column], compression: str, prefix: str = ""):
         self.prefix = prefix  # makes temporary names unique per worker chunk
         self.directory = directory
         self.table = table
-        self.schema = table_schema
+        self.columns = columns
         self.compression = compression
         self.file: Optional[ParquetPartFile] = None  # the open part
         self.written: List[str] = []  # temporary paths of finished parts
@@ -89,7 +91,7 @@ class TableParts:
 
     def add(self, batch: GameBatch):
         if self.file is None:
-            self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.schema, self.compression)
+            self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.columns, self.compression)
         self.file.add(batch)
         rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
         if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES[self.table]:
@@ -105,7 +107,7 @@ class TableParts:
     def commit(self):
         self.next_part()
         if not self.written:  # an empty input still gives a readable (empty) dataset
-            ParquetPartFile(self.temp_path(0), self.table, self.schema, self.compression).close()
+            ParquetPartFile(self.temp_path(0), self.table, self.columns, self.compression).close()
             self.written.append(self.temp_path(0))
         for part, path in enumerate(self.written):
             os.replace(path, self.final_path(part))
@@ -120,20 +122,12 @@ class TableParts:
         self.written = []
 
 
-def select_schema(full: "pa.Schema", columns: Optional[Sequence[str]], keys: Sequence[str]) -> "pa.Schema":
-    if not columns:
-        return full
-    import pyarrow as pa
-
-    wanted = [c for c in full.names if c in columns or c in keys]
-    return pa.schema([full.field(c) for c in wanted])
-
-
 class ParquetDatasetSink:
     """Writes `games` and `moves` tables of each batch into a dataset directory."""
 
     def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
-                 with_comment: bool = False, compression: str = "zstd", part_prefix: str = ""):
+                 with_comment: bool = False, compression: str = "zstd", part_prefix: str = "",
+                 writer_thread: bool = True):
         self.with_fen, self.with_comment = with_fen, with_comment
         games_names = list(FIELDS["games"])
         moves_names = [name for name in FIELDS["moves"] if (name, with_comment) != ("comment", False)
@@ -154,22 +148,13 @@ class ParquetDatasetSink:
             if not os.access(path, os.W_OK):
                 raise OutputError(f"{path}: not writable")
         self.dirs = dirs
-        self.games: Optional[TableParts] = None
-        self.moves: Optional[TableParts] = None
+        self.games = TableParts(dirs["games"], "games", schema.select(schema.GAME_COLUMNS, columns, ["game_id"]),
+                                compression, prefix=part_prefix)
+        moves_full = schema.move_columns(with_comment, with_fen)
+        self.moves = TableParts(dirs["moves"], "moves", schema.select(moves_full, columns, ["game_id", "ply"]),
+                                compression, prefix=part_prefix)
         self.move_rows_in_part = 0
-        self.background = Background()
-        # The writer thread opens the tables, importing pyarrow (the Arrow schema for the footers,
-        # the codecs) while the main thread starts reading: ~30 ms less start-up.
-        self.background.submit(self._open_tables, columns, compression, part_prefix)
-
-    def _open_tables(self, columns, compression: str, part_prefix: str):  # on the writer thread
-        from pgntools.sinks import schema
-
-        self.games = TableParts(self.dirs["games"], "games", select_schema(schema.GAMES, columns, ["game_id"]),
-                                compression, prefix=part_prefix)
-        moves_full = schema.moves_schema(self.with_comment, self.with_fen)
-        self.moves = TableParts(self.dirs["moves"], "moves", select_schema(moves_full, columns, ["game_id", "ply"]),
-                                compression, prefix=part_prefix)
+        self.background = Background(writer_thread)
 
     def write(self, batch: GameBatch):
         if batch.n_games:
@@ -199,9 +184,8 @@ class ParquetDatasetSink:
     def abort(self):
         self.background.drain(raise_errors=False)
         self.background.close()
-        for table in (self.games, self.moves):
-            if table is not None:
-                table.abort()
+        self.games.abort()
+        self.moves.abort()
 
     # ---- parallel runs: workers write parts, the parent adopts and renames them
 
@@ -215,7 +199,6 @@ class ParquetDatasetSink:
 
     def adopt(self, parts: dict):
         """Parent side: take over a worker's finished parts (in chunk order); renamed at commit."""
-        self.background.drain()  # the tables are open
         self.games.written.extend(parts["games"])
         self.moves.written.extend(parts["moves"])
 

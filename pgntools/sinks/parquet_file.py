@@ -2,10 +2,11 @@
 columns.
 
 The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's leaf
-columns into page bodies; this module compresses them (pyarrow's codecs), frames them with page
+columns into page bodies; this module compresses them (zstandard for zstd, the default; pyarrow's
+codecs for snappy and gzip), frames them with page
 headers and ends the file with the footer, both in the Thrift compact protocol as the Parquet
 format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
-schema (key ``ARROW:schema``, as pyarrow writes it), so pyarrow, Polars and Dask read back the
+schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so pyarrow, Polars and Dask read back the
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
 
@@ -20,10 +21,12 @@ import base64
 import struct
 from array import array
 from itertools import accumulate
-from typing import Callable, List, NamedTuple, Optional, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
 from pgntools._core import ColumnEncoder
+from pgntools.sinks.arrow_ipc import ipc_schema
+from pgntools.sinks.schema import Column
 from pgntools.reader import ERROR_KINDS, INTEGER_TAGS, OUTCOMES, PIECES, RESULTS, STATUSES, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Thrift compact protocol
@@ -339,16 +342,16 @@ FIELDS = {"games": {f.name: f for f in GAME_FIELDS}, "moves": {f.name: f for f i
 
 
 class ParquetPartFile:
-    """One part file of `games` or `moves` (table) with the fields of `arrow_schema` (a pyarrow
-    schema: a selection of schema.GAMES' or schema.MOVES' fields, in order): `add(batch)` as
-    batches come, `end_row_group()` when a group is full, `close()` to write the footer."""
+    """One part file of `games` or `moves` (table) with the given columns (a selection of
+    schema.GAME_COLUMNS or schema.move_columns(), in order): `add(batch)` as batches come,
+    `end_row_group()` when a group is full, `close()` to write the footer."""
 
-    def __init__(self, path: str, table: str, arrow_schema, compression: str):
-        self.fields = [FIELDS[table][name] for name in arrow_schema.names]
+    def __init__(self, path: str, table: str, columns: Sequence[Column], compression: str):
+        self.columns = list(columns)
+        self.fields = [FIELDS[table][column.name] for column in self.columns]
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
-        self.encoders = [leaf.encoder(arrow_field.nullable)
-                         for field, arrow_field in zip(self.fields, arrow_schema) for leaf in field.leaves]
-        self.arrow_schema = arrow_schema
+        self.encoders = [leaf.encoder(column.nullable)
+                         for field, column in zip(self.fields, self.columns) for leaf in field.leaves]
         self.games = table == "games"
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
@@ -429,9 +432,9 @@ class ParquetPartFile:
         try:
             self.end_row_group()
             elements = [schema_element("schema", None, REQUIRED, children=len(self.fields))]
-            for field, arrow_field in zip(self.fields, self.arrow_schema):
-                elements += field.elements(arrow_field.nullable)
-            arrow_schema = base64.b64encode(self.arrow_schema.serialize().to_pybytes()).decode()
+            for field, column in zip(self.fields, self.columns):
+                elements += field.elements(column.nullable)
+            arrow_schema = base64.b64encode(ipc_schema(self.columns)).decode()
             footer = thrift_struct([
                 (1, "i32", 2), (2, "list", ("struct", elements)), (3, "i64", self.rows),
                 (4, "list", ("struct", self.row_groups)),
@@ -451,7 +454,11 @@ class ParquetPartFile:
 def _compressor(compression: str) -> Callable[[bytes], bytes]:
     if compression == "none":
         return lambda body: body
-    import pyarrow as pa  # its codecs release the GIL
+    if compression == "zstd":  # the default: zstandard's level 1 gives the bytes pyarrow's codec
+        import zstandard       # gives, without importing pyarrow (both release the GIL)
+
+        return zstandard.ZstdCompressor(level=1).compress
+    import pyarrow as pa
 
     codec = pa.Codec(compression)
     return lambda body: codec.compress(body, asbytes=True)

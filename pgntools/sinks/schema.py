@@ -3,73 +3,132 @@ place where column names and types are declared (the README documents them from 
 
 Types are chosen for size: squares are uint8 (a1 = 0, h8 = 63), plies int16, pieces dictionary-
 encoded strings, flags booleans, clocks float64 seconds; absent values are null.
+
+The declarations are plain Python: export writes its files without importing pyarrow (~30 ms of
+start-up), so its Parquet footers take the Arrow schema from arrow_ipc.py, which
+serializes these same declarations. ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow
+schemas, built on first use.
 """
-import pyarrow as pa
+from typing import List, NamedTuple, Optional, Sequence
 
 # The tags that get a column of their own in `games` (everything else goes to the `tags` map):
 # the Seven Tag Roster, the Elos (INTEGER_TAGS), TimeControl, ECO, ... (the C reader finds them)
 from pgntools.reader import INTEGER_TAGS, TAG_COLUMNS
 
-PIECE = pa.dictionary(pa.int8(), pa.string())
-STATUS = pa.dictionary(pa.int8(), pa.string())
 
-GAMES = pa.schema([
-    pa.field("game_id", pa.int64(), nullable=False),  # 0-based, input order over all inputs
-    pa.field("source", pa.string()),                   # the input file ('<stdin>' for stdin)
-    pa.field("offset", pa.int64()),                    # byte offset of the game in the (decompressed) input
-    *[pa.field(name, pa.int32() if name in INTEGER_TAGS else pa.string()) for name in TAG_COLUMNS],
-    pa.field("tags", pa.map_(pa.string(), pa.string())),  # all other tags
-    pa.field("start_fen", pa.string()),
-    pa.field("result", pa.string()),                   # the checked result: 1-0, 0-1, 1/2-1/2, *
-    pa.field("result_tag", pa.string()),               # the Result tag as read
-    pa.field("status", STATUS),                        # valid, fixed, invalid
-    pa.field("errors", pa.list_(pa.struct([("kind", pa.string()), ("ply", pa.int32()), ("message", pa.string())]))),
-    pa.field("ply_count", pa.int32()),                 # mainline plies replayed (up to the first error)
-    pa.field("outcome", STATUS),                       # automatic end: checkmate, stalemate, ... or null
-    pa.field("final_fen", pa.string()),
-])
+class Column(NamedTuple):
+    """A column: its name, type and whether it may hold nulls. A type is a name ("int64",
+    "string", "bool", "float64", ...) or a tuple: ("dictionary", index, value), ("list", item),
+    ("struct", ((name, type), ...)) with nullable children, ("map", key, value) with the
+    names pyarrow gives their fields (item; entries, key, value)."""
 
-# Fields that are never null are declared so: Parquet then stores no definition levels for them.
-MOVES = pa.schema([
-    pa.field("game_id", pa.int64(), nullable=False),
-    pa.field("ply", pa.int16(), nullable=False),  # 1-based half-move
-    pa.field("san", pa.string(), nullable=False),
-    pa.field("uci", pa.string(), nullable=False),  # Chess960 castling as king takes rook
-    pa.field("from_square", pa.uint8(), nullable=False),
-    pa.field("to_square", pa.uint8(), nullable=False),
-    pa.field("piece", PIECE, nullable=False),  # pawn, knight, bishop, rook, queen, king
-    pa.field("captured", PIECE),                       # null when nothing is captured
-    pa.field("promotion", PIECE),                      # null when not a promotion
-    pa.field("is_capture", pa.bool_(), nullable=False),
-    pa.field("is_check", pa.bool_(), nullable=False),
-    pa.field("is_mate", pa.bool_(), nullable=False),
-    pa.field("is_castle", pa.bool_(), nullable=False),
-    pa.field("is_en_passant", pa.bool_(), nullable=False),
-    pa.field("halfmove_clock", pa.uint16(), nullable=False),  # after the move
-    pa.field("clock", pa.float64()),                   # seconds left, from [%clk]
-    pa.field("emt", pa.float64()),                     # seconds used, from [%emt]
-    pa.field("eval_cp", pa.int32()),                   # centipawns (White's view), from [%eval]
-    pa.field("eval_mate", pa.int16()),                 # mate in n, from [%eval #n]
-    pa.field("nags", pa.list_(pa.uint8()), nullable=False),
-])
+    name: str
+    type: object
+    nullable: bool = True
+
+
+PIECE = STATUS = ("dictionary", "int8", "string")
+ERROR = ("struct", (("kind", "string"), ("ply", "int32"), ("message", "string")))
+
+GAME_COLUMNS = [
+    Column("game_id", "int64", nullable=False),  # 0-based, input order over all inputs
+    Column("source", "string"),                  # the input file ('<stdin>' for stdin)
+    Column("offset", "int64"),                   # byte offset of the game in the (decompressed) input
+    *[Column(name, "int32" if name in INTEGER_TAGS else "string") for name in TAG_COLUMNS],
+    Column("tags", ("map", "string", "string")),  # all other tags
+    Column("start_fen", "string"),
+    Column("result", "string"),                  # the checked result: 1-0, 0-1, 1/2-1/2, *
+    Column("result_tag", "string"),              # the Result tag as read
+    Column("status", STATUS),                    # valid, fixed, invalid
+    Column("errors", ("list", ERROR)),
+    Column("ply_count", "int32"),                # mainline plies replayed (up to the first error)
+    Column("outcome", STATUS),                   # automatic end: checkmate, stalemate, ... or null
+    Column("final_fen", "string"),
+]
+
+# Columns that are never null are declared so: Parquet then stores no definition levels for them.
+MOVE_COLUMNS = [
+    Column("game_id", "int64", nullable=False),
+    Column("ply", "int16", nullable=False),     # 1-based half-move
+    Column("san", "string", nullable=False),
+    Column("uci", "string", nullable=False),    # Chess960 castling as king takes rook
+    Column("from_square", "uint8", nullable=False),
+    Column("to_square", "uint8", nullable=False),
+    Column("piece", PIECE, nullable=False),     # pawn, knight, bishop, rook, queen, king
+    Column("captured", PIECE),                  # null when nothing is captured
+    Column("promotion", PIECE),                 # null when not a promotion
+    Column("is_capture", "bool", nullable=False),
+    Column("is_check", "bool", nullable=False),
+    Column("is_mate", "bool", nullable=False),
+    Column("is_castle", "bool", nullable=False),
+    Column("is_en_passant", "bool", nullable=False),
+    Column("halfmove_clock", "uint16", nullable=False),  # after the move
+    Column("clock", "float64"),                 # seconds left, from [%clk]
+    Column("emt", "float64"),                   # seconds used, from [%emt]
+    Column("eval_cp", "int32"),                 # centipawns (White's view), from [%eval]
+    Column("eval_mate", "int16"),               # mate in n, from [%eval #n]
+    Column("nags", ("list", "uint8"), nullable=False),
+]
 
 #: Columns of `moves` added on request.
-MOVE_COMMENT = pa.field("comment", pa.string())
-MOVE_FEN = pa.field("fen", pa.string())                # the position after the move
+MOVE_COMMENT = Column("comment", "string")
+MOVE_FEN = Column("fen", "string")              # the position after the move
 
 #: `to-fen --format parquet|csv|jsonl` rows.
-POSITIONS = pa.schema([
-    pa.field("game", pa.int64(), nullable=False),
-    pa.field("ply", pa.int16(), nullable=False),  # 0 = the start position
-    pa.field("move", pa.string()),                     # the SAN that led here; empty at ply 0
-    pa.field("fen", pa.string()),
-])
+POSITION_COLUMNS = [
+    Column("game", "int64", nullable=False),
+    Column("ply", "int16", nullable=False),     # 0 = the start position
+    Column("move", "string"),                   # the SAN that led here; empty at ply 0
+    Column("fen", "string"),
+]
 
 
-def moves_schema(with_comment: bool = False, with_fen: bool = False) -> pa.Schema:
-    schema = MOVES
-    if with_comment:
-        schema = schema.append(MOVE_COMMENT)
-    if with_fen:
-        schema = schema.append(MOVE_FEN)
-    return schema
+def move_columns(with_comment: bool = False, with_fen: bool = False) -> List[Column]:
+    return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen
+
+
+def select(columns: Sequence[Column], wanted: Optional[Sequence[str]], keys: Sequence[str]) -> List[Column]:
+    """The columns named in ``wanted`` (all when it is empty) and the ``keys``, in table order."""
+    if not wanted:
+        return list(columns)
+    return [c for c in columns if c.name in wanted or c.name in keys]
+
+
+# ---------------------------------------------------------------- pyarrow schemas, on first use
+
+def arrow_type(declared):
+    import pyarrow as pa
+
+    if isinstance(declared, str):
+        return {"bool": pa.bool_(), "string": pa.string()}.get(declared) or getattr(pa, declared)()
+    kind = declared[0]
+    if kind == "dictionary":
+        return pa.dictionary(arrow_type(declared[1]), arrow_type(declared[2]))
+    if kind == "list":
+        return pa.list_(arrow_type(declared[1]))
+    if kind == "struct":
+        return pa.struct([(name, arrow_type(t)) for name, t in declared[1]])
+    if kind == "map":
+        return pa.map_(arrow_type(declared[1]), arrow_type(declared[2]))
+    raise ValueError(f"unknown column type {declared!r}")
+
+
+def arrow_schema(columns: Sequence[Column]):
+    import pyarrow as pa
+
+    return pa.schema([pa.field(c.name, arrow_type(c.type), nullable=c.nullable) for c in columns])
+
+
+def moves_schema(with_comment: bool = False, with_fen: bool = False):
+    return arrow_schema(move_columns(with_comment, with_fen))
+
+
+_SCHEMAS = {"GAMES": lambda: GAME_COLUMNS, "MOVES": lambda: MOVE_COLUMNS, "POSITIONS": lambda: POSITION_COLUMNS}
+
+
+def __getattr__(name: str):
+    if name in _SCHEMAS:
+        schema = arrow_schema(_SCHEMAS[name]())
+        globals()[name] = schema  # built once
+        return schema
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
