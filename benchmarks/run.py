@@ -23,7 +23,7 @@ from pathlib import Path
 
 import reference
 from reference import LICHESS, MASTER, OUT, REPO, TCEC
-from tools import BYTECODE_NOTE, TOOLS, unavailable, versions
+from tools import BYTECODE_NOTE, JOBS_PAIRS, TOOLS, unavailable, versions
 
 BIG_INPUT_BYTES = 200 * 10**6   # tools marked slow are skipped above this unless named
 QUICK_GAMES = 3000
@@ -215,6 +215,18 @@ def ratio_table(results):
     return lines
 
 
+def jobs_lines(results):
+    """The speed-up of each --jobs 2 row over its --jobs 1 row (tools.JOBS_PAIRS)."""
+    by_name = {r.tool.name: r for r in results}
+    lines = []
+    for one, two in JOBS_PAIRS:
+        if one in by_name and two in by_name:
+            t1, t2 = statistics.median(by_name[one].walls), statistics.median(by_name[two].walls)
+            lines.append(f"- {by_name[two].tool.label}: {t1 / t2:.2f}× {by_name[one].tool.label} "
+                         f"({t1:.3f} → {t2:.3f} s)")
+    return ["", "--jobs 2 against --jobs 1 (same run, medians):", ""] + lines if lines else []
+
+
 def input_section(path, ref, results, skipped, rounds):
     size = os.path.getsize(path)
     variants = f", {ref['variants']:,} other-variant games not compared" if ref["variants"] else ""
@@ -224,6 +236,7 @@ def input_section(path, ref, results, skipped, rounds):
              "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     lines += [row(r, ref, size) for r in results]
     lines += ratio_table(results)
+    lines += jobs_lines(results)
     if skipped:
         lines += ["", "Not run:"] + [f"- {label}: {why}" for label, why in skipped.items()]
     return lines + [""]

@@ -71,14 +71,16 @@ def checking_options(f):
     return f
 
 
-def parallel_options(f=None, *, default="the number of CPUs"):
+JOBS_HELP = ("Threads to use [default: the number of CPUs]: N workers read chunks of the input. "
+             "Outputs are the same for any N; --jobs 1 reads in the main thread.")
+
+
+def parallel_options(f=None, *, jobs_help=JOBS_HELP):
     """--jobs and --scheduler: where the games are read and checked."""
-    if f is None:  # @parallel_options(default=...)
-        return functools.partial(parallel_options, default=default)
+    if f is None:  # @parallel_options(jobs_help=...)
+        return functools.partial(parallel_options, jobs_help=jobs_help)
     decorators = [
-        click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N",
-                     help=f"Worker threads [default: {default}]. Outputs are the same for "
-                          "any N; --jobs 1 reads in the main thread."),
+        click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N", help=jobs_help),
         click.option("--scheduler", metavar="ADDRESS",
                      help="Run on a Dask cluster (tcp://HOST:PORT; needs pip install 'pgntools[dask]'). "
                           "Outputs are written here, Parquet parts by the workers into OUT_DIR."),
@@ -90,14 +92,20 @@ def parallel_options(f=None, *, default="the number of CPUs"):
     return f
 
 
-def parallel_settings(jobs, scheduler, chunk_bytes, cores_per_job: int = 1) -> dict:
-    """Run fields for the parallel options (--jobs defaults to the CPUs this process may use,
-    divided by the cores one job keeps busy)."""
+def threads_wanted(jobs) -> int:
+    """--jobs, or by default the number of CPUs this process may use."""
     if jobs is None:
         from pgntools import parallel
 
-        jobs = max(1, parallel.default_jobs() // cores_per_job)
-    return {"jobs": jobs, "scheduler": scheduler, "chunk_bytes": chunk_bytes}
+        return parallel.default_jobs()
+    return jobs
+
+
+def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
+    """Run fields for the parallel options: the threads --jobs asks for, divided by the threads
+    one job keeps busy."""
+    return {"jobs": max(1, threads_wanted(jobs) // threads_per_job), "scheduler": scheduler,
+            "chunk_bytes": chunk_bytes}
 
 
 def handle_errors(f):
@@ -252,7 +260,9 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
               show_default=True)
 @checking_options
-@parallel_options(default="half the CPUs: each job also has a writer thread")
+@parallel_options(jobs_help="Threads to use [default: the number of CPUs]: N/2 workers, each reading chunks "
+                            "of the input on one thread and writing Parquet on another; --jobs 1 does both "
+                            "in the main thread. The dataset's rows are the same for any N.")
 @handle_errors
 def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
            fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
@@ -265,21 +275,24 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
       pgntools export --parquet out/ lichess_db_standard_rated_2024-01.pgn.zst
       duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
     """
+    threads = threads_wanted(jobs)
     run = Run("export", list(files), dict(
         moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
         batch_games=512),  # half the default: the batches queued for the writer thread stay small
         outputs={"report": report, "summary": summary}, progress=progress,
-        # one export keeps ~1.5 cores busy (reader and writer threads): on 2 CPUs --jobs 1 is
-        # faster than 2 (0.36 vs 0.43 s on the master file, 6.3 vs 7.2 s on 1 GB)
-        **parallel_settings(jobs, scheduler, chunk_bytes, cores_per_job=2))
+        # a reader and its writer thread: two threads a job (on 2 CPUs, one job with its writer is
+        # faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
+        **parallel_settings(threads, scheduler, chunk_bytes, threads_per_job=2))
+    writer_thread = threads >= 2 or bool(scheduler)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 
     from pgntools.sinks.parquet import ParquetDatasetSink
 
     if scheduler:  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
-    dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression)
+    dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
+                                writer_thread=writer_thread)
     finish(run.execute([SinkSpec(None, dataset), SinkSpec("report", ReportSink)]))
 
 

@@ -898,7 +898,7 @@ def test_parallel_run_same_dataset_as_in_process(tmp_path):
     small = write_pgn(tmp_path, "small.pgn", FLAGS, ILLEGAL, MATE)
     chunking = ["--chunk-size", "1"] if "chunk_mib" in params else []
     one = export(tmp_path, [big, small, big], "--jobs", "1", "--with-fen", name="one")
-    two = export(tmp_path, [big, small, big], "--jobs", "2", *chunking, "--with-fen", name="two")
+    two = export(tmp_path, [big, small, big], "--jobs", "4", *chunking, "--with-fen", name="two")
     for a, b in zip(one, two):
         assert a.num_rows == b.num_rows
         assert a.equals(b)

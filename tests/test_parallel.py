@@ -154,9 +154,14 @@ def outputs(tmp: Path, command: List[str], files: List, jobs: int, chunk: int = 
 
 def assert_same_outputs(tmp: Path, command: List[str], files: List, jobs=(2, 3), chunk: int = 600,
                         input: Optional[bytes] = None):
+    """The outputs of --jobs 1 and each of ``jobs`` are the same. export counts two threads a
+    worker (reader and writer): its --jobs 2 is one worker with a writer thread, so it runs with
+    twice the numbers (jobs 2, 3: --jobs 4 and 6, and 2 for the writer thread alone)."""
     tmp = tmp / f"run{len(list(tmp.glob('run*')))}"  # a fresh folder for each comparison
     tmp.mkdir()
     base = outputs(tmp, command, files, 1, chunk, input)
+    if command[0] == "export":
+        jobs = (2, *(2 * n for n in jobs))
     for n in jobs:
         other = outputs(tmp, command, files, n, chunk, input)
         if "--parquet" in command:
@@ -327,7 +332,7 @@ def test_export_chunks_have_one_size_whatever_the_input(tmp_path, monkeypatch):
     n_chunks = len(list(chunks_module.iter_chunks([str(path)], 2048)))
     assert n_chunks > 3
     out = tmp_path / "out"
-    invoke(["export", "--jobs", "2", "--parquet", out, path])
+    invoke(["export", "--jobs", "4", "--parquet", out, path])
     for table in ("games", "moves"):
         assert len(list((out / table).glob("part-*.parquet"))) == n_chunks
 
@@ -366,7 +371,7 @@ def test_a_file_that_shrinks_during_the_run_is_an_input_error(tmp_path):
 def test_export_of_no_games_is_an_empty_dataset(tmp_path):
     path = tmp_path / "prose.pgn"
     path.write_bytes(b"no games here\n" * 100)
-    invoke(["export", "--jobs", "2", "--chunk-bytes", "100", "--parquet", tmp_path / "out", path])
+    invoke(["export", "--jobs", "4", "--chunk-bytes", "100", "--parquet", tmp_path / "out", path])
     assert pq.read_table(tmp_path / "out" / "games" / "part-00000.parquet").num_rows == 0
 
 
@@ -508,7 +513,7 @@ def start_run(tmp_path: Path, src: Path, command: str, jobs: int, **popen):
 @pytest.mark.parametrize("command, jobs, signum, code, group", [
     ("validate", 2, signal.SIGINT, 130, False),   # SIGINT to the parent alone
     ("validate", 2, signal.SIGINT, 130, True),    # Ctrl-C in a terminal: the whole process group
-    ("export", 2, signal.SIGTERM, 143, False),
+    ("export", 4, signal.SIGTERM, 143, False),    # two workers, each with a writer thread
     ("to-fen", 2, signal.SIGTERM, 143, True),
     ("validate", 1, signal.SIGTERM, 143, False),  # in-process runs
     ("to-fen", 1, signal.SIGINT, 130, True),
@@ -528,7 +533,7 @@ def test_interrupt_stops_workers_and_leaves_no_output(tmp_path, big_input, comma
     assert _wait_for(lambda: not [p for p in workers if _alive(p)], 10), "workers still running"
 
 
-@pytest.mark.parametrize("command, jobs", [("validate", 1), ("export", 2)])
+@pytest.mark.parametrize("command, jobs", [("validate", 1), ("export", 4)])
 def test_kill_9_leaves_only_temporary_names(tmp_path, big_input, command, jobs):
     proc, out = start_run(tmp_path, big_input, command, jobs)
     workers = _descendants(proc.pid)
@@ -573,13 +578,39 @@ def _alive(pid: int) -> bool:
 
 
 def test_default_jobs_per_command(monkeypatch):
-    """--jobs defaults to the CPUs, for export to half of them (each export job also keeps a
-    writer thread busy), and never to 0."""
+    """--jobs counts threads and defaults to the CPUs; an export worker takes two (reader and
+    writer), so export runs half as many workers, and never 0."""
     from pgntools import cli as cli_module
     from pgntools import parallel
 
     for cpus, plain, export in [(1, 1, 1), (2, 2, 1), (3, 3, 1), (8, 8, 4)]:
         monkeypatch.setattr(parallel, "default_jobs", lambda cpus=cpus: cpus)
         assert cli_module.parallel_settings(None, None, None)["jobs"] == plain
-        assert cli_module.parallel_settings(None, None, None, cores_per_job=2)["jobs"] == export
-    assert cli_module.parallel_settings(5, None, None, cores_per_job=2)["jobs"] == 5
+        assert cli_module.parallel_settings(None, None, None, threads_per_job=2)["jobs"] == export
+    assert cli_module.parallel_settings(5, None, None, threads_per_job=2)["jobs"] == 2
+    assert cli_module.parallel_settings(1, None, None, threads_per_job=2)["jobs"] == 1
+
+
+@pytest.mark.parametrize("jobs, readers, writers", [(1, set(), {"MainThread"}), (2, set(), {"pgntools-parquet_0"}),
+                                                     (4, {"pgntools-worker_0", "pgntools-worker_1"}, {"pgntools-parquet_0"})])
+def test_export_jobs_count_its_threads(tmp_path, monkeypatch, jobs, readers, writers):
+    """export --jobs N keeps N threads reading and writing: --jobs 1 writes in the main thread,
+    --jobs 2 adds a writer thread, --jobs 4 runs two workers (chunks) with a writer thread each."""
+    import threading
+
+    from pgntools.sinks import parquet as parquet_sink
+
+    seen = {"read": set(), "write": set()}
+
+    def recorded(kind, f):
+        def call(*args, **kwargs):
+            seen[kind].add(threading.current_thread().name)
+            return f(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(parquet_sink.ParquetDatasetSink, "_write", recorded("write", parquet_sink.ParquetDatasetSink._write))
+    monkeypatch.setattr(parallel, "run_chunk", recorded("read", parallel.run_chunk))
+    path = tmp_path / "in.pgn"
+    path.write_bytes(fixtures_input() * 20)
+    invoke(["export", "--jobs", str(jobs), "--chunk-bytes", "2000", "--parquet", tmp_path / "out", path])
+    assert seen == {"read": readers, "write": writers}
