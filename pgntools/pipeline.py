@@ -81,6 +81,11 @@ class AtomicOutput:
             self.tmp = None
 
 
+def _count_codes(counter: Counter, names, codes: bytes):
+    for code in set(codes):
+        counter[names[code]] += codes.count(code)
+
+
 class Summary:
     """The counts of a run (plain classes here, not dataclasses: see pgntools.records)."""
 
@@ -94,14 +99,13 @@ class Summary:
         self.input_errors: List[str] = []  # inputs that broke while read (see Run)
 
     def add(self, batch: GameBatch):
-        status = batch.column("status")
-        counts = Counter(status.tolist())
+        status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
-        self.valid += counts[0]
-        self.fixed += counts[1]
-        self.invalid += counts[2]
-        self.errors.update(ERROR_KINDS[k] for k in batch.column("error_kind").tolist())
-        self.notes.update(NOTE_KINDS[k] for k in batch.column("note_kind").tolist())
+        self.valid += status.count(0)
+        self.fixed += status.count(1)
+        self.invalid += status.count(2)
+        _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
+        _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
 
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
