@@ -78,6 +78,8 @@ cdef extern from "batch.h":
     const char *batch_column_format(int id)
     const char *batch_string_name(int id)
     void batch_clear(Batch *b)
+    bint batch_init(Batch *b)
+    void batch_free(Batch *b)
 
 
 cdef extern from "game.h":
@@ -112,6 +114,7 @@ cdef extern from "game.h":
     int64_t gr_games_read(const GameReader *r)
     void gr_skip_oversized(GameReader *r, int64_t limit)
     void gr_set_games_read(GameReader *r, int64_t games)
+    void gr_swap_batch(GameReader *r, Batch *other)
     const char *game_error_name(int kind)
     const char *game_tag_column_name(int i)
     const char *game_note_name(int kind)

@@ -230,13 +230,104 @@ RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
+cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
+cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
+cdef list _BATCH_KEYS = ["n_games", "first_game", *_COLUMN_IDS, *_STRING_IDS]
+cdef Py_ssize_t MAX_SPARE_BATCHES = 4  # emptied buffers a reader keeps for its next batches
+
+
+cdef class _BatchStore:
+    """The C buffers of one batch."""
+    cdef Batch b
+
+    def __cinit__(self):
+        if not batch_init(&self.b):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        batch_free(&self.b)
+
+
+cdef object _batch_column(Batch *b, str name):
+    """One column of a batch: bytes (tag_slots tag by tag), or (offsets, data) for strings."""
+    cdef size_t nbytes, count
+    cdef const char *data
+    cdef const int32_t *offsets
+    cdef int i
+    if name in _COLUMN_IDS:
+        i = _COLUMN_IDS[name]
+        data = <const char *>batch_col_data(b, i, &nbytes)
+        if i == G_TAG_SLOTS and nbytes:
+            return _tag_by_tag(<const int32_t *>data, b.n_games)
+        return PyBytes_FromStringAndSize(data, nbytes) if nbytes else b""
+    i = _STRING_IDS[name]  # KeyError for a name that is no column
+    offsets = batch_str_offsets(b, i, &count)
+    data = batch_str_data(b, i, &nbytes)
+    return (PyBytes_FromStringAndSize(<const char *>offsets, count * sizeof(int32_t)),
+            PyBytes_FromStringAndSize(data, nbytes) if nbytes else b"")
+
+
+cdef class BatchColumns:
+    """One batch of games, a read-only mapping of its columns: numeric columns as bytes (see
+    COLUMN_FORMATS), string columns as (offsets, data) bytes pairs in Arrow layout, tag_slots
+    tag by tag (all games' first tag column, then the second...), plus ``n_games`` and
+    ``first_game``.
+
+    A column is copied out of the reader's buffers when first asked for, on the thread that asks:
+    export's writer thread copies the move columns while the reader fills the next batch in other
+    buffers (the copies were a seventh of the reading thread's time). Columns nobody asks for are
+    never copied. The buffers go back to the reader when the batch is dropped."""
+
+    cdef _BatchStore store
+    cdef list spares  # the reader's emptied buffers
+    cdef dict read    # the columns copied so far
+
+    def __getitem__(self, str name):
+        value = self.read.get(name)
+        if value is None:
+            value = _batch_column(&self.store.b, name)
+            self.read[name] = value
+        return value
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def __contains__(self, name):
+        return name in self.read or name in _COLUMN_IDS or name in _STRING_IDS
+
+    def keys(self):
+        return list(_BATCH_KEYS)
+
+    def __iter__(self):
+        return iter(_BATCH_KEYS)
+
+    def __len__(self):
+        return len(_BATCH_KEYS)
+
+    def values(self):
+        return [self[k] for k in _BATCH_KEYS]
+
+    def items(self):
+        return [(k, self[k]) for k in _BATCH_KEYS]
+
+    def __eq__(self, other):
+        if isinstance(other, BatchColumns):
+            other = dict(other.items())
+        return dict(self.items()) == other
+
+    def __dealloc__(self):
+        if self.store is not None and self.spares is not None and len(self.spares) < MAX_SPARE_BATCHES:
+            batch_clear(&self.store.b)
+            self.spares.append(self.store)
 
 
 cdef class BatchReader:
     """Reads a binary stream in one reusable buffer and yields batches of game records.
 
     Each batch is a dict: numeric columns as bytes (see COLUMN_FORMATS), string columns as
-    (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``. When the
+    (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``. With
+    ``detach``, a BatchColumns mapping of the same columns, copied when first asked for (for a
+    consumer on another thread; the reader then fills other buffers, kept for reuse). When the
     stream raises, the games that ended before are handed out first, then the error is raised.
     ``tag_values=False`` leaves every tag value empty (the tag rows stay), unless ``pgn``.
     """
@@ -248,6 +339,8 @@ cdef class BatchReader:
     cdef object stream
     cdef bint done
     cdef object stream_error  # raised after the games read before it were handed out
+    cdef bint detach
+    cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
 
     def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
                   bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
@@ -257,7 +350,7 @@ cdef class BatchReader:
                   bint shredder=False,
                   int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
                   size_t max_game_size=64 << 20,
-                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0):
+                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0, bint detach=False):
         cdef GameOptions opt
         memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
         if en_passant not in _EN_PASSANT_MODES:
@@ -297,6 +390,8 @@ cdef class BatchReader:
         gr_set_games_read(self.reader, first_game)
         self.stream = stream
         self.done = False
+        self.detach = detach
+        self.spares = []
 
     def __dealloc__(self):
         gr_free(self.reader)
@@ -363,27 +458,24 @@ cdef class BatchReader:
         else:
             sc.len = remaining + n
 
-    cdef dict _take_batch(self):
-        """The batch's columns as bytes; tag_slots tag by tag (all games' first tag column, then
-        the second...), so that each tag's column is one slice."""
+    cdef object _take_batch(self):
+        """The batch read so far: its columns copied, or with detach, handed over (the reader
+        goes on in emptied buffers)."""
+        if not self.detach:
+            return self._copy_batch()
+        cdef _BatchStore store = self.spares.pop() if self.spares else _BatchStore()
+        gr_swap_batch(self.reader, &store.b)
+        cdef BatchColumns batch = BatchColumns.__new__(BatchColumns)
+        batch.store, batch.spares = store, self.spares
+        cdef size_t n_games = store.b.n_games
+        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games}
+        return batch
+
+    cdef dict _copy_batch(self):
         cdef Batch *b = gr_batch(self.reader)
-        cdef size_t nbytes, count
-        cdef const char *data
-        cdef const int32_t *offsets
-        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - b.n_games}
-        for i in range(BATCH_NCOLS):
-            data = <const char *>batch_col_data(b, i, &nbytes)
-            if i == G_TAG_SLOTS and nbytes:
-                out["tag_slots"] = _tag_by_tag(<const int32_t *>data, b.n_games)
-            else:
-                out[batch_column_name(i).decode()] = PyBytes_FromStringAndSize(data, nbytes) if nbytes else b""
-        for i in range(BATCH_NSTRS):
-            offsets = batch_str_offsets(b, i, &count)
-            data = batch_str_data(b, i, &nbytes)
-            out[batch_string_name(i).decode()] = (
-                PyBytes_FromStringAndSize(<const char *>offsets, count * sizeof(int32_t)),
-                PyBytes_FromStringAndSize(data, nbytes) if nbytes else b"",
-            )
+        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games}
+        for name in _BATCH_KEYS[2:]:
+            out[name] = _batch_column(b, name)
         batch_clear(b)
         return out
 

@@ -276,15 +276,16 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
       duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
     """
     threads = threads_wanted(jobs)
+    writer_thread = threads >= 2 or bool(scheduler)
     run = Run("export", list(files), dict(
         moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
-        batch_games=512),  # half the default: the batches queued for the writer thread stay small
+        batch_games=512,  # half the default: the batches queued for the writer thread stay small
+        detach=writer_thread),  # the writer thread copies the batches' columns, not the reader
         outputs={"report": report, "summary": summary}, progress=progress,
         # a reader and its writer thread: two threads a job (on 2 CPUs, one job with its writer is
         # faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
         **parallel_settings(threads, scheduler, chunk_bytes, threads_per_job=2))
-    writer_thread = threads >= 2 or bool(scheduler)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 
     from pgntools.sinks.parquet import ParquetDatasetSink

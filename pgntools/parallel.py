@@ -3,9 +3,9 @@ threads (``--jobs N``) or by the workers of a Dask cluster (``--scheduler``), wi
 identical to the in-process run.
 
 Local workers are threads: the compiled reader releases the GIL while it reads and replays, and
-Arrow while it encodes, so threads use every core without the start-up of worker processes (a
-process importing pyarrow takes longer than validating a 20 MB file) and without sending outputs
-between processes. Measured on 2 cores (benchmarks/RESULTS.md): validate of the 20 MB master file
+the Parquet encoders while they encode, so threads use every core without the start-up of worker
+processes (each its own interpreter and imports: a fifth of validating a 20 MB file) and without
+sending outputs between processes. export's --jobs counts its writer threads too (pgntools.cli). Measured on 2 cores (benchmarks/RESULTS.md): validate of the 20 MB master file
 1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
 
 - Workers run the same sinks as the in-process run on their chunk (SinkSpec factories) and send

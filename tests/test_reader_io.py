@@ -245,3 +245,20 @@ def test_without_tag_values_only_the_values_are_left_out(plain_data):
         assert a["n_games"] and {k: v for k, v in a.items() if k != "tag_value"} == \
                {k: v for k, v in b.items() if k != "tag_value"}
     assert batches(pgn=True) == batches(pgn=True, tag_values=False)
+
+
+def test_detached_batches_hold_the_same_columns(plain_data):
+    """detach=True (export's writer thread copies the columns, not the reader): each batch
+    equals the copied one, whether all are kept while the next ones are read or each is dropped
+    first (its buffers then go back to the reader and are filled again)."""
+    options = dict(moves=True, comments=True, final_fen=True, pgn=True, tag_columns=True, batch_games=300)
+    copied = list(_core.BatchReader(io.BytesIO(plain_data), **options))
+    assert len(copied) > 5
+    kept = list(_core.BatchReader(io.BytesIO(plain_data), detach=True, **options))
+    assert kept == copied
+    count = 0
+    for batch, expected in zip(_core.BatchReader(io.BytesIO(plain_data), detach=True, **options), copied):
+        assert batch["san"] == expected["san"] and batch["tag_slots"] == expected["tag_slots"]
+        assert batch == expected and "status" in batch and batch.get("no such column") is None
+        count += 1
+    assert count == len(copied)

@@ -135,6 +135,13 @@ Batch *gr_batch(GameReader *r) { return &r->batch; }
 int64_t gr_games_read(const GameReader *r) { return r->games; }
 void gr_set_games_read(GameReader *r, int64_t games) { r->games = games; }
 
+void gr_swap_batch(GameReader *r, Batch *other)
+{
+    Batch full = r->batch;
+    r->batch = *other;
+    *other = full;
+}
+
 /* ---------------------------------------------------------------- errors and notes */
 
 static void push_text(GameReader *r, int strcol, const char *s, size_t n, bool latin1)

@@ -71,6 +71,9 @@ int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
 /* Numbers the next game (for a chunk cut from a larger stream). */
 void gr_set_games_read(GameReader *r, int64_t games);
+/* Between batches: hands the batch read so far to *other and goes on in other's buffers (an
+ * empty batch), so that the caller can read the games while the reader fills the next one. */
+void gr_swap_batch(GameReader *r, Batch *other);
 /* The game at the scanner's position does not fit the largest buffer allowed: record it as a
  * game_too_large error and skip its bytes (the next gr_fill calls look for the next game). */
 void gr_skip_oversized(GameReader *r, int64_t limit);

@@ -12,8 +12,8 @@ The Parquet schema is the one pyarrow writes for the same Arrow schema (tests co
 
 Why not pyarrow's writer: building Arrow tables of the batches and encoding them took 0.6 s of
 the 0.76 s an export of the 30,000 master games took, and pyarrow.compute and pyarrow.parquet
-alone took 37 ms to import; encoding straight from the batches takes ~0.2 s, on the writer
-thread, while the main thread reads (benchmarks/RESULTS.md).
+alone took 37 ms to import; encoding straight from the batches takes ~0.2 s (on the writer
+thread while the main thread reads, from --jobs 2 on; benchmarks/RESULTS.md).
 """
 from __future__ import annotations
 
