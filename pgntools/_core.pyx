@@ -233,7 +233,7 @@ COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode()
 cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
 cdef list _BATCH_KEYS = ["n_games", "first_game", *_COLUMN_IDS, *_STRING_IDS]
-cdef Py_ssize_t MAX_SPARE_BATCHES = 4  # emptied buffers a reader keeps for its next batches
+cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
 cdef class _BatchStore:
