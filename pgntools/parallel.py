@@ -5,8 +5,9 @@ identical to the in-process run.
 Local workers are threads: the compiled reader releases the GIL while it reads and replays, and
 the Parquet encoders while they encode, so threads use every core without the start-up of worker
 processes (each its own interpreter and imports: a fifth of validating a 20 MB file) and without
-sending outputs between processes. export's --jobs counts its writer threads too (pgntools.cli). Measured on 2 cores (benchmarks/RESULTS.md): validate of the 20 MB master file
-1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
+sending outputs between processes. Measured on 2 cores (benchmarks/RESULTS.md): validate of the
+20 MB master file 1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
+export's --jobs counts its workers' writer threads too (pgntools.cli).
 
 - Workers run the same sinks as the in-process run on their chunk (SinkSpec factories) and send
   back the bytes written (PGN, FEN, report lines), the counts, and, for the Parquet dataset, the

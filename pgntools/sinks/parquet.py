@@ -161,7 +161,7 @@ class ParquetDatasetSink:
         if batch.n_games:
             self.background.submit(self._write, batch)
 
-    def _write(self, batch: GameBatch):  # on the writer thread
+    def _write(self, batch: GameBatch):  # on the writer (thread)
         self.games.add(batch)
         self.moves.add(batch)
         self.move_rows_in_part += len(batch.raw["from_square"])
@@ -170,7 +170,7 @@ class ParquetDatasetSink:
             self.moves.next_part()
             self.move_rows_in_part = 0
 
-    def _finish_parts(self):  # on the writer thread
+    def _finish_parts(self):  # on the writer (thread)
         self.games.next_part()
         self.moves.next_part()
 
