@@ -260,9 +260,10 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
               show_default=True)
 @checking_options
-@parallel_options(jobs_help="Threads to use [default: the number of CPUs]: N/2 workers, each reading chunks "
-                            "of the input on one thread and writing Parquet on another; --jobs 1 does both "
-                            "in the main thread. The dataset's rows are the same for any N.")
+@parallel_options(jobs_help="Threads to use [default: the number of CPUs], two a worker: one reads and "
+                            "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
+                            "adds the writer thread, from 4 on N/2 workers share chunks of the input. The "
+                            "dataset's rows are the same for any N.")
 @handle_errors
 def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
            fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
