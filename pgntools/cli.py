@@ -16,6 +16,7 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 import pgntools
 from pgntools.errors import PgnToolsError
 from pgntools.pipeline import ReportSink, Run, SinkSpec
+from pgntools.storage import is_url
 from pgntools.sinks import FORMATS
 from pgntools.sinks.pgn import PgnSink, RejectsSink
 
@@ -291,7 +292,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
 
     from pgntools.sinks.parquet import ParquetDatasetSink
 
-    if scheduler:  # cluster workers do not share our working directory
+    if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
                                 writer_thread=writer_thread)

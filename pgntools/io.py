@@ -19,6 +19,7 @@ import zlib
 from typing import BinaryIO, Optional
 
 from pgntools.errors import InputError
+from pgntools.storage import is_url, url_filesystem
 
 MAGIC = [
     (b"\x1f\x8b", "gz"),
@@ -166,6 +167,9 @@ class Input:
         if source in ("-", None):
             raw = sys.stdin.buffer
             self.size = None
+        elif is_url(source):
+            raw, self.size = _open_url(source)
+            self._owned.append(raw)
         else:
             try:
                 raw = open(source, "rb")
@@ -230,10 +234,31 @@ class Input:
         self.close()
 
 
+def _open_url(url: str):
+    """An fsspec URL opened for reading, and its size (None when the filesystem does not say)."""
+    fs, path = url_filesystem(url, InputError)
+    try:
+        raw = fs.open(path, "rb")
+    except FileNotFoundError:
+        raise InputError(f"{url}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{url}: is a directory, not a PGN file") from None
+    except OSError as exc:
+        raise InputError(f"{url}: cannot open: {exc.strerror or exc}") from None
+    return raw, getattr(raw, "size", None)
+
+
 def check_inputs(sources) -> None:
     """Fails early, before any work, on inputs that cannot be read."""
     for source in sources:
         if source == "-":
+            continue
+        if is_url(source):
+            fs, path = url_filesystem(source, InputError)
+            if not fs.exists(path):
+                raise InputError(f"{source}: no such file")
+            if fs.isdir(path):
+                raise InputError(f"{source}: is a directory, not a PGN file")
             continue
         if os.path.isdir(source):
             raise InputError(f"{source}: is a directory, not a PGN file")

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
 from pgntools.errors import OutputError
+from pgntools.storage import LocalStorage, is_url, storage_for
 from pgntools.io import check_inputs
 from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
 
@@ -29,8 +30,12 @@ class AtomicOutput:
         self.path = path
         self.tmp = None
         self.in_place = False  # a device or pipe opened here (closed at the end), not stdout
+        self.storage = None    # for an fsspec URL (pgntools.storage)
         if path == "-":
             self.file = sys.stdout.buffer
+            return
+        if is_url(path):
+            self._open_url(path)
             return
         if os.path.isdir(path):
             raise OutputError(f"{path}: is a directory")
@@ -46,6 +51,15 @@ class AtomicOutput:
             raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
         self.target = target
         self.file = os.fdopen(fd, "wb", buffering=1 << 20)
+
+    def _open_url(self, url: str):
+        self.storage, self.target = storage_for(url, OutputError)
+        directory, _, name = self.target.rpartition("/")
+        self.tmp = self.storage.join(directory, f".{name}.{os.getpid()}-{id(self):x}.part")
+        try:
+            self.file = self.storage.open_write(self.tmp)
+        except OSError as exc:
+            raise OutputError(f"{url}: cannot write: {exc.strerror or exc}") from None
 
     @staticmethod
     def _open_in_place(path: str):
@@ -65,8 +79,11 @@ class AtomicOutput:
                 self.file.flush()
             return
         self.file.close()
-        os.chmod(self.tmp, 0o644)
-        os.replace(self.tmp, self.target)
+        if self.storage is not None:
+            self.storage.rename(self.tmp, self.target)
+        else:
+            os.chmod(self.tmp, 0o644)
+            os.replace(self.tmp, self.target)
         self.tmp = None
 
     def abort(self):
@@ -75,8 +92,8 @@ class AtomicOutput:
         if self.tmp is not None:
             self.file.close()
             try:
-                os.unlink(self.tmp)
-            except FileNotFoundError:  # interrupted just after the rename of commit()
+                (self.storage or LocalStorage()).remove(self.tmp)  # gone if interrupted just after commit()'s rename
+            except OSError:
                 pass
             self.tmp = None
 

@@ -90,7 +90,7 @@ def write_part(path: Path, batches, arrow_schema: pa.Schema, compression: str, r
     declared = schema.GAME_COLUMNS if table == "games" else schema.move_columns(True, True)
     columns = [c for c in declared if c.name in arrow_schema.names]
     assert schema.arrow_schema(columns) == arrow_schema
-    part = ParquetPartFile(str(path), table, columns, compression)
+    part = ParquetPartFile(open(path, "wb"), table, columns, compression)
     for batch in batches:
         part.add(batch)
         if part.group_rows >= rows_per_group:

@@ -2,6 +2,7 @@
 
 Tables are buffered to row-group size and written batch by batch, so memory stays flat. Part
 files are written under hidden temporary names and renamed only when the whole run succeeds.
+OUT_DIR may be an fsspec URL (pgntools.storage): cluster workers then write their parts there.
 
 With ``--jobs``/``--scheduler`` (pgntools.parallel) each worker writes the parts of its chunk
 under temporary names carrying a run- and chunk-unique ``part_prefix`` and hands their paths
@@ -9,7 +10,6 @@ back (``close_parts``); the parent ``adopt``s them in chunk order and numbers th
 """
 from __future__ import annotations
 
-import os
 from collections import deque
 from typing import List, Optional, Sequence
 
@@ -18,6 +18,7 @@ from pgntools.reader import GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.parquet_file import FIELDS, ParquetPartFile
 from pgntools.sinks.schema import Column
+from pgntools.storage import LocalStorage, storage_for
 from pgntools.tasks import Pool
 
 GAME_ROWS_PER_GROUP = 65_536
@@ -75,7 +76,9 @@ class TableParts:
     GROUP_BYTES[table] bytes (read at each batch, so tests can change them). Parts are written
     under hidden temporary names, renamed at commit, removed at abort."""
 
-    def __init__(self, directory: str, table: str, columns: Sequence[Column], compression: str, prefix: str = ""):
+    def __init__(self, storage: LocalStorage, directory: str, table: str, columns: Sequence[Column], compression: str,
+                 prefix: str = ""):
+        self.storage = storage
         self.prefix = prefix  # makes temporary names unique per worker chunk
         self.directory = directory
         self.table = table
@@ -85,14 +88,15 @@ class TableParts:
         self.written: List[str] = []  # temporary paths of finished parts
 
     def temp_path(self, part: int) -> str:
-        return os.path.join(self.directory, f".part-{self.prefix}{part:05d}.parquet.tmp")
+        return self.storage.join(self.directory, f".part-{self.prefix}{part:05d}.parquet.tmp")
 
     def final_path(self, part: int) -> str:
-        return os.path.join(self.directory, f"part-{part:05d}.parquet")
+        return self.storage.join(self.directory, f"part-{part:05d}.parquet")
 
     def add(self, batch: GameBatch):
         if self.file is None:
-            self.file = ParquetPartFile(self.temp_path(len(self.written)), self.table, self.columns, self.compression)
+            self.file = ParquetPartFile(self.storage.open_write(self.temp_path(len(self.written))), self.table,
+                                        self.columns, self.compression)
         self.file.add(batch)
         rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
         if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES[self.table]:
@@ -108,18 +112,18 @@ class TableParts:
     def commit(self):
         self.next_part()
         if not self.written:  # an empty input still gives a readable (empty) dataset
-            ParquetPartFile(self.temp_path(0), self.table, self.columns, self.compression).close()
+            ParquetPartFile(self.storage.open_write(self.temp_path(0)), self.table, self.columns,
+                            self.compression).close()
             self.written.append(self.temp_path(0))
         for part, path in enumerate(self.written):
-            os.replace(path, self.final_path(part))
+            self.storage.rename(path, self.final_path(part))
 
     def abort(self):
         if self.file is not None:
             self.file.abort()
             self.written.append(self.temp_path(len(self.written)))
         for path in self.written:
-            if os.path.exists(path):
-                os.unlink(path)
+            self.storage.remove(path)
         self.written = []
 
 
@@ -138,22 +142,24 @@ class ParquetDatasetSink:
             if unknown:
                 raise OutputError(f"--columns: unknown column(s) {', '.join(sorted(unknown))}; "
                                   f"games has {', '.join(games_names)}; moves has {', '.join(moves_names)}")
-        dirs = {name: os.path.join(out_dir, name) for name in ("games", "moves")}
-        for path in dirs.values():
+        self.storage, root = storage_for(out_dir, OutputError)
+        dirs = {name: self.storage.join(root, name) for name in ("games", "moves")}
+        for name, path in dirs.items():
+            shown = self.storage.join(out_dir, name)
             try:
-                os.makedirs(path, exist_ok=True)
+                self.storage.makedirs(path)
+                if any(f.endswith(".parquet") for f in self.storage.names(path)):
+                    raise OutputError(f"{shown} already holds part files: choose an empty output directory")
             except OSError as exc:
-                raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror}") from None
-            if any(f.endswith(".parquet") for f in os.listdir(path)):
-                raise OutputError(f"{path} already holds part files: choose an empty output directory")
-            if not os.access(path, os.W_OK):
-                raise OutputError(f"{path}: not writable")
+                raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror or exc}") from None
+            if not self.storage.writable(path):
+                raise OutputError(f"{shown}: not writable")
         self.dirs = dirs
-        self.games = TableParts(dirs["games"], "games", schema.select(schema.GAME_COLUMNS, columns, ["game_id"]),
-                                compression, prefix=part_prefix)
+        self.games = TableParts(self.storage, dirs["games"], "games",
+                                schema.select(schema.GAME_COLUMNS, columns, ["game_id"]), compression, prefix=part_prefix)
         moves_full = schema.move_columns(with_comment, with_fen)
-        self.moves = TableParts(dirs["moves"], "moves", schema.select(moves_full, columns, ["game_id", "ply"]),
-                                compression, prefix=part_prefix)
+        self.moves = TableParts(self.storage, dirs["moves"], "moves",
+                                schema.select(moves_full, columns, ["game_id", "ply"]), compression, prefix=part_prefix)
         self.move_rows_in_part = 0
         self.background = Background(writer_thread)
 
@@ -207,9 +213,6 @@ class ParquetDatasetSink:
         """Removes temporary parts whose names start with part_prefix (left by stopped workers)."""
         start = f".part-{part_prefix}"
         for directory in self.dirs.values():
-            for name in os.listdir(directory):
+            for name in self.storage.names(directory):
                 if name.startswith(start) and name.endswith(".tmp"):
-                    try:
-                        os.unlink(os.path.join(directory, name))
-                    except FileNotFoundError:
-                        pass
+                    self.storage.remove(self.storage.join(directory, name))

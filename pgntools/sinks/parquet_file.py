@@ -346,7 +346,7 @@ class ParquetPartFile:
     schema.GAME_COLUMNS or schema.move_columns(), in order): `add(batch)` as batches come,
     `end_row_group()` when a group is full, `close()` to write the footer."""
 
-    def __init__(self, path: str, table: str, columns: Sequence[Column], compression: str):
+    def __init__(self, file, table: str, columns: Sequence[Column], compression: str):
         self.columns = list(columns)
         self.fields = [FIELDS[table][column.name] for column in self.columns]
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
@@ -355,7 +355,7 @@ class ParquetPartFile:
         self.games = table == "games"
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
-        self.file = open(path, "wb")
+        self.file = file  # opened for writing (a local file, or an fsspec one)
         self.file.write(b"PAR1")
         self.offset = 4
         self.row_groups: List[bytes] = []
