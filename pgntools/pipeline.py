@@ -30,7 +30,7 @@ class AtomicOutput:
         self.path = path
         self.tmp = None
         self.in_place = False  # a device or pipe opened here (closed at the end), not stdout
-        self.storage = None    # for an fsspec URL (pgntools.storage)
+        self.storage = LocalStorage()  # or an fsspec URL's (pgntools.storage)
         if path == "-":
             self.file = sys.stdout.buffer
             return
@@ -79,11 +79,9 @@ class AtomicOutput:
                 self.file.flush()
             return
         self.file.close()
-        if self.storage is not None:
-            self.storage.rename(self.tmp, self.target)
-        else:
-            os.chmod(self.tmp, 0o644)
-            os.replace(self.tmp, self.target)
+        if not is_url(self.path):
+            os.chmod(self.tmp, 0o644)  # mkstemp made it private
+        self.storage.rename(self.tmp, self.target)
         self.tmp = None
 
     def abort(self):
@@ -91,10 +89,7 @@ class AtomicOutput:
             self.file.close()
         if self.tmp is not None:
             self.file.close()
-            try:
-                (self.storage or LocalStorage()).remove(self.tmp)  # gone if interrupted just after commit()'s rename
-            except OSError:
-                pass
+            self.storage.remove(self.tmp)  # (already gone if interrupted just after commit()'s rename)
             self.tmp = None
 
 
