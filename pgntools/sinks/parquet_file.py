@@ -18,6 +18,7 @@ thread while the main thread reads, from --jobs 2 on; benchmarks/RESULTS.md).
 from __future__ import annotations
 
 import base64
+import functools
 import struct
 from array import array
 from itertools import accumulate
@@ -434,7 +435,7 @@ class ParquetPartFile:
             elements = [schema_element("schema", None, REQUIRED, children=len(self.fields))]
             for field, column in zip(self.fields, self.columns):
                 elements += field.elements(column.nullable)
-            arrow_schema = base64.b64encode(ipc_schema(self.columns)).decode()
+            arrow_schema = _arrow_schema_text(tuple(self.columns))
             footer = thrift_struct([
                 (1, "i32", 2), (2, "list", ("struct", elements)), (3, "i64", self.rows),
                 (4, "list", ("struct", self.row_groups)),
@@ -449,6 +450,13 @@ class ParquetPartFile:
 
     def abort(self):
         self.file.close()
+
+
+@functools.lru_cache(maxsize=16)
+def _arrow_schema_text(columns: Tuple[Column, ...]) -> str:
+    """The footer's ARROW:schema value: made once per column selection, not for every part file
+    (~0.9 ms for the two tables; a parallel export writes two parts per 4 MiB chunk)."""
+    return base64.b64encode(ipc_schema(columns)).decode()
 
 
 def _compressor(compression: str) -> Callable[[bytes], bytes]:
