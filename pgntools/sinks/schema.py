@@ -123,12 +123,12 @@ def moves_schema(with_comment: bool = False, with_fen: bool = False):
     return arrow_schema(move_columns(with_comment, with_fen))
 
 
-_SCHEMAS = {"GAMES": lambda: GAME_COLUMNS, "MOVES": lambda: MOVE_COLUMNS, "POSITIONS": lambda: POSITION_COLUMNS}
+_SCHEMAS = {"GAMES": GAME_COLUMNS, "MOVES": MOVE_COLUMNS, "POSITIONS": POSITION_COLUMNS}
 
 
 def __getattr__(name: str):
     if name in _SCHEMAS:
-        schema = arrow_schema(_SCHEMAS[name]())
+        schema = arrow_schema(_SCHEMAS[name])
         globals()[name] = schema  # built once
         return schema
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
