@@ -83,7 +83,8 @@ def parallel_options(f=None, *, jobs_help=JOBS_HELP):
     decorators = [
         click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N", help=jobs_help),
         click.option("--scheduler", metavar="ADDRESS",
-                     help="Run on a Dask cluster (tcp://HOST:PORT; needs pip install 'pgntools[dask]'). "
+                     help="Run on a Dask cluster (tcp://HOST:PORT; needs the dask extra: pip install "
+                          "'pgntools-chess[dask]', or '.[dask]' in a checkout). "
                           "Outputs are written here, Parquet parts by the workers into OUT_DIR."),
         click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
                      help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
