@@ -153,10 +153,10 @@ def handle_errors(f):
             click.echo("pgntools: terminated; no output was left under its final name", err=True)
             sys.exit(143)
         except OSError as exc:  # a full disk, a write error, a closed pipe
-            if is_broken_pipe(exc):
-                quiet_exit_on_closed_pipe()
-            click.echo(f"pgntools: error: {exc}; no output was left under its final name", err=True)
-            sys.exit(EXIT_IO)
+            if not is_broken_pipe(exc):
+                click.echo(f"pgntools: error: {exc}; no output was left under its final name", err=True)
+            stdout_to_devnull()
+            sys.exit(EXIT_PIPE if is_broken_pipe(exc) else EXIT_IO)
         except MemoryError:
             click.echo("pgntools: error: out of memory; no output was left under its final name", err=True)
             sys.exit(EXIT_INTERNAL)
@@ -181,14 +181,17 @@ def is_broken_pipe(exc: BaseException) -> bool:
     return False
 
 
-def quiet_exit_on_closed_pipe():
-    """Exit 141 without a word. stdout goes to /dev/null first: the interpreter flushes it at exit,
-    and a failing flush prints "Exception ignored ... BrokenPipeError" (the Python docs' advice
-    for SIGPIPE)."""
+def stdout_to_devnull():
+    """After stdout failed (a closed pipe, a full disk): the interpreter flushes stdout at exit, and
+    a failing flush prints "Exception ignored ... BrokenPipeError"; /dev/null takes what is left
+    (the Python docs' advice for SIGPIPE)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a file (an embedding application's or a test's stream)
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fd)
     os.close(devnull)
-    sys.exit(EXIT_PIPE)
 
 
 def exit_options(f):
@@ -410,14 +413,15 @@ def perft(depth, fen, chess960):
 def main():
     _without_numpy()
     try:
-        cli()
-    finally:  # what is still buffered for stdout, written before the interpreter's own flush
         try:
+            cli()
+        finally:  # what is still buffered for stdout, written before the interpreter's own flush
             sys.stdout.flush()
-        except OSError as exc:
-            if is_broken_pipe(exc):
-                quiet_exit_on_closed_pipe()
-            raise
+    except OSError as exc:  # stdout failed outside a command (--help, --version) or at the very end
+        if not is_broken_pipe(exc):
+            click.echo(f"pgntools: error: stdout: {exc}", err=True)
+        stdout_to_devnull()
+        sys.exit(EXIT_PIPE if is_broken_pipe(exc) else EXIT_IO)
 
 
 def _without_numpy():

@@ -91,6 +91,19 @@ def test_a_full_disk_leaves_no_other_output_under_its_name(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@needs_dev_full
+@pytest.mark.parametrize("args", [["validate", "-o", "-", SAMPLE], ["to-fen", SAMPLE], ["scan", SAMPLE],
+                                  ["perft", "2"], ["--help"], ["--version"]],
+                         ids=["validate", "to-fen", "scan", "perft", "help", "version"])
+def test_stdout_on_a_full_disk_exits_74_with_one_line(args):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "pgntools", *map(str, args)], cwd=REPO, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=300)
+    assert result.returncode == 74, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0], result.stderr
+
+
 # ---------------------------------------------------------------- a closed pipe: quiet, 141
 
 def through_head(args, tmp_path, cwd=REPO):
@@ -185,3 +198,15 @@ def test_the_group_help_lists_every_exit_status():
     text = pgntools("--help").stdout
     for code in ("0", "1", "2", "74", "141", "130", "143", "70"):
         assert f"\n    {code} " in text or f", {code} " in text, code
+
+
+@needs_dev_full
+def test_in_process_the_exits_are_the_same(tmp_path):
+    # Click's CliRunner gives the command a stdout that is no file: pointing it at /dev/null after
+    # a failure must not turn the failure into another one
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+
+    result = CliRunner().invoke(cli, ["validate", "-o", "/dev/full", str(SAMPLE)])
+    assert result.exit_code == 74 and "No space left on device" in result.output
