@@ -4,8 +4,8 @@ columns.
 The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's leaf
 columns into page bodies; this module compresses them (zstandard for zstd, the default; pyarrow's
 codecs for snappy and gzip), frames them with page
-headers and ends the file with the footer, both in the Thrift compact protocol as the Parquet
-format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
+headers and ends the file with the footer, both in the Thrift compact protocol (thrift.py) as the
+Parquet format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
 schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so pyarrow, Polars and Dask read back the
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
@@ -28,62 +28,8 @@ from pgntools import __version__
 from pgntools._core import ColumnEncoder
 from pgntools.sinks.arrow_ipc import ipc_schema
 from pgntools.sinks.schema import Column
+from pgntools.sinks.thrift import thrift_struct
 from pgntools.reader import ERROR_KINDS, INTEGER_TAGS, OUTCOMES, PIECES, RESULTS, STATUSES, TAG_COLUMNS, GameBatch
-
-# ---------------------------------------------------------------- Thrift compact protocol
-
-_TYPE_CODES = {"i8": 3, "i32": 5, "i64": 6, "binary": 8, "list": 9, "struct": 12}
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _zigzag(n: int) -> int:
-    return (n << 1) ^ (n >> 63)
-
-
-def _value(kind: str, value) -> bytes:
-    if kind == "i8":
-        return struct.pack("<b", value)
-    if kind in ("i32", "i64"):
-        return _varint(_zigzag(value))
-    if kind == "binary":
-        data = value.encode() if isinstance(value, str) else value
-        return _varint(len(data)) + data
-    if kind == "struct":  # its fields, or already encoded
-        return value if isinstance(value, bytes) else thrift_struct(value)
-    element, items = value  # list
-    code = _TYPE_CODES[element]
-    header = bytes([len(items) << 4 | code]) if len(items) < 15 else bytes([0xF0 | code]) + _varint(len(items))
-    return header + b"".join(_value(element, item) for item in items)
-
-
-def thrift_struct(fields) -> bytes:
-    """A struct from (field id, kind, value) in id order; kind: bool, i8, i32, i64, binary,
-    struct (value: its fields), list (value: (element kind, items)). None values are left out."""
-    out = bytearray()
-    last = 0
-    for field_id, kind, value in fields:
-        if value is None:
-            continue
-        code = (1 if value else 2) if kind == "bool" else _TYPE_CODES[kind]
-        if 0 < field_id - last <= 15:
-            out.append((field_id - last) << 4 | code)
-        else:
-            out.append(code)
-            out += _varint(_zigzag(field_id))
-        last = field_id
-        if kind != "bool":
-            out += _value(kind, value)
-    out.append(0)
-    return bytes(out)
-
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
 
