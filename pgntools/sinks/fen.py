@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from pgntools.pipeline import AtomicOutput
-from pgntools.reader import GameBatch
+from pgntools.reader import STATUS_INVALID, GameBatch
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -63,7 +63,7 @@ class PositionSink:
         """The common case, without Arrow: one final FEN per game that was replayed."""
         status, replayed = batch.column("status"), batch.column("replayed")
         lines = [fen for fen, st, rep in zip(batch.strings("final_fen"), status, replayed)
-                 if rep and (st != 2 or self.include_invalid)]
+                 if rep and (st != STATUS_INVALID or self.include_invalid)]
         return "\n".join(lines) + "\n" if lines else ""
 
     @staticmethod

@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pgntools.reader import GameBatch
+from pgntools.reader import STATUS_INVALID, GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.arrays import ints, numeric, scalar, strings, text
 from pgntools.sinks.tables import game_ids, offsets, parents
@@ -24,7 +24,7 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     status = numeric(batch, "status", pa.uint8())
     keep_game = numeric(batch, "replayed", pa.uint8()).cast(pa.bool_())
     if not include_invalid:
-        keep_game = pc.and_(keep_game, pc.not_equal(status, scalar(2, pa.uint8())))
+        keep_game = pc.and_(keep_game, pc.not_equal(status, scalar(STATUS_INVALID, pa.uint8())))
     ply_count = numeric(batch, "ply_count", pa.int32())
 
     if not every_ply and plies is None:  # the final position of each game
@@ -48,7 +48,8 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     moves = pa.Table.from_arrays([game_ids(move_game, batch), numeric(batch, "ply", pa.int16()),
                                   strings(batch, "san"), strings(batch, "fen")], schema=schema.POSITIONS)
     moves = moves.filter(pc.take(keep_game, move_game))
-    table = pa.concat_tables([start, moves]).sort_by([("game", "ascending"), ("ply", "ascending")])
+    key, ply = (c.name for c in schema.POSITION_COLUMNS[:2])
+    table = pa.concat_tables([start, moves]).sort_by([(key, "ascending"), (ply, "ascending")])
     if plies is not None:
-        table = table.filter(pc.is_in(table.column("ply"), value_set=ints(sorted(set(plies)), pa.int16())))
+        table = table.filter(pc.is_in(table.column(ply), value_set=ints(sorted(set(plies)), pa.int16())))
     return table
