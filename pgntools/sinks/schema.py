@@ -2,7 +2,8 @@
 the one place where their columns are declared. Each column states once its name, Arrow type,
 nullability, where a batch of the C reader holds it (its *source*) and what it means; from this
 come the pyarrow schemas (below), the Arrow schema in the Parquet footers (arrow_ipc.py), the
-Parquet schema and encoders (parquet_file.py), and the Arrow tables of the Dask API (tables.py).
+Parquet schema and encoders (parquet_file.py), the Arrow tables of the Dask API (tables.py) and
+the README's column tables (``python -m pgntools.sinks.schema --markdown``).
 
 Adding a column: one ``Column`` in its table below, and, when no batch column holds it yet,
 its C fill (pgntools/_c/batch.h's BATCH_COLUMNS and the code that pushes it).
@@ -231,3 +232,67 @@ def __getattr__(name: str):
         return _cached_schema(tuple(globals()[_SCHEMAS[name]]))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+# ---------------------------------------------------------------- the README's column tables
+
+def type_text(declared) -> str:
+    """A declared type as the README shows it."""
+    if isinstance(declared, str):
+        return declared
+    kind = declared[0]
+    if kind == "dictionary":
+        return f"{declared[2]} (dictionary)"
+    if kind == "list":
+        return f"list<{type_text(declared[1])}>"
+    if kind == "struct":
+        return "struct<" + ", ".join(f"{name} {type_text(t)}" for name, t in declared[1]) + ">"
+    return f"map<{type_text(declared[1])}, {type_text(declared[2])}>"
+
+
+def markdown(columns: Sequence[Column]) -> str:
+    """A table's columns as a Markdown table: name, type, what it holds, when it is null, tag."""
+    lines = ["| column | type | what it holds | null when | PGN tag |", "|---|---|---|---|---|"]
+    for c in columns:
+        tag = f"`{c.tag}`" if c.tag else ""
+        null = c.null if c.nullable and c.null else "never"
+        lines.append(f"| `{c.name}` | `{type_text(c.type)}` | {c.doc.replace('|', chr(92) + '|')} | {null} | {tag} |")
+    return "\n".join(lines) + "\n"
+
+
+def readme_tables() -> dict:
+    """{table: its Markdown table}, as README.md holds them between `<!-- columns: TABLE -->` and
+    `<!-- end columns -->`."""
+    return {"games": markdown(GAME_COLUMNS), "moves": markdown(move_columns(True, True)),
+            "positions": markdown(POSITION_COLUMNS)}
+
+
+def update_readme(text: str) -> str:
+    """README text with each generated table replaced by the declaration's."""
+    import re
+
+    for table, generated in readme_tables().items():
+        pattern = re.compile(rf"(<!-- columns: {table} -->\n).*?(<!-- end columns -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"README has no <!-- columns: {table} --> block")
+        text = pattern.sub(lambda m: m.group(1) + generated + m.group(2), text)
+    return text
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m pgntools.sinks.schema",
+                                     description="The declared columns of export's and to-fen's tables.")
+    parser.add_argument("--markdown", action="store_true", help="print each table's columns as Markdown")
+    parser.add_argument("--update", metavar="README", help="rewrite the column tables in this README")
+    args = parser.parse_args()
+    if args.update:
+        with open(args.update, encoding="utf-8") as f:
+            old = f.read()
+        new = update_readme(old)
+        if new != old:
+            with open(args.update, "w", encoding="utf-8") as f:
+                f.write(new)
+    else:
+        for name, generated in readme_tables().items():
+            print(f"### {name}\n\n{generated}")
