@@ -69,3 +69,15 @@ def test_a_tag_column_from_the_declaration(tmp_path, monkeypatch):
     export(tmp_path)
     games = pq.read_table(tmp_path / "out" / "games")
     assert games.column("event_again").to_pylist() == ["e", "f"]
+
+
+@pytest.mark.parametrize("table", ["games", "moves", "positions"])
+def test_names_are_snake_case_and_unique_regardless_of_case(table):
+    """SQL engines fold case (DuckDB renamed a second `result` to result_1, Spark refused the table)."""
+    import re
+
+    columns = {"games": schema.GAME_COLUMNS, "moves": schema.move_columns(True, True),
+               "positions": schema.POSITION_COLUMNS}[table]
+    names = [c.name for c in columns]
+    assert all(re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", n) for n in names), names
+    assert len({n.lower() for n in names}) == len(names)

@@ -78,7 +78,7 @@ class PositionSink:
                 h = game.headers
                 c0[game.index] = f' c0 "{_epd(h.get("White", "?"))}-{_epd(h.get("Black", "?"))}, {_epd(h.get("Event", "?"))}";'
         lines = []
-        for game, ply, fen in zip(*(table.column(c).to_pylist() for c in ("game", "ply", "fen"))):
+        for game, ply, fen in zip(*(table.column(c).to_pylist() for c in ("game_id", "ply", "fen"))):
             fields = fen.split(" ")
             lines.append(f'{" ".join(fields[:4])} hmvc {fields[4]}; fmvn {fields[5]}; id "{game}:{ply}";{c0.get(game, "")}\n')
         return "".join(lines)

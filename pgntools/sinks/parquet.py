@@ -139,7 +139,8 @@ class ParquetDatasetSink:
         if columns:
             unknown = set(columns) - set(games_names) - set(moves_names)
             if unknown:
-                raise OutputError(f"--columns: unknown column(s) {', '.join(sorted(unknown))}; "
+                named = [schema.suggest(name, games_names + moves_names) for name in sorted(unknown)]
+                raise OutputError(f"--columns: unknown column(s) {', '.join(named)}; "
                                   f"games has {', '.join(games_names)}; moves has {', '.join(moves_names)}")
         self.storage, root = storage_for(out_dir, OutputError)
         dirs = {name: self.storage.join(root, name) for name in ("games", "moves")}

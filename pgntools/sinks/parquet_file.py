@@ -89,7 +89,7 @@ def flat(name: str, physical: int, annotation: Optional[str], encoder: Callable[
          feed) -> Field:
     """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable).
     Integer fields and dictionary-encoded strings get statistics (the encoders know their range:
-    engines skip row groups by Date, Event, WhiteElo, ply...)."""
+    engines skip row groups by date, event, white_elo, ply...)."""
     statistics = physical in (INT32, INT64) or encoder is _dict_strings
     return Field(name, lambda nullable: [schema_element(name, physical, OPTIONAL if nullable else REQUIRED, annotation)],
                  [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, statistics)])

@@ -1,4 +1,4 @@
-"""Positions of games as an Arrow table (game, ply, move, fen), for `to-fen`'s table formats."""
+"""Positions of games as an Arrow table (game_id, ply, san, fen: schema.POSITION_COLUMNS), for `to-fen`'s table formats."""
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -14,7 +14,7 @@ from pgntools.sinks.tables import game_ids, offsets, parents
 
 def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],
                     include_invalid: bool) -> pa.Table:
-    """Rows (game, ply, move, fen) in input order: the final position of each game, or the start
+    """Rows (game_id, ply, san, fen) in input order: the final position of each game, or the start
     and every ply (optionally only the plies asked for). Invalid games are left out unless asked;
     then their positions run up to the last legal move. Games whose start could not be set up
     (invalid FEN, unsupported variant) have no positions."""

@@ -8,6 +8,10 @@ the README's column tables (``python -m pgntools.sinks.schema --markdown``).
 Adding a column: one ``Column`` in its table below, and, when no batch column holds it yet,
 its C fill (pgntools/_c/batch.h's BATCH_COLUMNS and the code that pushes it).
 
+Column names are lower-case snake_case and unique regardless of case, as SQL engines need
+(DuckDB, Spark fold case): a tag's column is named after it (``white_elo`` holds WhiteElo); the
+``tags`` map keeps the other tags under their PGN names.
+
 Types are chosen for size: squares are uint8 (a1 = 0, h8 = 63), plies int16, pieces dictionary-
 encoded strings, flags booleans, clocks float64 seconds; absent values are null. A type is a
 name ("int64", "string", "bool", "float64", ...) or a tuple: ("dictionary", index, value),
@@ -103,22 +107,21 @@ GAME_COLUMNS = [
     Column("source", "string", True, Built("source"), "the input file (`<stdin>` for standard input)"),
     Column("offset", "int64", True, Fixed("offset", dictionary=False),
            "byte offset of the game in the (decompressed) input"),
-    _tag("Event", "Event", "the event"),
-    _tag("Site", "Site", "where it was played"),
-    _tag("Date", "Date", "the date as written (YYYY.MM.DD, ?? for unknown parts)"),
-    _tag("Round", "Round", "the round as written"),
-    _tag("White", "White", "the White player"),
-    _tag("Black", "Black", "the Black player"),
-    _tag("Result", "Result", "the Result tag as read"),
-    _tag("WhiteElo", "WhiteElo", "White's rating", "int32"),
-    _tag("BlackElo", "BlackElo", "Black's rating", "int32"),
-    _tag("TimeControl", "TimeControl", "the time control as written (e.g. 180+2)"),
-    _tag("ECO", "ECO", "the opening's ECO code"),
-    _tag("Opening", "Opening", "the opening's name"),
-    _tag("Termination", "Termination", "how the game ended, as written (e.g. Normal, Time forfeit)"),
-    _tag("UTCDate", "UTCDate", "the UTC date"),
-    _tag("UTCTime", "UTCTime", "the UTC time"),
-    _tag("Variant", "Variant", "the variant (Standard, Chess960, ...)"),
+    _tag("event", "Event", "the event"),
+    _tag("site", "Site", "where it was played"),
+    _tag("date", "Date", "the date as written (YYYY.MM.DD, ?? for unknown parts)"),
+    _tag("round", "Round", "the round as written"),
+    _tag("white", "White", "the White player"),
+    _tag("black", "Black", "the Black player"),
+    _tag("white_elo", "WhiteElo", "White's rating", "int32"),
+    _tag("black_elo", "BlackElo", "Black's rating", "int32"),
+    _tag("time_control", "TimeControl", "the time control as written (e.g. 180+2)"),
+    _tag("eco", "ECO", "the opening's ECO code"),
+    _tag("opening", "Opening", "the opening's name"),
+    _tag("termination", "Termination", "how the game ended, as written (e.g. Normal, Time forfeit)"),
+    _tag("utc_date", "UTCDate", "the UTC date"),
+    _tag("utc_time", "UTCTime", "the UTC time"),
+    _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
     Column("tags", ("map", "string", "string"), True, Built("tags"),
            "every other tag: its name and value as written"),
     Column("start_fen", "string", True, Strings("start_fen"),
@@ -173,14 +176,23 @@ MOVE_FEN = Column("fen", "string", True, Strings("fen", dictionary=False), "the 
 
 #: `to-fen --format parquet|csv|jsonl` rows (built by positions.py).
 POSITION_COLUMNS = [
-    Column("game", "int64", False, None, "the game's 0-based index over all inputs"),
+    Column("game_id", "int64", False, None, "the game's 0-based index over all inputs (export's game_id)"),
     Column("ply", "int16", False, None, "plies played to reach the position; 0 = the start position"),
-    Column("move", "string", True, None, "the SAN of the move that led here; empty at ply 0"),
+    Column("san", "string", True, None, "the move that led here, in canonical SAN; empty at ply 0"),
     Column("fen", "string", True, None, "the position"),
 ]
 
 def move_columns(with_comment: bool = False, with_fen: bool = False) -> List[Column]:
     return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen
+
+
+def suggest(name: str, names: Sequence[str]) -> str:
+    """An unknown column name, with the declared name it was likely meant as (WhiteElo: white_elo)."""
+    key = name.replace("_", "").lower()
+    for candidate in names:
+        if candidate.replace("_", "").lower() == key:
+            return f"{name} (did you mean {candidate}?)"
+    return name
 
 
 def select(columns: Sequence[Column], wanted: Optional[Sequence[str]], keys: Sequence[str]) -> List[Column]:
