@@ -21,14 +21,24 @@ ERROR_KINDS = _core.ERROR_KINDS
 NOTE_KINDS = _core.NOTE_KINDS
 RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
 TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags the C reader finds for export's games columns (G_TAG_SLOTS order)
-# The codes and bits of the batch columns (pgntools/_c/batch.h: STATUS_*, OUTCOME_*, MF_*, HAS_*; FIX_* of result.h)
-STATUSES = ("valid", "fixed", "invalid")
-STATUS_VALID, STATUS_FIXED, STATUS_INVALID = (STATUSES.index(name) for name in ("valid", "fixed", "invalid"))
-OUTCOMES = (None, "checkmate", "stalemate", "insufficient_material", "seventyfive_moves", "fivefold_repetition")
-PIECES = (None, "pawn", "knight", "bishop", "rook", "queen", "king")
-MOVE_FLAGS = {"capture": 1, "check": 2, "mate": 4, "castle": 8, "en_passant": 16}
-HAS_BITS = {"clock": 1, "emt": 2, "eval_cp": 4, "eval_mate": 8, "comment": 16}
-FIX_RESULT_TAG, FIX_RESULT_MARKER = 1, 2
+
+
+def _by_code(codes: dict) -> tuple:
+    """Names indexed by their code (None for a code without a name: 0, "none")."""
+    names = [None] * (max(codes.values()) + 1)
+    for name, code in codes.items():
+        names[code] = name
+    return tuple(names)
+
+
+# The codes and bits of the batch columns, named by the C core (batch.h's batch_names)
+STATUSES = _by_code(_core.STATUS_CODES)  # valid, fixed, invalid
+STATUS_VALID, STATUS_FIXED, STATUS_INVALID = (_core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid"))
+OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
+PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
+MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
+HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
+FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",
     2: "')' closes no variation",

@@ -81,3 +81,14 @@ def test_names_are_snake_case_and_unique_regardless_of_case(table):
     names = [c.name for c in columns]
     assert all(re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", n) for n in names), names
     assert len({n.lower() for n in names}) == len(names)
+
+
+def test_bits_and_codes_are_the_c_cores():
+    """Flag and has bits and the names of codes come from batch.h (via _core), not from literals."""
+    from pgntools import reader
+
+    flags = [c.source.bit for c in schema.MOVE_COLUMNS if isinstance(c.source, schema.Flag)]
+    assert sorted(flags) == sorted(_core.MOVE_FLAGS.values())
+    has = [c.source.has for c in schema.move_columns(True, True) if getattr(c.source, "has", 0)]
+    assert sorted(has) == sorted(_core.HAS_BITS.values())
+    assert reader.STATUSES[reader.STATUS_INVALID] == "invalid" and reader.PIECES[1:] == schema.PIECE_NAMES
