@@ -92,3 +92,11 @@ def test_bits_and_codes_are_the_c_cores():
     has = [c.source.has for c in schema.move_columns(True, True) if getattr(c.source, "has", 0)]
     assert sorted(has) == sorted(_core.HAS_BITS.values())
     assert reader.STATUSES[reader.STATUS_INVALID] == "invalid" and reader.PIECES[1:] == schema.PIECE_NAMES
+
+
+def test_a_column_of_the_wrong_width_is_refused():
+    """A Fixed column must have its batch column's type (the encoders read the bytes as that type)."""
+    from pgntools.sinks.parquet_file import field
+
+    with pytest.raises(ValueError, match="does not hold int32"):
+        field(Column("line32", "int32", True, Fixed("line"), "the line, too narrow"), "games")

@@ -25,7 +25,7 @@ from itertools import accumulate
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
-from pgntools._core import ColumnEncoder
+from pgntools._core import COLUMN_FORMATS, ColumnEncoder
 from pgntools.sinks.arrow_ipc import ipc_schema
 from pgntools.sinks import schema
 from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
@@ -241,6 +241,9 @@ PHYSICAL = {"int64": (INT64, None, "i64", 8), "int32": (INT32, None, "i32", 4), 
             "float64": (DOUBLE, None, "bits64", 8), "bool": (BOOLEAN, None, None, 0),
             "string": (BYTE_ARRAY, "string", None, 0)}
 
+# The batch columns' struct formats (_core.COLUMN_FORMATS) that hold each numeric type
+BATCH_FORMATS = {"int64": "q", "int32": "i", "int16": "h", "uint16": "H", "uint8": "B", "float64": "d"}
+
 # Built columns (schema.Built), by table and what: their fields
 _BUILT = {
     ("games", "game_ids"): lambda name: flat(name, INT64, None, _plain(8), _game_ids),
@@ -264,6 +267,8 @@ def field(column: Column, table: str) -> Field:
     value_type = column.type[2] if isinstance(column.type, tuple) and column.type[0] == "dictionary" else column.type
     physical, annotation, values, width = PHYSICAL[value_type]
     if isinstance(source, Fixed):
+        if BATCH_FORMATS.get(value_type) != COLUMN_FORMATS[source.column]:
+            raise ValueError(f"column {column.name!r}: batch column {source.column!r} does not hold {value_type}")
         encoder, feed = _dict(width) if source.dictionary else _plain(width), _fixed(source.column, values, source.has)
     elif isinstance(source, Strings):
         encoder, feed = _dict_strings if source.dictionary else _plain_strings, _strings(source.column, source.has)
