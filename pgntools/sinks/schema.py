@@ -137,7 +137,7 @@ GAME_COLUMNS = [
            "the automatic end the game reached: checkmate, stalemate, insufficient_material, "
            "seventyfive_moves or fivefold_repetition", "no automatic end"),
     Column("final_fen", "string", True, Strings("final_fen", dictionary=False),
-           "the position after the last move replayed"),
+           "the position after the last move replayed (start_fen when none was)"),
 ]
 
 # Columns that are never null are declared so: Parquet then stores no definition levels for them.
