@@ -128,8 +128,7 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "drop":
         return f"piece drop {token!r}{where} in a standard game"
     if kind == "invalid_start_position":
-        problems = [name for i, name in enumerate(_core.FEN_PROBLEMS) if detail & (1 << i)]
-        return f"invalid start position FEN {tags.get('FEN', '')!r}: {', '.join(problems)}"
+        return f"invalid start position FEN {tags.get('FEN', '')!r}: {'; '.join(fen_reasons(tags.get('FEN', ''), detail))}"
     if kind == "unsupported_variant":
         return f"unsupported variant {tags.get('Variant', '')!r} (only standard chess and Chess960)"
     if kind == "move_after_game_end":
@@ -152,6 +151,16 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "nonstandard_notation":
         return f"{NOTE_KINDS[detail].replace('_', ' ')} in {token!r}{where} (--strict)"
     return kind
+
+
+def fen_reasons(fen: str, problems: int) -> List[str]:
+    """What is wrong with a start position's FEN, field by field (the reader kept only the
+    problem bits: the FEN is read again, in the mode, standard or Chess960, that gives them)."""
+    for chess960 in (False, True):
+        bits, reasons = _core.explain_fen(fen, chess960)
+        if bits == problems:
+            return reasons
+    return [name for i, name in enumerate(_core.FEN_PROBLEMS) if problems & (1 << i)]
 
 
 def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cache: dict) -> List[GameError]:
