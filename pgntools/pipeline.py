@@ -186,12 +186,12 @@ class Progress:
 
 
 def report_record(game) -> dict:
+    """A report line: errors, fixes and notes (pgntools.records.Finding) in the report's JSON shapes."""
     return {
         "game": game.index, "file": game.source, "offset": game.offset, "line": game.line, "status": game.status,
-        "errors": [{"kind": e.kind, "ply": e.ply, "token": e.token, "message": e.message, "line": e.line,
-                    "column": e.column, "offset": e.byte_offset} for e in game.errors],
-        "fixes": game.fixes,
-        "notes": game.notes,
+        "errors": [e.report_dict() for e in game.errors],
+        "fixes": [f.report_dict() for f in game.fixes],
+        "notes": [n.report_dict() for n in game.notes],
     }
 
 
