@@ -126,6 +126,7 @@ cdef extern from "game.h":
     void gr_swap_batch(GameReader *r, Batch *other)
     const char *game_error_name(int kind)
     const char *game_tag_column_name(int i)
+    bint game_tag_column_is_integer(int i)
     const char *game_note_name(int kind)
 
 cdef extern from "result.h":

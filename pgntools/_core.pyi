@@ -4,6 +4,7 @@ from typing import BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, 
 STANDARD_START_FEN: str
 ERROR_KINDS: List[str]
 TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
+INTEGER_TAGS: List[str]  # those of them exported as int32 (the Elos)
 NOTE_KINDS: List[str]
 RESULTS: List[str]
 FEN_PROBLEMS: List[str]

@@ -6,6 +6,7 @@ NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
 RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
+INTEGER_TAGS = [TAG_COLUMNS[i] for i in range(TAG_COLUMN_COUNT) if game_tag_column_is_integer(i)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
 cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
 

@@ -171,6 +171,7 @@ NOTE_DESCRIPTIONS = {
     "missing_result_tag": "no Result tag",
     "fifty_move_claimable": "a draw claimable by the 50-move rule",
     "threefold_claimable": "a draw claimable by threefold repetition",
+    "invalid_tag_value": "a tag value its column cannot hold (null there, kept as written in the tags)",
 }
 
 

@@ -123,3 +123,77 @@ def test_reading_without_moves(games):
     path, _ = games
     game = next(pgntools.read_games(str(path), moves=False))
     assert game.moves == [] and game.san == [] and game.ply_count == 2
+
+
+# ---------------------------------------------------------------- a tag value its column cannot hold (22.9)
+
+ELO_GAMES = """[Event "bad elo"]
+[WhiteElo "2700"]
+[BlackElo "2700x"]
+[Result "1-0"]
+
+1. e4 e5 1-0
+
+[Event "unknown elo"]
+[WhiteElo "?"]
+[BlackElo "-"]
+[Result "1-0"]
+
+1. e4 e5 1-0
+
+[Event "long elo"]
+[WhiteElo "1234567890"]
+[BlackElo ""]
+[Result "1-0"]
+
+1. e4 e5 1-0
+"""
+
+
+def cli(*args, cwd=REPO):
+    return subprocess.run([sys.executable, "-m", "pgntools", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+def test_an_elo_that_is_not_a_number_is_noted_and_kept(tmp_path):
+    path = tmp_path / "elo.pgn"
+    path.write_text(ELO_GAMES)
+    out = tmp_path / "out.pgn"
+    proc = cli("validate", path, "-o", out, "--report", "-")
+    assert proc.returncode == 0, proc.stderr  # a note, not an error
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["game"] for line in lines] == [0, 2]  # "?", "-" and "" mean unknown: nothing to note
+    assert lines[0]["notes"] == [{"kind": "invalid_tag_value", "ply": None, "count": 1,
+                                  "token": '[BlackElo "2700x"]'}]
+    assert lines[1]["notes"][0]["token"] == '[WhiteElo "1234567890"]'  # past int32's 9 digits
+    assert '[BlackElo "2700x"]' in out.read_text()  # kept as written in the PGN output
+    game = next(pgntools.read_games(str(path)))
+    assert game.headers["BlackElo"] == "2700x"
+    note, = game.notes
+    assert note.kind == "invalid_tag_value" and "BlackElo" in note.message and "2700x" in note.message
+    assert "invalid_tag_value" in pgntools.reader.NOTE_KINDS
+
+
+def test_an_elo_that_is_not_a_number_is_null_in_its_column(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "elo.pgn"
+    path.write_text(ELO_GAMES)
+    proc = cli("export", path, "--parquet", tmp_path / "ds")
+    assert proc.returncode == 0, proc.stderr
+    games = pq.read_table(tmp_path / "ds" / "games").to_pylist()
+    elo = [(g[white], g[black]) for g in games for white, black in [_elo_names(g)]]
+    assert elo == [(2700, None), (None, None), (None, None)]
+
+
+def _elo_names(row):
+    white = next(k for k in row if k.lower() in ("whiteelo", "white_elo"))
+    black = next(k for k in row if k.lower() in ("blackelo", "black_elo"))
+    return white, black
+
+
+def test_the_reader_notes_exactly_the_integer_tag_columns():
+    from pgntools import _core
+    from pgntools.sinks import schema
+
+    int32_tags = {c.tag for c in schema.GAME_COLUMNS if c.tag and c.type == "int32"}
+    assert int32_tags == set(_core.INTEGER_TAGS) == {"WhiteElo", "BlackElo"}

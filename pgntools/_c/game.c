@@ -12,7 +12,7 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 };
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
-    "threefold_claimable",
+    "threefold_claimable", "invalid_tag_value",
 };
 
 const char *game_error_name(int kind) { return kind > 0 && kind < ERR_COUNT ? ERROR_NAMES[kind] : "unknown"; }

@@ -35,6 +35,7 @@ enum {
     NOTE_MISSING_RESULT_TAG,
     NOTE_FIFTY_MOVE_CLAIMABLE,
     NOTE_THREEFOLD_CLAIMABLE,
+    NOTE_INVALID_TAG_VALUE, /* a WhiteElo/BlackElo that is not a number: null in its column */
     NOTE_KIND_COUNT
 };
 
@@ -83,6 +84,7 @@ void gr_skip_oversized(GameReader *r, int64_t limit);
 /* The tags that get a column of their own in exports (G_TAG_SLOTS holds one slot per name). */
 enum { TAG_COLUMN_COUNT = 16 };
 const char *game_tag_column_name(int i);
+bool game_tag_column_is_integer(int i); /* WhiteElo, BlackElo: int32 columns */
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);
