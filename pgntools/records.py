@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, List, Optional, Tuple
 
-CATEGORIES = ("error", "fix", "note")
 # The report's keys for each category, as they were when fixes and notes were dicts (the JSON
 # stays as it was); item access also takes these names (finding["from"]).
 REPORT_KEYS = {
