@@ -285,3 +285,17 @@ cdef bytes _tag_by_tag(const int32_t *slots, size_t n_games):
         for t in range(<size_t>TAG_COLUMN_COUNT):
             o[t * n_games + g] = slots[g * TAG_COLUMN_COUNT + t]
     return out
+
+
+def split_strings(const unsigned char[:] offsets, bytes data):
+    """The strings of a batch string column (int32 offsets, UTF-8 data) as a list of str: one
+    C loop, twice as fast as slicing in Python (read_games decodes every tag this way)."""
+    cdef Py_ssize_t n = offsets.shape[0] // <Py_ssize_t>sizeof(int32_t) - 1, i
+    if n <= 0:
+        return []
+    cdef const int32_t *o = <const int32_t *>&offsets[0]
+    cdef const char *d = data
+    out = [None] * n
+    for i in range(n):
+        out[i] = PyUnicode_DecodeUTF8(d + o[i], o[i + 1] - o[i], NULL)
+    return out
