@@ -16,6 +16,7 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 import pgntools
 from pgntools.errors import PgnToolsError
+from pgntools.outputs import check_dataset
 from pgntools.pipeline import ReportSink, Run, SinkSpec
 from pgntools.storage import is_url
 from pgntools.sinks import FORMATS
@@ -339,6 +340,9 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
               help="En-passant field style of the FEN columns.")
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
               show_default=True)
+@click.option("--overwrite", is_flag=True,
+              help="Replace the part files an earlier export wrote into OUT_DIR/games and OUT_DIR/moves (removed "
+                   "only once the new export is complete; other files there are left alone).")
 @checking_options
 @parallel_options(jobs_help="Threads to use [default: the number of CPUs], two a worker: one reads and "
                             "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
@@ -346,8 +350,8 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
                             "dataset's rows are the same for any N.")
 @exit_options
 @handle_errors
-def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
-           fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
+def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, overwrite, report, summary,
+           strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
     with their errors, and their moves up to the error.
@@ -372,10 +376,11 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
 
     from pgntools.sinks.parquet import ParquetDatasetSink
 
+    check_dataset(out_dir, files)  # no input is a part file this export would replace
     if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
-                                writer_thread=writer_thread)
+                                writer_thread=writer_thread, overwrite=overwrite)
     finish(run.execute([SinkSpec(None, dataset), SinkSpec("report", ReportSink)]))
 
 

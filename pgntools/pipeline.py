@@ -175,7 +175,7 @@ class Run:
         self.numbered = numbered  # whether an output names games (ids, lines): see pgntools.chunks
 
     def open_outputs(self) -> dict:
-        return open_outputs(self.outputs)
+        return open_outputs(self.outputs, self.sources)  # (checks that no output is an input)
 
     def execute(self, sinks: Union[Sequence[SinkSpec], Callable]) -> Summary:
         """``sinks``: SinkSpecs, or make_sinks(opened outputs) -> objects with write(batch), and

@@ -577,5 +577,10 @@ def test_one_file_named_for_two_outputs(tmp_path):
                                         "for two outputs"]
     result = run(["validate", src, "-o", tmp_path / "dir" / "out.txt", "--rejects", tmp_path / "link.txt"], expect=2)
     assert "one file for two outputs" in result.stderr and not list(tmp_path.rglob("*out.txt*"))
-    result = run(["validate", src, "-o", "-", "--report", "-", "--jobs", 1], expect=1)  # stdout twice: allowed
-    assert result.stdout.count('[Event "') == 6 and result.stdout.count('{"game": ') == 6
+    result = run(["validate", src, "-o", "-", "--report", "-", "--jobs", 1], expect=2)  # stdout twice: they would mix
+    assert "write to stdout" in result.stderr and result.stdout == ""
+    (tmp_path / "dir" / "existing.txt").write_text("x")
+    os.link(tmp_path / "dir" / "existing.txt", tmp_path / "hard.txt")  # a hard link: one file, two names
+    result = run(["validate", src, "-o", tmp_path / "dir" / "existing.txt", "--report", tmp_path / "hard.txt"], expect=2)
+    assert "one file for two outputs" in result.stderr and (tmp_path / "hard.txt").read_text() == "x"
+    run(["validate", src, "-o", os.devnull, "--rejects", os.devnull, "--jobs", 1], expect=1)  # a device takes both
