@@ -68,7 +68,16 @@ def cli():
 # ---------------------------------------------------------------- shared options
 
 def inputs(f):
-    return click.argument("files", nargs=-1, required=True, type=PATH)(f)
+    return click.argument("files", nargs=-1, type=PATH, metavar="FILES...", callback=_stdin_by_default)(f)
+
+
+def _stdin_by_default(ctx, param, files):
+    """No FILES: stdin when it is a pipe or a file (as jq and grep read it), the usage error on a terminal."""
+    if files:
+        return files
+    if sys.stdin is None or sys.stdin.isatty():
+        raise click.MissingParameter(ctx=ctx, param=param)
+    return ("-",)
 
 
 def checking_options(f):

@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
-from pgntools.io import check_inputs
+from pgntools.io import check_games_found, check_inputs
 from pgntools.outputs import AtomicOutput, open_outputs  # noqa: F401 (AtomicOutput: for the sinks' imports)
 from pgntools.reader import ERROR_KINDS, NOTE_KINDS, STATUS_FIXED, STATUS_INVALID, STATUS_VALID, GameBatch, iter_batches
 
@@ -33,10 +33,12 @@ class Summary:
         self.bytes = 0
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see Run)
+        self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
 
     def add(self, batch: GameBatch):
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
+        self.games_by_source[batch.source] += batch.n_games
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
         self.invalid += status.count(STATUS_INVALID)
@@ -46,7 +48,7 @@ class Summary:
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": self.errors, "notes": self.notes}
+                "errors": self.errors, "notes": self.notes, "games_by_source": self.games_by_source}
 
     def merge(self, counts: dict):
         self.games += counts["games"]
@@ -55,6 +57,7 @@ class Summary:
         self.invalid += counts["invalid"]
         self.errors.update(counts["errors"])
         self.notes.update(counts["notes"])
+        self.games_by_source.update(counts["games_by_source"])
 
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
@@ -217,6 +220,7 @@ class Run:
         try:
             sinks = make_sinks(opened)
             inputs = feed(opened, sinks, summary, progress)
+            check_games_found(inputs, summary.games_by_source)  # an input that is not PGN: exit 2, no output
             for sink in sinks:
                 if hasattr(sink, "commit"):
                     sink.commit()

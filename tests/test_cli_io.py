@@ -185,3 +185,167 @@ def test_an_interrupted_export_overwrite_leaves_the_old_parts(tmp_path, sample):
     child.stderr.close()
     after = {p: p.read_bytes() for p in dataset.rglob("*") if p.is_file()}
     assert after == before
+
+
+# ---------------------------------------------------------------- 5. compressed outputs, zip inputs, stdin
+
+@pytest.mark.parametrize("suffix", sorted(DECOMPRESS))
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_outputs_are_compressed_by_suffix(tmp_path, sample, suffix, jobs):
+    plain, packed = tmp_path / "plain", tmp_path / "packed"
+    for folder, ending in ((plain, ""), (packed, suffix)):
+        folder.mkdir()
+        done = pgntools("validate", sample, "-o", folder / f"out.pgn{ending}", "--rejects", folder / f"bad.pgn{ending}",
+                        "--report", folder / f"report.jsonl{ending}", "--summary", folder / f"summary.json{ending}",
+                        "--jobs", jobs, "--chunk-bytes", 500)
+        assert done.returncode == 1, done.stderr
+    for name in ("out.pgn", "bad.pgn", "report.jsonl"):
+        data = (packed / f"{name}{suffix}").read_bytes()
+        assert data != (plain / name).read_bytes() and DECOMPRESS[suffix](data) == (plain / name).read_bytes()
+    summaries = [json.loads(text) for text in ((plain / "summary.json").read_bytes(),
+                                               DECOMPRESS[suffix]((packed / f"summary.json{suffix}").read_bytes()))]
+    assert [{k: v for k, v in s.items() if k != "seconds"} for s in summaries][0]["games"] == 5
+    assert summaries[0]["invalid"] == summaries[1]["invalid"] == 1
+    fen = tmp_path / f"final.fen{suffix}"
+    assert pgntools("to-fen", sample, "-o", fen, "--jobs", jobs).returncode == 1
+    assert DECOMPRESS[suffix](fen.read_bytes()) == pgntools("to-fen", sample).stdout
+    # a compressed output is an input like any other
+    again = pgntools("validate", packed / f"out.pgn{suffix}", "-o", "-")
+    assert again.returncode == 0 and again.stdout == (plain / "out.pgn").read_bytes()
+
+
+def test_stdout_stays_plain(sample):
+    done = pgntools("validate", sample, "-o", "-", "--report", "/dev/null")
+    assert done.returncode == 1 and done.stdout.startswith(b'[Event "')
+
+
+def zip_of(path: Path, members: dict, method=zipfile.ZIP_DEFLATED) -> Path:
+    with zipfile.ZipFile(path, "w", method) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def report_of(done) -> list:
+    return [json.loads(line) for line in done.stdout.decode().splitlines()]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_zip_input_is_read_member_by_member(tmp_path, sample, jobs):
+    games = sample.read_bytes()
+    archive = zip_of(tmp_path / "games.zip", {"first.pgn": games, "notes/readme.txt": b"not read",
+                                              "dir/second.PGN": games * 3, "third.pgn.gz": gzip.compress(games)})
+    done = pgntools("validate", archive, "--report", "-", "--jobs", jobs, "--chunk-bytes", 700)
+    assert done.returncode == 1, done.stderr
+    report = report_of(done)
+    files = [(line["file"], line["game"]) for line in report]
+    expected_games = [r["game"] for r in report_of(pgntools("validate", sample, "--report", "-"))]
+    names = ["first.pgn"] + ["dir/second.PGN"] * 3 + ["third.pgn.gz"]
+    assert files == [(f"{archive}:{name}", 5 * copy + game) for copy, name in enumerate(names)
+                     for game in expected_games]
+    # offsets and lines are those of the member itself
+    assert [line["offset"] for line in report if line["file"].endswith("first.pgn")] == \
+           [line["offset"] for line in report_of(pgntools("validate", sample, "--report", "-"))]
+    clean = pgntools("validate", archive, "-o", "-", "--jobs", jobs, "--chunk-bytes", 700)
+    one = pgntools("validate", sample, "-o", "-").stdout
+    assert clean.stdout == one * 5
+    summary = json.loads(pgntools("validate", archive, "--summary", "-", "--jobs", jobs).stdout)
+    assert summary["games"] == 25 and summary["invalid"] == 5
+    assert summary["bytes"] <= archive.stat().st_size  # the archive's (compressed) bytes, as for .gz
+
+
+def test_a_zip_on_stdin(tmp_path, sample):
+    archive = zip_of(tmp_path / "games.zip", {"a.pgn": sample.read_bytes(), "b.pgn": sample.read_bytes()})
+    with open(archive, "rb") as stdin:
+        done = pgntools("validate", "-", "--report", "-", stdin=stdin)
+    assert done.returncode == 1 and {line["file"] for line in report_of(done)} == {"<stdin>:a.pgn", "<stdin>:b.pgn"}
+
+
+def test_a_damaged_zip_member_is_an_input_error(tmp_path, sample):
+    archive = zip_of(tmp_path / "games.zip", {"a.pgn": sample.read_bytes() * 20}, zipfile.ZIP_STORED)
+    data = bytearray(archive.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # a byte of the member: its CRC no longer matches
+    archive.write_bytes(bytes(data))
+    done = pgntools("validate", archive, "--summary", tmp_path / "summary.json", "--jobs", 1)
+    assert done.returncode == 2, done.stderr
+    assert f"{archive}:a.pgn: read error".encode() in done.stderr and b"Bad CRC-32" in done.stderr
+
+
+def test_no_files_reads_stdin_when_it_is_not_a_terminal(sample):
+    with open(sample, "rb") as stdin:
+        done = pgntools("validate", "--report", "-", stdin=stdin)
+    assert done.returncode == 1 and {line["file"] for line in report_of(done)} == {"<stdin>"}
+    done = pgntools("to-fen", input=sample.read_bytes())
+    assert done.returncode == 1 and done.stdout == pgntools("to-fen", sample).stdout
+
+
+def test_no_files_on_a_terminal_is_the_usage_error(tmp_path):
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = pgntools("validate", stdin=follower, timeout=60)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.returncode == 2 and b"Missing argument 'FILES...'" in done.stderr
+
+
+# ---------------------------------------------------------------- 6. input that is not PGN says so
+
+def parquet_file(tmp_path, sample) -> bytes:
+    out = tmp_path / "positions.parquet"
+    assert pgntools("to-fen", sample, "--format", "parquet", "-o", out).returncode == 1
+    return out.read_bytes()
+
+
+NOT_PGN = {  # name -> (bytes, what the message says it looks like)
+    "random.bin": (lambda tmp, sample: __import__("random").Random(3).randbytes(3000), "binary data"),
+    "zeros.pgn": (lambda tmp, sample: bytes(5000), "binary data"),
+    "picture.png": (lambda tmp, sample: b"\x89PNG\r\n\x1a\n" + bytes(200), "a PNG image"),
+    "photo.jpg": (lambda tmp, sample: b"\xff\xd8\xff\xe0\x00\x10JFIF" + bytes(200), "a JPEG image"),
+    "positions.parquet": (parquet_file, "a Parquet file"),
+    "table.csv": (lambda tmp, sample: b"game,ply,fen\n0,1,8/8/8/8/8/8/8/K6k w - - 0 1\n1,2,x\n", "CSV text"),
+    "prose.txt": (lambda tmp, sample: "Dear player,\nno games here.\n".encode() * 50, "text with no PGN game in it"),
+    "records.json": (lambda tmp, sample: b'[{"game": 1}]\n', "JSON text"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_PGN))
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_input_that_is_not_pgn_says_what_it_looks_like(tmp_path, sample, name, jobs):
+    make, what = NOT_PGN[name]
+    path = tmp_path / name
+    path.write_bytes(make(tmp_path, sample))
+    out = tmp_path / "out"
+    out.mkdir()
+    for command in (["validate", "-o", out / "clean.pgn"], ["to-fen", "-o", out / "fen.txt"],
+                    ["export", "--parquet", out / "ds"], ["scan"]):
+        done = pgntools(*command, path, "--jobs", jobs) if command[0] != "scan" else pgntools("scan", path)
+        assert done.returncode == 2, (command, done.stderr)
+        message = error_lines(done)
+        assert len(message) == 1 and message[0].startswith(f"pgntools: error: {path}: {what}, not PGN"), message
+    assert not [p for p in out.rglob("*") if p.is_file()]  # nothing written (the dataset directories only)
+
+
+def test_a_compressed_or_zipped_input_that_is_not_pgn(tmp_path):
+    packed = tmp_path / "table.csv.gz"
+    packed.write_bytes(gzip.compress(b"a,b,c\n1,2,3\n4,5,6\n"))
+    done = pgntools("validate", packed)
+    assert done.returncode == 2 and error_lines(done) == [f"pgntools: error: {packed}: CSV text, not PGN (no game found)"]
+    archive = zip_of(tmp_path / "photos.zip", {"a.jpg": b"\xff\xd8\xff" + bytes(100), "b.txt": b"hello"})
+    done = pgntools("validate", archive)
+    assert done.returncode == 2 and error_lines(done) == [
+        f"pgntools: error: {archive}: a ZIP archive with no .pgn member (a.jpg, b.txt), not PGN"]
+    member = zip_of(tmp_path / "one.zip", {"games.pgn": b"\x89PNG\r\n\x1a\n" + bytes(50)})
+    done = pgntools("validate", member)
+    assert done.returncode == 2 and error_lines(done) == [
+        f"pgntools: error: {member}:games.pgn: a PNG image, not PGN (no game found)"]
+
+
+def test_empty_and_blank_inputs_are_not_errors(tmp_path):
+    for data in (b"", b" \n\r\n\t\n", b"\xef\xbb\xbf\n"):
+        path = tmp_path / "empty.pgn"
+        path.write_bytes(data)
+        done = pgntools("validate", path)
+        assert done.returncode == 0 and b"0 games" in done.stderr

@@ -372,7 +372,8 @@ def test_nul_bytes(tmp_path):
     assert after.status == "valid" and after.uci == ["d2d4", "d7d5"] and after.offset == data.index(b'[Event "after"]')
     only_nuls = write(tmp_path, b"\x00" * 100_000, "nuls.pgn")
     assert list(pgntools.read_games(only_nuls)) == []
-    assert run_child(["validate", only_nuls, "--jobs", 1]).returncode == 0
+    done = run_child(["validate", only_nuls, "--jobs", 1])  # not PGN (issue 22.6): says so, exit 2
+    assert done.returncode == 2 and done.stderr.decode().strip() == f"pgntools: error: {only_nuls}: binary data, not PGN (no game found)"
 
 
 @pytest.mark.parametrize("name, data", [("empty.pgn", b""), ("blank.pgn", b" \n\r\n\t\n"),

@@ -398,8 +398,9 @@ def test_exit_1_when_some_game_is_invalid(tmp_path):
     assert "1 invalid" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["validate"], ["validate", "--no-such-option", "x.pgn"], ["no-such-command"]],
-                         ids=["no-files", "unknown-option", "unknown-command"])
+# (no FILES: a usage error only when stdin is a terminal; tests/test_cli_io.py runs that in a pty)
+@pytest.mark.parametrize("args", [["validate", "--no-such-option", "x.pgn"], ["no-such-command"]],
+                         ids=["unknown-option", "unknown-command"])
 def test_exit_2_for_usage_errors(args):
     result = cli_run(args)
     assert result.exit_code == 2
