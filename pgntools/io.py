@@ -272,6 +272,13 @@ class Input:
             return self.zip_counter.count - self.zip_base if self.zip_read is None else self.zip_read
         return self.counter.count
 
+    def pgn_bytes(self) -> int:
+        """The PGN bytes read (decompressed). A plain file a parallel run's workers read
+        themselves is not read through this stream: its bytes handed out are bytes_read()."""
+        if self.compression is None and self.zip_counter is None:
+            return self.bytes_read()
+        return self.stream.decoded
+
     def close(self):
         if self.zip_counter is not None and self.zip_read is None:
             self.zip_read = self.bytes_read()  # the next members read on from the same archive

@@ -30,7 +30,8 @@ class Summary:
         self.games = self.valid = self.fixed = self.invalid = 0
         self.errors: Counter = Counter()
         self.notes: Counter = Counter()
-        self.bytes = 0
+        self.bytes = 0  # of the inputs as stored: compressed bytes for compressed input (as progress counts)
+        self.pgn_bytes = 0  # the PGN text read: decompressed bytes
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see Run)
         self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
@@ -62,7 +63,7 @@ class Summary:
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
                "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
-               "bytes": self.bytes, "seconds": round(self.seconds, 3)}
+               "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "seconds": round(self.seconds, 3)}
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
         return out
@@ -77,7 +78,8 @@ class Summary:
 
 
 class Progress:
-    """A tqdm bar of input bytes on stderr; off unless asked for or stderr is a terminal."""
+    """A tqdm bar of input bytes on stderr (as stored: compressed ones for compressed input, in MB
+    and MB/s, 10^6 bytes), with games and games/s; off unless asked for or stderr is a terminal."""
 
     def __init__(self, sources: Sequence[str], enabled: Optional[bool]):
         self.bar = None
@@ -87,7 +89,8 @@ class Progress:
 
         sizes = [os.path.getsize(s) if s != "-" and os.path.isfile(s) else None for s in sources]
         total = None if None in sizes else sum(sizes)
-        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
+        self.format_sizeof = tqdm.format_sizeof
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000, file=sys.stderr,
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
         self.seen = 0
@@ -105,7 +108,12 @@ class Progress:
         self.bar.update(now - self.seen)
         self.seen = now
         rate = summary.games / max(time.monotonic() - self.started, 1e-9)
-        self.bar.set_postfix_str(f"games={summary.games:,} ({rate:,.0f}/s), invalid={summary.invalid:,}", refresh=False)
+        games, per_second = self._count(summary.games), self._count(rate)  # 1.23M, 95.1k
+        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, {summary.invalid:,} invalid", refresh=False)
+
+    def _count(self, n: float) -> str:
+        """12, 950, 95.1k, 1.23M."""
+        return f"{n:.0f}" if n < 999.5 else self.format_sizeof(n)
 
     def close(self):
         if self.bar is not None:
@@ -122,16 +130,26 @@ def report_record(game) -> dict:
     }
 
 
-class ReportSink:
-    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."""
+# --report-level: the least status a game needs to be reported (0 also takes valid games with notes)
+REPORT_LEVELS = {"errors": 2, "fixes": 1, "notes": 0}
 
-    def __init__(self, output: AtomicOutput):
+
+class ReportSink:
+    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes), or with
+    ``level`` "fixes" only invalid and fixed games, "errors" only invalid ones."""
+
+    def __init__(self, output: AtomicOutput, level: str = "notes"):
         self.output = output
+        self.least = REPORT_LEVELS[level]
 
     def write(self, batch: GameBatch):
         import json  # here, not at start-up: only --report and --summary need it (~1.5 ms)
 
-        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(batch.unclean())]
+        games = batch.unclean()
+        if self.least:
+            status = batch.column("status")
+            games = [g for g in games if status[g] >= self.least]
+        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(games)]
         if lines:
             self.output.write("".join(lines).encode("utf-8"))
 
@@ -225,6 +243,7 @@ class Run:
                 if hasattr(sink, "commit"):
                     sink.commit()
             summary.bytes = sum(inp.bytes_read() for inp in inputs)
+            summary.pgn_bytes = sum(inp.pgn_bytes() for inp in inputs)
             summary.seconds = time.perf_counter() - started
             if "summary" in opened:
                 import json

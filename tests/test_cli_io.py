@@ -166,6 +166,29 @@ def test_export_overwrite_replaces_only_an_earlier_exports_parts(tmp_path, sampl
     assert all(path.read_bytes() == data for path, data in foreign.items())
 
 
+def open_fifo_for_writing(fifo: Path, child: subprocess.Popen, timeout: float = 60):
+    """The FIFO's writing end once ``child`` opens it for reading (a child that ends first fails
+    the test instead of blocking it)."""
+    import errno
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # (no reader yet)
+                raise
+        if child.poll() is not None:
+            pytest.fail(f"pgntools ended before reading its input: {child.stderr.read().decode()}")
+        if time.monotonic() > deadline:
+            child.kill()
+            pytest.fail("pgntools did not open its input")
+        time.sleep(0.05)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "wb")
+
+
 def test_an_interrupted_export_overwrite_leaves_the_old_parts(tmp_path, sample):
     """The old parts go only once the new ones are complete: an export stopped while it reads
     leaves the earlier dataset as it was (and no temporary files)."""
@@ -176,7 +199,7 @@ def test_an_interrupted_export_overwrite_leaves_the_old_parts(tmp_path, sample):
     os.mkfifo(fifo)
     child = subprocess.Popen([sys.executable, "-m", "pgntools", "export", "--parquet", str(dataset), "--overwrite",
                               "--jobs", "1", str(fifo)], cwd=REPO, stderr=subprocess.PIPE)
-    with open(fifo, "wb") as feed:
+    with open_fifo_for_writing(fifo, child) as feed:
         feed.write(sample.read_bytes() * 300)  # games read and written, the input not at its end
         feed.flush()
         time.sleep(1.0)
@@ -349,3 +372,159 @@ def test_empty_and_blank_inputs_are_not_errors(tmp_path):
         path.write_bytes(data)
         done = pgntools("validate", path)
         assert done.returncode == 0 and b"0 games" in done.stderr
+
+
+# ---------------------------------------------------------------- 7. options that cannot both hold
+
+CONFLICTS = [
+    (["to-fen", "--every-ply", "--ply", "3"], "--every-ply and --ply cannot both hold"),
+    (["to-fen", "--c0"], "--c0 adds an EPD operation: it needs --format epd (the format is fen)"),
+    (["to-fen", "--c0", "-o", "{tmp}/x.csv"], "--c0 adds an EPD operation: it needs --format epd (the format is csv)"),
+    (["to-fen", "--include-invalid", "--keep-invalid"], "--include-invalid and --keep-invalid cannot both hold"),
+    (["to-fen", "--keep-invalid", "--format", "csv"], "--keep-invalid writes a marker line, for --format fen or epd"),
+    (["to-fen", "-o", "{tmp}/out.csv", "--format", "epd"], "-o {tmp}/out.csv names a csv file but --format is epd"),
+    (["to-fen", "-o", "{tmp}/out.parquet.gz", "--format", "fen"], "names a parquet file but --format is fen"),
+    (["validate", "--strip-comments"], "--strip-comments shapes the PGN of -o, and no -o is given"),
+    (["validate", "--reduced", "--strip-variations"], "--strip-variations, --reduced shape the PGN of -o"),
+    (["validate", "--report-level", "errors"], "--report-level chooses the games --report writes, and no --report"),
+    (["export", "--parquet", "{tmp}/ds", "--columns", "san,fen"], "--columns names fen, a column that only --with-fen adds"),
+    (["export", "--parquet", "{tmp}/ds", "--with-comments", "--columns", "san"],
+     "--with-comments adds the comment column, which --columns leaves out"),
+    (["perft", "1", "--chess960"], "--chess960 reads --fen as a Chess960 position, and no --fen is given"),
+]
+
+
+@pytest.mark.parametrize("args, reason", CONFLICTS, ids=[" ".join(a) for a, _ in CONFLICTS])
+def test_options_that_cannot_both_hold_are_usage_errors(tmp_path, sample, args, reason):
+    args = [a.format(tmp=tmp_path) for a in args]
+    done = pgntools(*args, *([] if args[0] == "perft" else [sample]))
+    assert done.returncode == 2, done.stderr
+    lines = error_lines(done)
+    assert len(lines) == 1 and lines[0].startswith("pgntools: error: ") and reason.format(tmp=tmp_path) in lines[0]
+    assert done.stdout == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
+
+
+@pytest.mark.parametrize("name, fmt", [("out.csv", "csv"), ("out.jsonl", "jsonl"), ("out.parquet", "parquet"),
+                                       ("out.epd", "epd"), ("out.fen", "fen"), ("out.txt", "fen"),
+                                       ("out.csv.gz", "csv"), ("out.epd.zst", "epd"), ("OUT.JSONL.XZ", "jsonl")])
+def test_to_fen_takes_the_format_from_the_output_suffix(tmp_path, sample, name, fmt):
+    by_name, by_option = tmp_path / name, tmp_path / f"explicit-{name}"
+    assert pgntools("to-fen", sample, "--every-ply", "-o", by_name).returncode == 1
+    assert pgntools("to-fen", sample, "--every-ply", "-o", by_option, "--format", fmt).returncode == 1
+    assert by_name.read_bytes() == by_option.read_bytes()
+    data = by_name.read_bytes()
+    suffix = Path(name.lower()).suffix
+    if suffix in DECOMPRESS:
+        data = DECOMPRESS[suffix](data)
+    if fmt == "parquet":
+        import io
+
+        assert pq.read_table(io.BytesIO(data)).column_names == ["game", "ply", "move", "fen"]
+    else:
+        first = data.decode().splitlines()[0]
+        assert {"csv": first == '"game","ply","move","fen"', "jsonl": first.startswith('{"game": 0, "ply": 0'),
+                "epd": first.endswith('id "0:0";'), "fen": first.count("/") == 7 and " id " not in first}[fmt], first
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://", "tcp://host", "http://host:8786", "host:99999", "host:port"])
+def test_a_scheduler_address_is_checked_before_use(sample, address):
+    done = pgntools("validate", sample, "--scheduler", address, timeout=30)
+    assert done.returncode == 2 and b"is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT)" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:  # bound, then closed: nothing listens there afterwards
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("form", ["tcp://127.0.0.1:{port}", "127.0.0.1:{port}"])
+def test_an_unreachable_scheduler_gives_up_after_the_connect_timeout(tmp_path, sample, form):
+    pytest.importorskip("distributed")
+    address = form.format(port=free_port())
+    out = tmp_path / "out.pgn"
+    done = pgntools("validate", sample, "-o", out, "--scheduler", address, "--connect-timeout", "1.5", timeout=60)
+    assert done.returncode == 2, done.stderr
+    lines = error_lines(done)
+    tcp = address if address.startswith("tcp://") else f"tcp://{address}"
+    assert len(lines) == 1 and lines[0].startswith(f"pgntools: error: cannot reach the Dask scheduler at {tcp}")
+    assert "after 1.5 s" in lines[0] and not out.exists()
+
+
+# ---------------------------------------------------------------- 9. small things a user sees
+
+def test_to_fen_help_says_what_happens_to_invalid_games():
+    text = " ".join(pgntools("to-fen", "--help").stdout.decode().split())
+    assert "An invalid game gives no line (nor row), unless --include-invalid" in text
+    assert "--keep-invalid" in text and "'# invalid game N'" in text
+
+
+@pytest.mark.parametrize("fmt, extra", [("fen", []), ("fen", ["--ply", "2"]), ("epd", ["--every-ply"])])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_keep_invalid_writes_a_marker_line_in_step_with_the_games(tmp_path, sample, fmt, extra, jobs):
+    many = tmp_path / "many.pgn"
+    many.write_bytes(sample.read_bytes() * 4)  # games 4, 9, 14, 19 are invalid
+    kept = pgntools("to-fen", many, "--format", fmt, "--keep-invalid", *extra, "--jobs", jobs, "--chunk-bytes", 900)
+    plain = pgntools("to-fen", many, "--format", fmt, *extra, "--jobs", jobs, "--chunk-bytes", 900)
+    assert kept.returncode == plain.returncode == 1
+    lines = kept.stdout.decode().splitlines()
+    markers = [line for line in lines if line.startswith("#")]
+    assert markers == [f"# invalid game {n}" for n in (4, 9, 14, 19)]
+    assert [line for line in lines if not line.startswith("#")] == plain.stdout.decode().splitlines()
+    if not extra:  # one line a game: line N is game N
+        assert len(lines) == 20 and all(lines[n] == f"# invalid game {n}" for n in (4, 9, 14, 19))
+    if fmt == "epd":  # the marker stands where the game's ids would
+        ids = [line.rsplit('id "', 1)[1].split(":")[0] if 'id "' in line else line.split()[-1] for line in lines]
+        assert ids == sorted(ids, key=int)
+
+
+@pytest.mark.parametrize("level, statuses", [("errors", {"invalid"}), ("fixes", {"invalid", "fixed"}),
+                                             ("notes", {"invalid", "fixed", "valid"}), (None, {"invalid", "fixed", "valid"})])
+def test_report_level(sample, level, statuses):
+    args = ["--report-level", level] if level else []
+    for command in (["validate"], ["to-fen", "-o", "/dev/null"]):
+        done = pgntools(*command, sample, "--report", "-", *args)
+        assert done.returncode == 1
+        got = report_of(done)
+        assert {line["status"] for line in got} == statuses
+        assert all(line["status"] != "valid" or line["notes"] for line in got)
+
+
+def test_summary_bytes_are_the_inputs_as_stored_and_pgn_bytes_decompressed(tmp_path, sample):
+    packed = tmp_path / "games.pgn.zst"
+    packed.write_bytes(zstandard.ZstdCompressor().compress(sample.read_bytes() * 50))
+    for jobs in (1, 2):
+        for source, stored in ((sample, sample.stat().st_size), (packed, packed.stat().st_size)):
+            got = json.loads(pgntools("validate", source, "--summary", "-", "--jobs", jobs,
+                                      "--chunk-bytes", 2000).stdout)
+            assert got["bytes"] == stored
+            assert got["pgn_bytes"] == sample.stat().st_size * (50 if source == packed else 1)
+    help_text = " ".join(pgntools("validate", "--help").stdout.decode().split())
+    assert "bytes (of the inputs as stored: compressed bytes for compressed input), pgn_bytes (decompressed)" in help_text
+
+
+def test_progress_shows_megabytes_and_games_per_second(tmp_path, sample):
+    big = tmp_path / "big.pgn"
+    big.write_bytes(sample.read_bytes() * 2000)
+    done = pgntools("validate", big, "--progress", "--jobs", 1)
+    bar = done.stderr.decode().replace("\r", "\n").splitlines()
+    last = [line for line in bar if "games/s" in line and "[" in line][-1]
+    assert "MB" in last and "MiB" not in last and "games/s" in last and "10.0k games" in last, last
+
+
+HELP_WORDS = {  # words that belong to one command's arguments only
+    "validate": ["--rejects", "--strip-comments"],
+    "to-fen": ["--every-ply", "--keep-invalid", "EPD"],
+    "export": ["OUT_DIR", "Parquet parts", "--with-fen"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(HELP_WORDS))
+def test_each_commands_help_mentions_only_its_own_arguments(command):
+    text = pgntools(command, "--help").stdout.decode()
+    for other, words in HELP_WORDS.items():
+        for word in words:
+            assert (word in text) == (other == command), (command, word)

@@ -248,7 +248,7 @@ def outputs_of(folder: Path) -> dict:
             rows.sort(key=lambda row: (row["game_id"], row.get("ply", 0)))
         elif path.name == "summary.json":
             summary = json.loads(path.read_text())
-            got[name] = {k: v for k, v in summary.items() if k not in ("seconds", "bytes", "input_errors")}
+            got[name] = {k: v for k, v in summary.items() if k not in ("seconds", "bytes", "pgn_bytes", "input_errors")}
         else:
             got[name] = path.read_bytes()
     return got
