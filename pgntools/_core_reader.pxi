@@ -136,6 +136,7 @@ cdef class BatchReader:
     cdef object stream_error  # raised after the games read before it were handed out
     cdef bint detach
     cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
+    cdef int64_t skipped_seen # skipped bytes handed out with the batches so far
 
     def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
                   bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
@@ -223,8 +224,8 @@ cdef class BatchReader:
                 raise MemoryError("out of memory while reading games")
             if rc == GR_END:
                 self.done = True
-                if batch.n_games == 0:
-                    raise StopIteration
+                if batch.n_games == 0 and gr_skipped_bytes(self.reader) == self.skipped_seen:
+                    raise StopIteration  # (skipped text after the last batch comes in an empty one)
             return self._take_batch()
 
     cdef _refill(self):
@@ -263,12 +264,21 @@ cdef class BatchReader:
         cdef BatchColumns batch = BatchColumns.__new__(BatchColumns)
         batch.store, batch.spares = store, self.spares
         cdef size_t n_games = store.b.n_games
-        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games}
+        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games,
+                      "skipped_bytes": self._skipped()}
         return batch
+
+    cdef int64_t _skipped(self):
+        """The bytes of non-game text skipped since the last batch."""
+        cdef int64_t total = gr_skipped_bytes(self.reader)
+        cdef int64_t new = total - self.skipped_seen
+        self.skipped_seen = total
+        return new
 
     cdef dict _copy_batch(self):
         cdef Batch *b = gr_batch(self.reader)
-        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games}
+        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games,
+               "skipped_bytes": self._skipped()}
         for name in _BATCH_KEYS[2:]:
             out[name] = _batch_column(b, name)
         batch_clear(b)

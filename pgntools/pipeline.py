@@ -32,6 +32,7 @@ class Summary:
         self.notes: Counter = Counter()
         self.bytes = 0  # of the inputs as stored: compressed bytes for compressed input (as progress counts)
         self.pgn_bytes = 0  # the PGN text read: decompressed bytes
+        self.skipped_bytes = 0  # of text before or between games that is no game (junk, prose): counted in C
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see Run)
         self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
@@ -40,6 +41,7 @@ class Summary:
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
         self.games_by_source[batch.source] += batch.n_games
+        self.skipped_bytes += batch.raw.get("skipped_bytes", 0)
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
         self.invalid += status.count(STATUS_INVALID)
@@ -49,7 +51,8 @@ class Summary:
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": self.errors, "notes": self.notes, "games_by_source": self.games_by_source}
+                "errors": self.errors, "notes": self.notes, "games_by_source": self.games_by_source,
+                "skipped_bytes": self.skipped_bytes}
 
     def merge(self, counts: dict):
         self.games += counts["games"]
@@ -59,11 +62,13 @@ class Summary:
         self.errors.update(counts["errors"])
         self.notes.update(counts["notes"])
         self.games_by_source.update(counts["games_by_source"])
+        self.skipped_bytes += counts["skipped_bytes"]
 
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
                "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
-               "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "seconds": round(self.seconds, 3)}
+               "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "skipped_bytes": self.skipped_bytes,
+               "seconds": round(self.seconds, 3)}
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
         return out
@@ -73,8 +78,9 @@ class Summary:
 
     def line(self) -> str:
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        skipped = f", {self.skipped_bytes:,} bytes of non-PGN text skipped" if self.skipped_bytes else ""
         return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, "
-                f"{self.invalid:,} invalid ({self.seconds:.2f} s, {rate:,.0f} games/s)")
+                f"{self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")
 
 
 class Progress:

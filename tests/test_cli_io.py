@@ -419,10 +419,10 @@ def test_to_fen_takes_the_format_from_the_output_suffix(tmp_path, sample, name, 
     if fmt == "parquet":
         import io
 
-        assert pq.read_table(io.BytesIO(data)).column_names == ["game", "ply", "move", "fen"]
+        assert pq.read_table(io.BytesIO(data)).column_names == ["game_id", "ply", "san", "fen"]
     else:
         first = data.decode().splitlines()[0]
-        assert {"csv": first == '"game","ply","move","fen"', "jsonl": first.startswith('{"game": 0, "ply": 0'),
+        assert {"csv": first == '"game_id","ply","san","fen"', "jsonl": first.startswith('{"game_id": 0, "ply": 0'),
                 "epd": first.endswith('id "0:0";'), "fen": first.count("/") == 7 and " id " not in first}[fmt], first
 
 
@@ -528,3 +528,23 @@ def test_each_commands_help_mentions_only_its_own_arguments(command):
     for other, words in HELP_WORDS.items():
         for word in words:
             assert (word in text) == (other == command), (command, word)
+
+
+JUNK = [b"Downloaded from example.org\r\n", b"\x00\x01binary\xff junk { a stray comment }\n", b"trailing words\n"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_junk_before_and_between_games_is_counted_as_skipped_bytes(tmp_path, sample, jobs):
+    games = sample.read_bytes().split(b"\n\n[")
+    parts = [games[0], *(b"[" + g for g in games[1:])]
+    data = JUNK[0] + b"\n" + parts[0] + b"\n\n" + JUNK[1] + b"\n" + b"\n\n".join(parts[1:]) + b"\n\n" + JUNK[2]
+    path = tmp_path / "junk.pgn"
+    path.write_bytes(data)
+    done = pgntools("validate", path, "--summary", "-", "--jobs", jobs, "--chunk-bytes", 400)
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 5 and summary["invalid"] == 1
+    assert summary["skipped_bytes"] == sum(len(j.strip()) for j in JUNK)  # the text itself, not the blank lines
+    assert f", {summary['skipped_bytes']:,} bytes of non-PGN text skipped (".encode() in done.stderr
+    clean = json.loads(pgntools("validate", sample, "--summary", "-").stdout)
+    assert clean["skipped_bytes"] == 0 and b"skipped" not in pgntools("validate", sample).stderr

@@ -484,7 +484,7 @@ def test_summary_shape(tmp_path):
     result = cli_run(["validate", str(path), "--summary", str(summary)])
     assert result.exit_code == 1
     got = json.loads(summary.read_text())
-    assert set(got) == {"games", "valid", "fixed", "invalid", "errors", "notes", "bytes", "pgn_bytes", "seconds"}
+    assert set(got) == {"games", "valid", "fixed", "invalid", "errors", "notes", "bytes", "pgn_bytes", "skipped_bytes", "seconds"}
     assert (got["games"], got["valid"], got["fixed"], got["invalid"]) == (5, 2, 1, 2)
     assert got["errors"] == {"illegal_move": 1, "invalid_san": 1}
     assert got["bytes"] == got["pgn_bytes"] == len(data.encode())
