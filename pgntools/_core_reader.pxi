@@ -27,7 +27,7 @@ MOVE_FLAGS = _batch_names(NAMES_MOVE_FLAG)     # bits of the flags column
 HAS_BITS = _batch_names(NAMES_HAS)             # bits of the has column: which move values are set
 FIX_BITS = _batch_names(NAMES_FIX)             # bits of the fixes column
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
-cdef list _BATCH_KEYS = ["n_games", "first_game", *_COLUMN_IDS, *_STRING_IDS]
+cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", *_COLUMN_IDS, *_STRING_IDS]
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
@@ -279,7 +279,7 @@ cdef class BatchReader:
         cdef Batch *b = gr_batch(self.reader)
         out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games,
                "skipped_bytes": self._skipped()}
-        for name in _BATCH_KEYS[2:]:
+        for name in _BATCH_KEYS[3:]:
             out[name] = _batch_column(b, name)
         batch_clear(b)
         return out
