@@ -167,9 +167,12 @@ def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) ->
     """Run fields for the parallel options: the threads --jobs asks for, divided by the threads
     one job keeps busy."""
     if scheduler:  # Dask's own setting, read when its client connects (pgntools.dask.ClusterExecutor)
-        import dask
-
-        dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
+        try:
+            import dask
+        except ImportError:  # (pgntools.dask says how to install it)
+            pass
+        else:
+            dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
     return {"jobs": max(1, threads_wanted(jobs) // threads_per_job), "scheduler": scheduler,
             "chunk_bytes": chunk_bytes}
 
