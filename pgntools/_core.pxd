@@ -121,6 +121,7 @@ cdef extern from "game.h":
     Batch *gr_batch(GameReader *r)
     int gr_fill(GameReader *r) nogil
     int64_t gr_games_read(const GameReader *r)
+    int64_t gr_skipped_bytes(const GameReader *r)
     void gr_skip_oversized(GameReader *r, int64_t limit)
     void gr_set_games_read(GameReader *r, int64_t games)
     void gr_swap_batch(GameReader *r, Batch *other)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, 
 
 from pgntools import _core
 from pgntools.errors import InputError
-from pgntools.io import Input
+from pgntools.io import open_inputs
 
 if TYPE_CHECKING:  # for the annotations; imported where records are made (see pgntools.records)
     from pgntools.records import Finding, Game, Move
@@ -364,8 +364,8 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
     if unknown:
         raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
     next_game = 0
-    for source in sources:
-        with Input(source) as inp:
+    for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
+        with inp:
             if on_input:
                 on_input(inp)
             try:

@@ -72,6 +72,8 @@ Batch *gr_batch(GameReader *r);
  * caller keeps buf[pos..], refills and calls again) or the input ends (GR_END). */
 int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
+/* Bytes of text between games (or before the first) that held no game: skipped so far. */
+int64_t gr_skipped_bytes(const GameReader *r);
 /* Numbers the next game (for a chunk cut from a larger stream). */
 void gr_set_games_read(GameReader *r, int64_t games);
 /* Between batches: hands the batch read so far to *other and goes on in other's buffers (an
