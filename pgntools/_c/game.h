@@ -1,5 +1,7 @@
 /* Games out of the scanner: tags, start position, replay of the mainline and its variations,
- * annotations, result checks, and the batch record (plus export-format PGN when asked). */
+ * annotations, result checks, and the batch record (plus export-format PGN when asked).
+ * game.c holds the game loop and the record, tags.c the tag section, replay.c the replay;
+ * game_reader.h is the state they share. */
 #ifndef PGNT_GAME_H
 #define PGNT_GAME_H
 

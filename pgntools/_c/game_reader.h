@@ -1,0 +1,75 @@
+/* The game reader's state, shared by the files that read a game: game.c (the game loop and the
+ * game record), tags.c (the tag section) and replay.c (the start position, the movetext and its
+ * replay, the automatic ends and the result). Internal: the C API is game.h. */
+#ifndef PGNT_GAME_READER_H
+#define PGNT_GAME_READER_H
+
+#include "fen.h" /* FEN_MAX */
+#include "game.h"
+
+typedef struct {
+    Position pos;
+    Undo undo;  /* this level's last move: taking it back gives where a variation starts */
+    bool has_move;
+    int ply;   /* the game ply of this level's last move (variations count from their branch point) */
+    int ended; /* in a variation: the automatic end it reached (OUTCOME_*), or 0 */
+} Level;
+
+struct GameReader {
+    Scanner sc;
+    GameOptions opt;
+    Batch batch;
+    int64_t games;
+    VEC(uint64_t) history; /* mainline hashes, for repetitions */
+    VEC(Level) levels;
+    ByteVec movetext;
+    Emitter em;
+    bool skipping; /* inside an oversized game: looking for the next one */
+    Position start;                /* the standard start, made once (most games have no FEN) */
+    char start_fen[2][FEN_MAX];    /* and its FEN in the output's style: standard, Chess960 */
+    size_t start_fen_len[2];
+    I32Vec tag_set;                /* see tags_has: slots holding tag-name rows + 1 (0: empty) */
+    size_t tag_set_first, tag_set_rows; /* it holds the rows [first, rows) of the current game */
+};
+
+/* What one game needs while it is read. */
+typedef struct {
+    bool latin1;
+    int depth;
+    int ply;
+    bool replaying;  /* the start position is valid and moves are being replayed */
+    bool stopped;    /* an error stopped the replay */
+    bool need_number;
+    bool pending;    /* a mainline move row still open for its comments */
+    bool has_tags, has_content;
+    int n_errors, n_tags;
+    int outcome, outcome_ply;
+    bool claim_fifty, claim_threefold;
+    int result_tag, result_marker, result;
+    uint8_t fixes;
+    Annotations ann;
+    size_t start, end;
+    int64_t line;
+    uint32_t note_kinds; /* bit k: note_count[k] > 0 */
+    int32_t note_ply[NOTE_KIND_COUNT], note_count[NOTE_KIND_COUNT];
+    size_t note_at[NOTE_KIND_COUNT], note_len[NOTE_KIND_COUNT];
+    const char *fen, *variant;
+    size_t fen_len, variant_len;
+    bool has_setup;
+    bool chess960;
+    bool set_up;     /* replay_start ran (a game may end before its movetext) */
+    bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
+    int64_t last_tag_line;
+    int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */
+    const BatchMark *mark; /* the batch where the game starts: gr_fill's, where it checks the */
+                           /* batch's size (a pointer: the Game is cleared for every game) */
+} Game;
+
+/* game.c: the game record's errors, notes and text columns */
+void game_push_text(GameReader *r, int strcol, const char *s, size_t n, bool latin1);
+/* An error of the game (the first max_errors are kept); t: where (NULL: the game's end). */
+void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail);
+/* A note: counted per kind, the first ply and token of each kept. */
+void game_add_note(Game *g, int kind, int ply, const Token *t);
+
+#endif

@@ -1,0 +1,383 @@
+#include <string.h>
+
+#include "fen.h"
+#include "replay.h"
+#include "result.h"
+
+/* ---------------------------------------------------------------- start position */
+
+static bool variant_is(const char *v, size_t n, const char *name)
+{
+    if (strlen(name) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((v[i] | 0x20) != name[i])
+            return false;
+    return true;
+}
+
+/* 0 standard, 1 Chess960, -1 unsupported. */
+static int classify_variant(const char *v, size_t n)
+{
+    static const char *const standard[] = {"", "standard", "from position", "normal", "chess"};
+    static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischer random", "freestyle",
+                                       "960", "frc"};
+    for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
+        if (variant_is(v, n, standard[i]))
+            return 0;
+    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++)
+        if (variant_is(v, n, c960[i]))
+            return 1;
+    return -1;
+}
+
+void replay_start(GameReader *r, Game *g, const Token *first_move_token)
+{
+    Level *L = &r->levels.data[0];
+    g->set_up = true;
+    r->levels.len = 1;
+    L->has_move = false;
+    L->ply = 0;
+    int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
+    g->chess960 = variant == 1;
+    g->replaying = r->opt.replay;
+    if (variant < 0) {
+        game_add_error(r, g, ERR_UNSUPPORTED_VARIANT, 0, first_move_token, 0);
+        g->replaying = false;
+    }
+    if (g->fen) {
+        int problems = fen_parse(&L->pos, g->fen, g->fen_len, g->chess960);
+        if (problems) {
+            game_add_error(r, g, ERR_INVALID_START_POSITION, 0, first_move_token, problems);
+            g->replaying = false;
+        }
+        if (!g->has_setup)
+            game_add_note(g, NOTE_FEN_WITHOUT_SETUP, 0, NULL);
+    } else {
+        L->pos = r->start;
+        L->pos.chess960 = g->chess960;
+    }
+    if (!g->fen) {
+        game_push_text(r, S_START_FEN, r->start_fen[g->chess960], r->start_fen_len[g->chess960], false);
+    } else if (g->replaying) { /* the start position as FEN, in the output's FEN style */
+        char fen[FEN_MAX];
+        game_push_text(r, S_START_FEN, fen, fen_format(&L->pos, fen, r->opt.fen_options), false);
+    } else {
+        game_push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
+    }
+    r->history.len = 0;
+    VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
+    g->need_number = true;
+    if (r->opt.pgn) {
+        r->movetext.len = 0;
+        em_reset(&r->em, &r->movetext);
+    }
+}
+
+/* ---------------------------------------------------------------- moves */
+
+static bool emitting(const GameReader *r, const Game *g)
+{
+    return r->opt.pgn && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
+}
+
+static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
+{
+    for (int i = 0; notes; i++, notes >>= 1) {
+        if (!(notes & 1))
+            continue;
+        game_add_note(g, i, ply, t);
+        if (r->opt.strict)
+            game_add_error(r, g, ERR_NONSTANDARD_NOTATION, ply, t, i);
+    }
+}
+
+/* Closes the open mainline move row: its annotations and comment text. */
+static void finish_pending(GameReader *r, Game *g)
+{
+    if (!g->pending)
+        return;
+    Batch *b = &r->batch; /* push_move_row made room for the row's annotations */
+    COL_PUT(b, M_HAS, uint8_t, g->ann.has);
+    COL_PUT(b, M_CLOCK, double, g->ann.clock);
+    COL_PUT(b, M_EMT, double, g->ann.emt);
+    COL_PUT(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
+    COL_PUT(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
+    if (r->opt.comments && !strcol_end(&b->strs[S_COMMENT]))
+        b->failed = true;
+    memset(&g->ann, 0, sizeof g->ann);
+    g->pending = false;
+}
+
+/* The move row, from the position after the move and what the move changed (u). */
+static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u,
+                          const char san[16], size_t san_len, int status)
+{
+    Batch *b = &r->batch;
+    move_t m = u->move;
+    int from = mv_from(m), to = mv_to(m), type = mv_type(m), us = u->state.turn;
+    uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
+    uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
+                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0));
+    /* castling goes to the king's square, as UCI has it (Chess960: king takes rook); the king
+     * stands there now */
+    int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
+    int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    char text[FEN_MAX];
+    finish_pending(r, g);
+    if (!batch_reserve_move_row(b)) {
+        b->failed = true;
+        return;
+    }
+    COL_PUT(b, M_PLY, int16_t, g->ply);
+    COL_PUT(b, M_FROM, uint8_t, from);
+    COL_PUT(b, M_TO, uint8_t, uci_to);
+    COL_PUT(b, M_PIECE, uint8_t, piece);
+    COL_PUT(b, M_CAPTURED, uint8_t, captured);
+    COL_PUT(b, M_PROMOTION, uint8_t, mv_promo(m));
+    COL_PUT(b, M_FLAGS, uint8_t, flags);
+    COL_PUT(b, M_HALFMOVE, uint16_t, after->halfmove);
+    COL_PUT(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
+    size_t uci_len = uci_format_squares(from, uci_to, mv_promo(m), text);
+    if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
+        b->failed = true;
+    if (r->opt.fen_every_ply)
+        game_push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
+    g->pending = true;
+}
+
+/* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. A move
+ * that takes or promotes (material_changed) sets the half-move clock to 0: only such a move can
+ * leave too little material, and only the others can repeat a position or reach 50 or 75 moves
+ * (the same tests in the same order as asking everything after every move). */
+static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
+{
+    VEC_PUSH(r->history, p->hash, r->batch.failed);
+    if (material_changed) {
+        if (!g->outcome && pos_is_insufficient_material(p))
+            g->outcome = OUTCOME_INSUFFICIENT;
+    } else if (p->halfmove >= 8) {
+        if (p->halfmove >= 100)
+            g->claim_fifty = true;
+        int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
+        g->claim_threefold |= reps >= 3;
+        if (reps >= 5 && !g->outcome)
+            g->outcome = OUTCOME_FIVEFOLD;
+        if (!g->outcome && p->halfmove >= 150)
+            g->outcome = OUTCOME_SEVENTYFIVE;
+    }
+    if (g->outcome && !g->outcome_ply)
+        g->outcome_ply = g->ply;
+}
+
+static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
+{
+    game_add_error(r, g, kind, ply, t, detail);
+    g->stopped = true;
+}
+
+void replay_move(GameReader *r, Game *g, const Token *t)
+{
+    const char *text = r->sc.buf + t->a;
+    if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart */
+        if (g->replaying && !g->stopped && r->levels.data[g->depth].has_move)
+            add_move_notes(r, g, NOTE_EN_PASSANT_SUFFIX, g->ply, t);
+        return;
+    }
+    g->has_content = true;
+    if (!g->move_syntax) {
+        SanMove probe;
+        g->move_syntax = san_parse(text, t->alen, &probe) != SAN_INVALID;
+    }
+    if (!g->replaying || g->stopped)
+        return;
+
+    Level *L = &r->levels.data[g->depth];
+    bool mainline = g->depth == 0;
+    int ply = L->ply + 1;
+    int ended = mainline ? g->outcome : L->ended;
+    if (ended) {
+        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
+        return;
+    }
+    SanMove sm;
+    move_t m = MOVE_NONE;
+    int rc = san_parse(text, t->alen, &sm);
+    if (rc == SAN_OK)
+        rc = san_resolve(&L->pos, &sm, &m);
+    if (rc != SAN_OK) {
+        if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
+            int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+            if (mainline) {
+                g->outcome = end;
+                g->outcome_ply = g->ply;
+            }
+            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
+        } else {
+            stop_replay(r, g, rc, ply, t, 0);
+        }
+        return;
+    }
+
+    char san[16];
+    size_t san_len = 0;
+    bool want_san = r->opt.pgn || (mainline && r->opt.moves);
+    if (want_san)
+        san_len = san_format_base(&L->pos, m, san);
+    pos_make_undo(&L->pos, m, &L->undo);
+    bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
+    L->has_move = true;
+    L->ply = ply;
+    int status = pos_check_status(&L->pos);
+    if (want_san && status)
+        san[san_len++] = status == 2 ? '#' : '+';
+    uint16_t notes = sm.notes | san_check_notes(sm.check, status);
+    if (notes) /* most moves need none */
+        add_move_notes(r, g, notes, ply, t);
+
+    if (emitting(r, g)) {
+        bool black = L->undo.state.turn == BLACK;
+        if (!black || g->need_number)
+            em_move_number(&r->em, L->undo.state.fullmove, black);
+        em_unit(&r->em, san, san_len);
+        g->need_number = false;
+    }
+    if (!mainline) { /* the dead-position and 75-move ends apply in variations too */
+        if (material_changed && pos_is_insufficient_material(&L->pos))
+            L->ended = OUTCOME_INSUFFICIENT;
+        else if (L->pos.halfmove >= 150 && status != 2)
+            L->ended = OUTCOME_SEVENTYFIVE;
+    }
+    if (mainline) {
+        g->ply++;
+        if (status == 2) {
+            g->outcome = OUTCOME_CHECKMATE;
+            g->outcome_ply = g->ply;
+        }
+        track_mainline_end(r, g, &L->pos, material_changed);
+        if (r->opt.moves)
+            push_move_row(r, g, &L->pos, &L->undo, san, san_len, status);
+    }
+}
+
+void replay_comment(GameReader *r, Game *g, const Token *t)
+{
+    const char *text = r->sc.buf + t->a;
+    if (g->depth == 0 && g->pending) {
+        ann_parse(text, t->alen, &g->ann);
+        if (r->opt.comments) {
+            size_t a = 0, z = t->alen; /* stored trimmed; several comments joined by a space */
+            while (a < z && (text[a] == ' ' || text[a] == '\n' || text[a] == '\r' || text[a] == '\t'))
+                a++;
+            while (z > a && (text[z - 1] == ' ' || text[z - 1] == '\n' || text[z - 1] == '\r' || text[z - 1] == '\t'))
+                z--;
+            StrCol *c = &r->batch.strs[S_COMMENT];
+            if ((g->ann.has & HAS_COMMENT) && !strcol_addc(c, ' '))
+                r->batch.failed = true;
+            if (!bytes_add_text(&c->data, text + a, z - a, g->latin1))
+                r->batch.failed = true;
+        }
+        g->ann.has |= HAS_COMMENT;
+    }
+    if (emitting(r, g) && !r->opt.strip_comments && !r->opt.reduced) {
+        em_comment(&r->em, text, t->alen, g->latin1);
+        g->need_number = true;
+    }
+}
+
+void replay_nag(GameReader *r, Game *g, const Token *t)
+{
+    if (t->value > 255) {
+        game_add_error(r, g, ERR_SYNTAX, g->ply, t, 0);
+        return;
+    }
+    if (g->depth == 0 && g->pending)
+        COL_PUSH(&r->batch, N_NAG, uint8_t, t->value);
+    if (emitting(r, g) && !r->opt.reduced)
+        em_nag(&r->em, t->value);
+}
+
+void replay_open_variation(GameReader *r, Game *g, const Token *t)
+{
+    Level *L = &r->levels.data[g->depth];
+    if (g->replaying && !g->stopped && !L->has_move) {
+        stop_replay(r, g, ERR_SYNTAX, g->ply, t, 1); /* a variation before any move */
+    }
+    if (!VEC_RESERVE(r->levels, 1)) {
+        r->batch.failed = true;
+        return;
+    }
+    L = &r->levels.data[g->depth]; /* the reserve may have moved it */
+    Level *V = &r->levels.data[++g->depth];
+    r->levels.len = (size_t)g->depth + 1;
+    V->pos = L->pos;
+    if (L->has_move)
+        pos_unmake(&V->pos, &L->undo);
+    V->has_move = false;
+    V->ply = L->ply - 1;
+    V->ended = 0;
+    if (emitting(r, g)) {
+        em_open_variation(&r->em);
+        g->need_number = true;
+    }
+}
+
+void replay_close_variation(GameReader *r, Game *g, const Token *t)
+{
+    if (g->depth == 0) {
+        game_add_error(r, g, ERR_SYNTAX, g->ply, t, 2); /* ')' without '(' */
+        return;
+    }
+    if (emitting(r, g)) {
+        em_close_variation(&r->em);
+        g->need_number = true;
+    }
+    g->depth--;
+    r->levels.len = (size_t)g->depth + 1;
+}
+
+/* ---------------------------------------------------------------- game end: automatic ends, result */
+
+static void check_result(GameReader *r, Game *g, const Position *final)
+{
+    ResultCheck rc;
+    int by_position = result_of_outcome(g->outcome, final->turn);
+    result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results, g->n_errors > 0, &rc);
+    g->result = rc.result;
+    g->fixes = rc.fixes;
+    if (rc.error)
+        game_add_error(r, g, rc.error, 0, NULL, rc.detail);
+    if (rc.missing_tag)
+        game_add_note(g, NOTE_MISSING_RESULT_TAG, 0, NULL);
+}
+
+static void final_outcome(GameReader *r, Game *g, const Position *p)
+{
+    (void)r;
+    if (!g->replaying || g->stopped || g->outcome)
+        return;
+    if (!pos_has_legal_move(p))
+        g->outcome = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+    else if (pos_is_insufficient_material(p))
+        g->outcome = OUTCOME_INSUFFICIENT;
+    else if (p->halfmove >= 150)
+        g->outcome = OUTCOME_SEVENTYFIVE;
+    if (g->outcome)
+        g->outcome_ply = g->ply;
+}
+
+void replay_finish(GameReader *r, Game *g)
+{
+    const Position *final = &r->levels.data[0].pos;
+    finish_pending(r, g);
+    if (g->depth > 0)
+        game_add_error(r, g, ERR_UNTERMINATED_VARIATION, g->ply, NULL, g->depth);
+    final_outcome(r, g, final);
+    check_result(r, g, final);
+    if (g->n_errors == 0 && g->result == RESULT_DRAW) {
+        if (g->claim_fifty)
+            game_add_note(g, NOTE_FIFTY_MOVE_CLAIMABLE, g->ply, NULL);
+        if (g->claim_threefold)
+            game_add_note(g, NOTE_THREEFOLD_CLAIMABLE, g->ply, NULL);
+    }
+}

@@ -1,0 +1,173 @@
+# The Parquet column encoder of pgntools._core (included by _core.pyx): one leaf column of a row
+# group, fed with batch columns (pgntools/_c/parquet_encode.h; the file: pgntools.sinks.parquet_file).
+
+_PQ_KINDS = {"dict_fixed": PQ_DICT_FIXED, "dict_string": PQ_DICT_STRING, "plain_fixed": PQ_PLAIN_FIXED,
+             "plain_string": PQ_PLAIN_STRING, "plain_bool": PQ_PLAIN_BOOL}
+_PQ_SOURCES = {"u8": PQ_U8, "i16": PQ_I16, "u16": PQ_U16, "i32": PQ_I32, "i64": PQ_I64, "bits64": PQ_BITS64,
+               "code": PQ_CODE}
+_PQ_WIDTHS = {"u8": 1, "i16": 2, "u16": 2, "i32": 4, "i64": 8, "bits64": 8, "code": 1}
+
+
+cdef inline const uint8_t *_bytes_ptr(const unsigned char[:] view):
+    if view is None or view.shape[0] == 0:
+        return NULL
+    return <const uint8_t *>&view[0]
+
+
+cdef size_t _count(const unsigned char[:] view, size_t width, const unsigned char[:] has) except? 0:
+    cdef size_t n = view.shape[0] // width
+    if has is not None and <size_t>has.shape[0] != n:
+        raise ValueError("has: one byte per value")
+    return n
+
+
+cdef class ColumnEncoder:
+    """One Parquet leaf column of the row group being built, fed with batch columns and read out
+    as uncompressed page bodies (pgntools/_c/parquet_encode.h; the file is
+    pgntools.sinks.parquet_file). Strings come as (int32 offsets, data) pairs, as batches hold them.
+
+    kind: dict_fixed | dict_string | plain_fixed | plain_string | plain_bool. `names`: the fixed
+    dictionary of a dict_string column fed with codes."""
+
+    cdef PqColumn col
+    cdef bint ready
+
+    def __cinit__(self, str kind, *, int max_def=0, int max_rep=0, int value_width=4, names=()):
+        if not pq_init(&self.col, _PQ_KINDS[kind], max_def, max_rep, value_width):
+            raise MemoryError()
+        self.ready = True
+        encoded = [name.encode() for name in names]
+        cdef const char **arr = <const char **>malloc((len(encoded) + 1) * sizeof(char *))
+        if arr == NULL:
+            raise MemoryError()
+        for i, name in enumerate(encoded):
+            arr[i] = name
+        ok = pq_fix_dictionary(&self.col, arr, len(encoded))
+        free(arr)
+        if not ok:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.ready:
+            pq_free(&self.col)
+
+    @property
+    def rows(self):
+        return self.col.rows
+
+    @property
+    def nbytes(self):
+        """Bytes the row group so far holds."""
+        return pq_buffered_bytes(&self.col)
+
+    def add_fixed(self, const unsigned char[:] values, str source, const unsigned char[:] has=None, int bit=0):
+        cdef PqSource src = _PQ_SOURCES[source]
+        cdef size_t n = _count(values, _PQ_WIDTHS[source], has)
+        cdef const uint8_t *v = _bytes_ptr(values)
+        cdef const uint8_t *h = _bytes_ptr(has)
+        with nogil:
+            pq_add_fixed(&self.col, v, src, n, h, bit)
+
+    def add_sequence(self, int64_t first, size_t n):
+        with nogil:
+            pq_add_sequence(&self.col, first, n)
+
+    def add_game_ids(self, const unsigned char[:] starts, size_t n_rows, int64_t first_game):
+        cdef const int32_t *s = <const int32_t *>_bytes_ptr(starts)
+        cdef size_t n_games = starts.shape[0] // 4
+        with nogil:
+            pq_add_game_ids(&self.col, s, n_games, n_rows, first_game)
+
+    def add_strings(self, const unsigned char[:] offsets, const unsigned char[:] data,
+                    const unsigned char[:] has=None, int bit=0):
+        cdef size_t n = _count(offsets, 4, None) - 1
+        if has is not None and <size_t>has.shape[0] != n:
+            raise ValueError("has: one byte per value")
+        cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
+        cdef const char *d = <const char *>_bytes_ptr(data)
+        cdef const uint8_t *h = _bytes_ptr(has)
+        with nogil:
+            pq_add_strings(&self.col, o, d, n, h, bit)
+
+    def add_repeated_string(self, bytes text, size_t n):
+        pq_add_repeated_string(&self.col, text, len(text), n)
+
+    def add_slotted(self, const unsigned char[:] slots, const unsigned char[:] offsets, const unsigned char[:] data,
+                    bint as_int=False):
+        """Row i: string slots[i] - 1 of (offsets, data), null for slot 0; as_int: its value
+        when it is 1 to 9 digits, else null."""
+        cdef const int32_t *s = <const int32_t *>_bytes_ptr(slots)
+        cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets)
+        cdef const char *d = <const char *>_bytes_ptr(data)
+        cdef size_t n = slots.shape[0] // 4
+        with nogil:
+            pq_add_slotted(&self.col, s, n, o, d, as_int)
+
+    def add_codes(self, const unsigned char[:] codes, int base=1):
+        """Codes into the fixed dictionary: code < base is null, code k is entry k - base."""
+        cdef const uint8_t *c = _bytes_ptr(codes)
+        with nogil:
+            pq_add_codes(&self.col, c, codes.shape[0], base)
+
+    def add_flag_bits(self, const unsigned char[:] flags, int bit):
+        cdef const uint8_t *f = _bytes_ptr(flags)
+        with nogil:
+            pq_add_flag_bits(&self.col, f, flags.shape[0], bit)
+
+    def add_lists(self, const unsigned char[:] starts, int empty_def, *, const unsigned char[:] values=None,
+                  str source="u8", strings=None, bint zero_is_null=False, const unsigned char[:] keep=None):
+        """Rows of lists: row i has entries starts[i] .. starts[i + 1] - 1 (int32 starts, one per
+        row plus the end) of `values` (fixed, of type `source`) or `strings` ((offsets, data)),
+        leaving out those whose `keep` byte is 0. empty_def: the level of an empty list."""
+        cdef PqEntries e
+        memset(&e, 0, sizeof(e))
+        cdef const unsigned char[:] offsets
+        cdef const unsigned char[:] data
+        cdef size_t n_entries = (<const int32_t *>_bytes_ptr(starts))[starts.shape[0] // 4 - 1] if starts.shape[0] else 0
+        if strings is not None:
+            offsets, data = strings
+            if <size_t>offsets.shape[0] < 4 * (n_entries + 1):
+                raise ValueError("strings: fewer than the entries")
+            e.offsets = <const int32_t *>_bytes_ptr(offsets)
+            e.data = <const char *>_bytes_ptr(data)
+        elif values is None or <size_t>values.shape[0] < n_entries * _PQ_WIDTHS[source]:
+            raise ValueError("values: fewer than the entries")
+        e.source = _PQ_SOURCES[source]
+        e.values = _bytes_ptr(values)
+        e.zero_is_null = zero_is_null
+        if keep is not None and <size_t>keep.shape[0] < n_entries:
+            raise ValueError("keep: fewer than the entries")
+        e.keep = _bytes_ptr(keep)
+        cdef const int32_t *s = <const int32_t *>_bytes_ptr(starts)
+        cdef size_t n_rows = starts.shape[0] // 4 - 1 if starts.shape[0] else 0
+        with nogil:
+            pq_add_lists(&self.col, s, n_rows, empty_def, &e)
+
+    def finish_group(self):
+        """(dictionary page or None, data page, rows, values, nulls, dictionary size, min, max) of
+        the row group so far (min and max: ints, or the strings' bytes for a dict_string column
+        without a fixed dictionary); the encoder starts the next row group."""
+        cdef ByteVec out
+        cdef size_t low, high
+        cdef uint32_t n_low, n_high
+        memset(&out, 0, sizeof(out))
+        with nogil:
+            ok = pq_data_page(&self.col, &out)
+        try:
+            if not ok:
+                raise MemoryError()
+            data = PyBytes_FromStringAndSize(out.data, out.len) if out.len else b""
+        finally:
+            free(out.data)
+        cdef const ByteVec *d = pq_dictionary_page(&self.col)
+        dictionary = None if d == NULL else (PyBytes_FromStringAndSize(d.data, d.len) if d.len else b"")
+        c = self.col
+        smallest, largest = c.min, c.max
+        if pq_string_range(&self.col, &low, &high):
+            memcpy(&n_low, d.data + low, 4)
+            memcpy(&n_high, d.data + high, 4)
+            smallest = PyBytes_FromStringAndSize(d.data + low + 4, n_low)
+            largest = PyBytes_FromStringAndSize(d.data + high + 4, n_high)
+        result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, smallest, largest)
+        pq_reset(&self.col)
+        return result

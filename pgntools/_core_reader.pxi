@@ -1,0 +1,268 @@
+# The batch reader of pgntools._core (included by _core.pyx): the C game reader's batches as
+# Python buffers, one batch at a time, and the names of the C core's enums.
+
+ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
+NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
+RESULTS = [result_string(i).decode() for i in range(5)]
+FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
+TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
+COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
+cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
+cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
+cdef list _BATCH_KEYS = ["n_games", "first_game", *_COLUMN_IDS, *_STRING_IDS]
+cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
+
+
+cdef class _BatchStore:
+    """The C buffers of one batch."""
+    cdef Batch b
+
+    def __cinit__(self):
+        if not batch_init(&self.b):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        batch_free(&self.b)
+
+
+cdef object _batch_column(Batch *b, str name):
+    """One column of a batch: bytes (tag_slots tag by tag), or (offsets, data) for strings."""
+    cdef size_t nbytes, count
+    cdef const char *data
+    cdef const int32_t *offsets
+    cdef int i
+    if name in _COLUMN_IDS:
+        i = _COLUMN_IDS[name]
+        data = <const char *>batch_col_data(b, i, &nbytes)
+        if i == G_TAG_SLOTS and nbytes:
+            return _tag_by_tag(<const int32_t *>data, b.n_games)
+        return PyBytes_FromStringAndSize(data, nbytes) if nbytes else b""
+    i = _STRING_IDS[name]  # KeyError for a name that is no column
+    offsets = batch_str_offsets(b, i, &count)
+    data = batch_str_data(b, i, &nbytes)
+    return (PyBytes_FromStringAndSize(<const char *>offsets, count * sizeof(int32_t)),
+            PyBytes_FromStringAndSize(data, nbytes) if nbytes else b"")
+
+
+cdef class BatchColumns:
+    """One batch of games, a read-only mapping of its columns: numeric columns as bytes (see
+    COLUMN_FORMATS), string columns as (offsets, data) bytes pairs in Arrow layout, tag_slots
+    tag by tag (all games' first tag column, then the second...), plus ``n_games`` and
+    ``first_game``.
+
+    A column is copied out of the reader's buffers when first asked for, on the thread that asks:
+    export's writer thread copies the move columns while the reader fills the next batch in other
+    buffers (the copies were a seventh of the reading thread's time). Columns nobody asks for are
+    never copied. The buffers go back to the reader when the batch is dropped."""
+
+    cdef _BatchStore store
+    cdef list spares  # the reader's emptied buffers
+    cdef dict read    # the columns copied so far
+
+    def __getitem__(self, str name):
+        value = self.read.get(name)
+        if value is None:
+            value = _batch_column(&self.store.b, name)
+            self.read[name] = value
+        return value
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def __contains__(self, name):
+        return name in self.read or name in _COLUMN_IDS or name in _STRING_IDS
+
+    def keys(self):
+        return list(_BATCH_KEYS)
+
+    def __iter__(self):
+        return iter(_BATCH_KEYS)
+
+    def __len__(self):
+        return len(_BATCH_KEYS)
+
+    def values(self):
+        return [self[k] for k in _BATCH_KEYS]
+
+    def items(self):
+        return [(k, self[k]) for k in _BATCH_KEYS]
+
+    def __eq__(self, other):
+        if isinstance(other, BatchColumns):
+            other = dict(other.items())
+        return dict(self.items()) == other
+
+    def __dealloc__(self):
+        if self.store is not None and self.spares is not None and len(self.spares) < MAX_SPARE_BATCHES:
+            batch_clear(&self.store.b)
+            self.spares.append(self.store)
+
+
+cdef class BatchReader:
+    """Reads a binary stream in one reusable buffer and yields batches of game records.
+
+    Each batch is a dict: numeric columns as bytes (see COLUMN_FORMATS), string columns as
+    (offsets, data) bytes pairs in Arrow layout, plus ``n_games`` and ``first_game``. With
+    ``detach``, a BatchColumns mapping of the same columns, copied when first asked for (for a
+    consumer on another thread; the reader then fills other buffers, kept for reuse). When the
+    stream raises, the games that ended before are handed out first, then the error is raised.
+    ``tag_values=False`` leaves every tag value empty (the tag rows stay), unless ``pgn``.
+    """
+
+    cdef GameReader *reader
+    cdef char *buf
+    cdef size_t cap
+    cdef size_t max_buffer
+    cdef object stream
+    cdef bint done
+    cdef object stream_error  # raised after the games read before it were handed out
+    cdef bint detach
+    cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
+
+    def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
+                  bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
+                  bint strict=False,
+                  bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
+                  bint reduced=False, bint tag_columns=False, bint tag_values=True, str en_passant="legal",
+                  bint shredder=False,
+                  int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
+                  size_t max_game_size=64 << 20,
+                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0, bint detach=False):
+        cdef GameOptions opt
+        memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
+        if en_passant not in _EN_PASSANT_MODES:
+            raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
+        opt.replay = replay
+        opt.moves = moves
+        opt.comments = comments
+        opt.fen_every_ply = fen_every_ply
+        opt.final_fen = final_fen
+        opt.pgn = pgn
+        opt.raw_invalid = raw_invalid
+        opt.strict = strict
+        opt.fix_results = fix_results
+        opt.strip_comments = strip_comments
+        opt.strip_variations = strip_variations
+        opt.reduced = reduced
+        opt.tag_columns = tag_columns
+        opt.skip_tag_values = not tag_values
+        opt.fen_options = _EN_PASSANT_MODES[en_passant] | (FEN_SHREDDER if shredder else 0)
+        opt.max_games = batch_games
+        opt.max_batch_bytes = max_batch_bytes  # a batch ends at batch_games games or this many bytes
+        opt.max_errors = 16
+        self.reader = gr_new(&opt)
+        self.cap = max(buffer_size, 4096)
+        self.max_buffer = max(max_game_size, self.cap)
+        self.buf = <char *>malloc(self.cap)
+        if self.reader == NULL or self.buf == NULL:
+            raise MemoryError()
+        cdef Scanner *sc = gr_scanner(self.reader)
+        sc.buf = self.buf
+        sc.len = 0
+        sc.pos = 0
+        sc.eof = False
+        sc.base = base_offset  # a chunk cut from a larger stream keeps the stream's offsets,
+        sc.line = base_line    # lines and game numbers (a chunk starts at a line start)
+        sc.line_start_abs = base_offset
+        gr_set_games_read(self.reader, first_game)
+        self.stream = stream
+        self.done = False
+        self.detach = detach
+        self.spares = []
+
+    def __dealloc__(self):
+        gr_free(self.reader)
+        free(self.buf)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef int rc
+        cdef Batch *batch = gr_batch(self.reader)
+        if self.done:
+            if self.stream_error is not None:
+                error, self.stream_error = self.stream_error, None
+                raise error
+            raise StopIteration
+        while True:
+            with nogil:
+                rc = gr_fill(self.reader)
+            if rc == GR_NEED_MORE:
+                try:
+                    self._refill()
+                except Exception as exc:
+                    # The stream broke (corrupt compressed data, a read error). The batch holds
+                    # every game that ended before it (the one cut by it was rolled back): hand
+                    # them out first, and raise at the next call.
+                    if batch.n_games == 0:
+                        raise
+                    self.done = True
+                    self.stream_error = exc
+                    return self._take_batch()
+                continue
+            if rc == GR_NO_MEMORY:
+                raise MemoryError("out of memory while reading games")
+            if rc == GR_END:
+                self.done = True
+                if batch.n_games == 0:
+                    raise StopIteration
+            return self._take_batch()
+
+    cdef _refill(self):
+        cdef Scanner *sc = gr_scanner(self.reader)
+        cdef size_t keep = sc.pos, remaining = sc.len - sc.pos
+        if keep:
+            memmove(self.buf, self.buf + keep, remaining)
+            sc.base += keep
+            sc.pos = 0
+            sc.len = remaining
+        if remaining == self.cap and self.cap >= self.max_buffer:
+            gr_skip_oversized(self.reader, self.max_buffer)  # an error for that game, not the stream
+            return
+        if remaining == self.cap:  # one game fills the buffer: grow it
+            newcap = min(self.cap * 2, self.max_buffer)
+            newbuf = <char *>realloc(self.buf, newcap)
+            if newbuf == NULL:
+                raise MemoryError()
+            self.buf = newbuf
+            self.cap = newcap
+            sc.buf = self.buf
+        cdef char[::1] view = <char[:self.cap]> self.buf
+        n = self.stream.readinto(view[remaining:])
+        if not n:
+            sc.eof = True
+        else:
+            sc.len = remaining + n
+
+    cdef object _take_batch(self):
+        """The batch read so far: its columns copied, or with detach, handed over (the reader
+        goes on in emptied buffers)."""
+        if not self.detach:
+            return self._copy_batch()
+        cdef _BatchStore store = self.spares.pop() if self.spares else _BatchStore()
+        gr_swap_batch(self.reader, &store.b)
+        cdef BatchColumns batch = BatchColumns.__new__(BatchColumns)
+        batch.store, batch.spares = store, self.spares
+        cdef size_t n_games = store.b.n_games
+        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games}
+        return batch
+
+    cdef dict _copy_batch(self):
+        cdef Batch *b = gr_batch(self.reader)
+        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games}
+        for name in _BATCH_KEYS[2:]:
+            out[name] = _batch_column(b, name)
+        batch_clear(b)
+        return out
+
+
+cdef bytes _tag_by_tag(const int32_t *slots, size_t n_games):
+    """tag_slots (TAG_COLUMN_COUNT per game) reordered tag by tag."""
+    out = PyBytes_FromStringAndSize(NULL, n_games * TAG_COLUMN_COUNT * sizeof(int32_t))
+    cdef int32_t *o = <int32_t *><char *>out
+    cdef size_t g, t
+    for g in range(n_games):
+        for t in range(<size_t>TAG_COLUMN_COUNT):
+            o[t * n_games + g] = slots[g * TAG_COLUMN_COUNT + t]
+    return out
