@@ -15,10 +15,14 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 import pgntools
 from pgntools.errors import PgnToolsError
-from pgntools.pipeline import ReportSink, Run, SinkSpec
+from pgntools import options
+from pgntools.options import ReaderOptions, Workers
+from pgntools.pipeline import Run
 from pgntools.storage import is_url
 from pgntools.sinks import FORMATS
+from pgntools.sinks.base import SinkSpec
 from pgntools.sinks.pgn import PgnSink, RejectsSink
+from pgntools.sinks.report import ReportSink
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -93,20 +97,14 @@ def parallel_options(f=None, *, jobs_help=JOBS_HELP):
     return f
 
 
-def threads_wanted(jobs) -> int:
-    """--jobs, or by default the number of CPUs this process may use."""
-    if jobs is None:
-        from pgntools import parallel
-
-        return parallel.default_jobs()
-    return jobs
-
-
 def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
-    """Run fields for the parallel options: the threads --jobs asks for, divided by the threads
-    one job keeps busy."""
-    return {"jobs": max(1, threads_wanted(jobs) // threads_per_job), "scheduler": scheduler,
-            "chunk_bytes": chunk_bytes}
+    """The Workers fields for the parallel options (the policy: pgntools.options.workers_for)."""
+    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job)._asdict()
+
+
+def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
+    """The reader options of the checking options (what the outputs need, the run adds)."""
+    return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
 
 
 def handle_errors(f):
@@ -191,16 +189,11 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
       pgntools validate games.pgn.zst -o clean.pgn --rejects bad.pgn --report report.jsonl
       zstdcat month.pgn.zst | pgntools validate - --summary summary.json
     """
-    run = Run("validate", list(files), dict(
-        pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
-        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20,
-        # tag values only when an output shows them (-o writes them, --report's messages quote
-        # FEN and Variant): copying them is 1 % of the replay
-        tag_values=output is not None or report is not None),
-        outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
-        numbered=report is not None,
-        **parallel_settings(jobs, scheduler, chunk_bytes))
-    finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), SinkSpec("report", ReportSink)]))
+    run = Run("validate", list(files), checked(strict, fix_results, max_game_size),
+              outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)))
+    pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced)
+    finish(run.execute([SinkSpec("pgn", pgn), SinkSpec("rejects", RejectsSink), SinkSpec("report", ReportSink)]))
 
 
 @cli.command("to-fen")
@@ -233,19 +226,14 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
       pgntools to-fen --every-ply --format csv games.pgn.zst -o positions.csv
       pgntools to-fen --ply 20 --format parquet games.pgn -o ply20.parquet
     """
-    per_ply = every_ply or bool(plies)
-    run = Run("to-fen", list(files), dict(
-        moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
-        strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder,
-        max_game_size=max_game_size << 20),
-        outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
-        numbered=report is not None or fmt != "fen",
-        **parallel_settings(jobs, scheduler, chunk_bytes))
+    run = Run("to-fen", list(files), checked(strict, fix_results, max_game_size),
+              outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)))
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
     positions = functools.partial(PositionSink, fmt=fmt, every_ply=every_ply, plies=list(plies) or None,
-                                  include_invalid=include_invalid, c0=c0)
+                                  include_invalid=include_invalid, c0=c0, en_passant=en_passant, shredder=shredder)
     finish(run.execute([SinkSpec("positions", positions), SinkSpec("report", ReportSink)]))
 
 
@@ -277,17 +265,12 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
       pgntools export --parquet out/ lichess_db_standard_rated_2024-01.pgn.zst
       duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
     """
-    threads = threads_wanted(jobs)
-    writer_thread = threads >= 2 or bool(scheduler)
-    run = Run("export", list(files), dict(
-        moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
-        fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
-        batch_games=512,  # half the default: the batches queued for the writer thread stay small
-        detach=writer_thread),  # the writer thread copies the batches' columns, not the reader
-        outputs={"report": report, "summary": summary}, progress=progress,
-        # a reader and its writer thread: two threads a job (on 2 CPUs, one job with its writer is
-        # faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
-        **parallel_settings(threads, scheduler, chunk_bytes, threads_per_job=2))
+    # a reader and its writer thread: two threads a worker (on 2 CPUs, one worker with its writer
+    # is faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
+    writer_thread = options.writer_thread(jobs, scheduler)
+    run = Run("export", list(files), checked(strict, fix_results, max_game_size),
+              outputs={"report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
 
     from pgntools.sinks.parquet import ParquetDatasetSink
@@ -295,7 +278,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
-                                writer_thread=writer_thread)
+                                writer_thread=writer_thread, en_passant=en_passant)
     finish(run.execute([SinkSpec(None, dataset), SinkSpec("report", ReportSink)]))
 
 
@@ -304,8 +287,8 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
 @handle_errors
 def scan(files):
     """Count the games in FILES without replaying them (the scanner alone; for benchmarks)."""
-    run = Run("scan", list(files), dict(replay=False), progress=False)
-    summary = run.execute(lambda opened: [])
+    run = Run("scan", list(files), ReaderOptions(replay=False), progress=False)
+    summary = run.execute([])
     click.echo(summary.games)
     broken_inputs(summary)
 

@@ -1,89 +1,37 @@
-"""Running inputs through sinks: the shared machinery of the commands (outputs written under a
-temporary name and renamed when complete, the JSON Lines report, the summary, progress).
+"""Running inputs through sinks: the runner of every command (outputs written under a temporary
+name and renamed when complete, progress), in-process or in parallel.
 
 A command describes its sinks as ``SinkSpec``s (an output name and a picklable factory), so the
-same sinks can be built in worker threads (or Dask workers) when the run is parallel (``Run.jobs`` > 1 or
-``Run.scheduler``; see pgntools.parallel)."""
+same sinks can be built in worker threads (or Dask workers) when the run is parallel (see
+pgntools.parallel). The runner knows sinks only through their protocol (pgntools.sinks.base):
+what they need from the reader, write, commit, abort, and a parallel run's merge."""
 from __future__ import annotations
 
-import os
 import sys
 import time
-from collections import Counter
-from typing import Callable, List, NamedTuple, Optional, Sequence, Union
+from typing import Callable, List, Optional, Sequence
 
+from pgntools.feed import abort_all, commit_all, feed
+from pgntools.inputs import InputInfo, describe, total_size
 from pgntools.io import check_inputs
-from pgntools.outputs import AtomicOutput, open_outputs  # noqa: F401 (AtomicOutput: for the sinks' imports)
-from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
-
-
-def _count_codes(counter: Counter, names, codes: bytes):
-    for code in set(codes):
-        counter[names[code]] += codes.count(code)
-
-
-class Summary:
-    """The counts of a run (plain classes here, not dataclasses: see pgntools.records)."""
-
-    def __init__(self, command: str):
-        self.command = command
-        self.games = self.valid = self.fixed = self.invalid = 0
-        self.errors: Counter = Counter()
-        self.notes: Counter = Counter()
-        self.bytes = 0
-        self.seconds = 0.0
-        self.input_errors: List[str] = []  # inputs that broke while read (see Run)
-
-    def add(self, batch: GameBatch):
-        status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
-        self.games += batch.n_games
-        self.valid += status.count(0)
-        self.fixed += status.count(1)
-        self.invalid += status.count(2)
-        _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
-        _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
-
-    def counts(self) -> dict:
-        """The game counts (what a worker sends back for its chunk)."""
-        return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": self.errors, "notes": self.notes}
-
-    def merge(self, counts: dict):
-        self.games += counts["games"]
-        self.valid += counts["valid"]
-        self.fixed += counts["fixed"]
-        self.invalid += counts["invalid"]
-        self.errors.update(counts["errors"])
-        self.notes.update(counts["notes"])
-
-    def to_dict(self) -> dict:
-        out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-               "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
-               "bytes": self.bytes, "seconds": round(self.seconds, 3)}
-        if self.input_errors:
-            out["input_errors"] = list(self.input_errors)
-        return out
-
-    def on_input_error(self, exc: Exception):
-        self.input_errors.append(str(exc))
-
-    def line(self) -> str:
-        rate = self.games / self.seconds if self.seconds > 0 else 0.0
-        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, "
-                f"{self.invalid:,} invalid ({self.seconds:.2f} s, {rate:,.0f} games/s)")
+from pgntools.options import ReaderOptions, Workers, needs_numbering
+from pgntools.outputs import open_outputs
+from pgntools.reader import iter_batches
+from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
+from pgntools.summary import Summary
 
 
 class Progress:
-    """A tqdm bar of input bytes on stderr; off unless asked for or stderr is a terminal."""
+    """A tqdm bar of input bytes on stderr; off unless asked for or stderr is a terminal.
+    ``total()``: the inputs' size (None: unknown), asked for only when the bar is shown."""
 
-    def __init__(self, sources: Sequence[str], enabled: Optional[bool]):
+    def __init__(self, total: Callable[[], Optional[int]], enabled: Optional[bool]):
         self.bar = None
         if enabled is False or (enabled is None and not sys.stderr.isatty()):
             return
         from tqdm import tqdm
 
-        sizes = [os.path.getsize(s) if s != "-" and os.path.isfile(s) else None for s in sources]
-        total = None if None in sizes else sum(sizes)
+        total = total()
         self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
@@ -109,129 +57,73 @@ class Progress:
             self.bar.close()
 
 
-def report_record(game) -> dict:
-    return {
-        "game": game.index, "file": game.source, "offset": game.offset, "line": game.line, "status": game.status,
-        "errors": [{"kind": e.kind, "ply": e.ply, "token": e.token, "message": e.message, "line": e.line,
-                    "column": e.column, "offset": e.byte_offset} for e in game.errors],
-        "fixes": game.fixes,
-        "notes": game.notes,
-    }
-
-
-class ReportSink:
-    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."""
-
-    def __init__(self, output: AtomicOutput):
-        self.output = output
-
-    def write(self, batch: GameBatch):
-        import json  # here, not at start-up: only --report and --summary need it (~1.5 ms)
-
-        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(batch.unclean())]
-        if lines:
-            self.output.write("".join(lines).encode("utf-8"))
-
-
-class SinkSpec(NamedTuple):
-    """How to make one sink: ``factory(output)`` for the opened output named ``output`` (the sink
-    is left out when that output was not asked for), or ``factory()`` when ``output`` is None (a
-    sink that writes its own files, like the Parquet dataset). The factory must be picklable
-    (a class or a functools.partial of one) so that workers (threads, Dask) can build the same sink."""
-
-    output: Optional[str]
-    factory: Callable
-
-
-def build_sinks(specs: Sequence[SinkSpec], opened: dict) -> list:
-    made = []
-    for spec in specs:
-        if spec.output is None:
-            made.append(spec.factory())
-        elif spec.output in opened:
-            made.append(spec.factory(opened[spec.output]))
-    return made
-
-
 class Run:
-    """One command's run: inputs → reader → sinks, with report, summary and progress.
+    """One command's run: inputs → reader → sinks, with summary and progress.
 
-    ``jobs`` > 1 or a Dask ``scheduler`` address runs game-aligned chunks of the inputs in worker
-    processes (pgntools.parallel); the outputs are the same as with ``jobs`` = 1 (in-process).
+    The reader's options are ``options`` (what the command checks: strict, fix_results,
+    max_game_size, replay, ...) with what the sinks need (``Sink.needs``).
+    ``workers`` with more than one job or a Dask scheduler runs game-aligned chunks of the inputs
+    in workers (pgntools.parallel); the outputs are the same as in-process.
 
     Inputs are checked before any output is opened (a missing file or a directory fails first).
     An input whose stream breaks while it is read (corrupt or truncated compressed data) does not
     fail the run: its games up to the break are written, the next inputs are read, the outputs
     are committed, and the error is in ``Summary.input_errors`` (the CLI then exits 2)."""
 
-    def __init__(self, command: str, sources: List[str], reader_options: dict, outputs: Optional[dict] = None,
-                 progress: Optional[bool] = None, jobs: int = 1, scheduler: Optional[str] = None,
-                 chunk_bytes: Optional[int] = None, numbered: bool = True):
-        self.command, self.sources, self.reader_options = command, sources, reader_options
-        self.outputs = outputs or {}  # name -> path ('-' for stdout)
+    def __init__(self, command: str, sources: List[str], options: ReaderOptions = ReaderOptions(),
+                 outputs: Optional[dict] = None, progress: Optional[bool] = None, workers: Workers = Workers()):
+        self.command, self.sources, self.options = command, sources, options
+        self.outputs = outputs or {}  # name -> path ('-' for stdout); "summary": the Summary's JSON
         self.progress = progress
-        self.jobs, self.scheduler = jobs, scheduler
-        self.chunk_bytes = chunk_bytes  # target chunk size of a parallel run (default: by input size)
-        self.numbered = numbered  # whether an output names games (ids, lines): see pgntools.chunks
+        self.workers = workers
+        self._inputs: Optional[List[InputInfo]] = None
+
+    def inputs(self) -> List[InputInfo]:
+        """The inputs' sizes and kinds, found once (when first needed)."""
+        if self._inputs is None:
+            self._inputs = describe(self.sources)
+        return self._inputs
 
     def open_outputs(self) -> dict:
         return open_outputs(self.outputs)
 
-    def execute(self, sinks: Union[Sequence[SinkSpec], Callable]) -> Summary:
-        """``sinks``: SinkSpecs, or make_sinks(opened outputs) -> objects with write(batch), and
-        optionally commit() at the end of a successful run and abort() when it fails. A parallel
-        run needs SinkSpecs."""
-        if self.jobs > 1 or self.scheduler:
-            if callable(sinks):
-                raise TypeError("a parallel run needs its sinks as SinkSpecs")
-            from pgntools.parallel import ParallelFeed
-
-            specs = list(sinks)
-            return self._execute(lambda opened: build_sinks(specs, opened), ParallelFeed(self, specs))
-        make_sinks = sinks if callable(sinks) else (lambda opened: build_sinks(sinks, opened))
-        return self._execute(make_sinks, self._feed_in_process)
-
-    def _feed_in_process(self, opened: dict, sinks: list, summary: Summary, progress: Progress) -> list:
-        """Reads every batch and hands it to the sinks; returns the opened inputs."""
-        inputs = []
-
-        def on_input(inp):
-            inputs.append(inp)
-            progress.on_input(inp)
-
-        for batch in iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
-                                  **self.reader_options):
-            summary.add(batch)
-            for sink in sinks:
-                sink.write(batch)
-            progress.update(summary)
-        return inputs
-
-    def _execute(self, make_sinks, feed) -> Summary:
+    def execute(self, specs: Sequence[SinkSpec]) -> Summary:
+        """Runs the inputs through the sinks of ``specs`` (those whose output was asked for)."""
         check_inputs(self.sources)  # a missing file or a directory fails before any output exists
         opened = self.open_outputs()
-        summary = Summary(self.command)
-        progress = Progress(self.sources, self.progress)
-        started = time.perf_counter()
-        sinks = []
-        try:
-            sinks = make_sinks(opened)
-            inputs = feed(opened, sinks, summary, progress)
-            for sink in sinks:
-                if hasattr(sink, "commit"):
-                    sink.commit()
-            summary.bytes = sum(inp.bytes_read() for inp in inputs)
-            summary.seconds = time.perf_counter() - started
-            if "summary" in opened:
-                import json
+        summary = Summary(self.command, opened.get("summary"))
+        progress = Progress(lambda: total_size(self.inputs()), self.progress)
+        sinks: list = []
+        opened_inputs: list = []
 
-                opened["summary"].write((json.dumps(summary.to_dict(), indent=2) + "\n").encode())
+        def on_input(inp):
+            opened_inputs.append(inp)
+            progress.on_input(inp)
+
+        def after_batch():
+            progress.update(summary)
+
+        try:
+            specs = active_specs(specs, opened)
+            sinks = build_sinks(specs, opened)
+            needs = needs_of(sinks)
+            options = self.options.for_sinks(needs)
+            if self.workers.parallel:
+                from pgntools.parallel import ParallelFeed
+
+                parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
+                                        needs_numbering(needs))
+                parallel(specs, sinks, summary, on_input, after_batch)
+            else:
+                batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
+                                       options=options)
+                feed(batches, [*sinks, summary], after_batch)
+            summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
+            commit_all([*sinks, summary])
             for out in opened.values():
                 out.commit()
         except BaseException:
-            for sink in sinks:
-                if hasattr(sink, "abort"):
-                    sink.abort()
+            abort_all(sinks)
             for out in opened.values():
                 out.abort()
             raise

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, 
 from pgntools import _core
 from pgntools.errors import InputError
 from pgntools.io import Input
+from pgntools.options import ReaderOptions
 
 if TYPE_CHECKING:  # for the annotations; imported where records are made (see pgntools.records)
     from pgntools.records import Game, GameError, Move
@@ -231,33 +232,29 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
 
 # ---------------------------------------------------------------- entry points
 
-READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
-                  "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "tag_values", "en_passant",
-                  "shredder", "batch_games", "max_batch_bytes",
-                  "buffer_size", "max_game_size", "base_offset", "base_line", "detach")
-
-
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,
-                 **options) -> Iterator[GameBatch]:
+                 options: Optional[ReaderOptions] = None, **fields) -> Iterator[GameBatch]:
     """Batches of games from one or more inputs, read in order; game ids run across inputs.
 
     ``on_input(Input)`` is called as each input opens (for progress). Raises InputError for an
     input that cannot be opened, and for one whose stream breaks (corrupt or truncated
     compressed data), after the games that ended before the break. With ``on_error``, a broken
     stream's InputError goes to ``on_error(error)`` instead, and the next inputs are read.
+    The reader's options: ``options`` (pgntools.options.ReaderOptions), with ``fields`` replaced.
     """
     if isinstance(sources, (str, bytes)) or not isinstance(sources, Iterable):
         sources = [sources]
-    unknown = set(options) - set(READER_OPTIONS)
+    unknown = set(fields) - set(ReaderOptions._fields)
     if unknown:
         raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
+    options = (options or ReaderOptions())._replace(**fields)
     next_game = 0
     for source in sources:
         with Input(source) as inp:
             if on_input:
                 on_input(inp)
             try:
-                for raw in _core.BatchReader(inp.stream, **options):
+                for raw in _core.BatchReader(inp.stream, **options.kwargs()):
                     batch = GameBatch(raw, inp.name, next_game)
                     next_game += batch.n_games
                     yield batch

@@ -5,8 +5,8 @@ import io
 import json
 from typing import TYPE_CHECKING
 
-from pgntools.pipeline import AtomicOutput
 from pgntools.reader import GameBatch
+from pgntools.sinks.base import Sink
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -14,14 +14,20 @@ if TYPE_CHECKING:
 # pyarrow is imported only by the formats that need it: final FEN lines start and run without it.
 
 
-class PositionSink:
-    """Writes the positions of each batch in one of FORMATS."""
+class PositionSink(Sink):
+    """Writes the positions of each batch in one of FORMATS. In a parallel run the CSV header
+    goes with the run's first game, and each chunk's Parquet rows are appended to the one file."""
 
-    def __init__(self, output: AtomicOutput, fmt: str, every_ply: bool, plies, include_invalid: bool,
-                 c0: bool = False):
+    def __init__(self, output, fmt: str, every_ply: bool, plies, include_invalid: bool, c0: bool = False,
+                 en_passant: str = "legal", shredder: bool = False):
         self.output, self.format = output, fmt
         self.every_ply, self.plies, self.include_invalid, self.c0 = every_ply, plies, include_invalid, c0
-        self.header_written = False
+        per_ply = every_ply or bool(plies)
+        self.needs = {"moves": per_ply or fmt in ("csv", "jsonl", "parquet"), "fen_every_ply": per_ply,
+                      "final_fen": not per_ply, "numbered": fmt != "fen", "tag_values": c0,
+                      "en_passant": en_passant, "shredder": shredder}
+        # a worker's chunk after the run's first game: its rows go under the first chunk's header
+        self.header_written = not getattr(output, "starts_run", True)
         self.parquet = None
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -58,6 +64,18 @@ class PositionSink:
     def close(self):
         if self.parquet is not None:
             self.parquet.close()
+
+    def merge(self, part: bytes):
+        """A worker's chunk: its bytes, or for Parquet its rows, read back and appended."""
+        if not part:
+            return
+        if self.parquet is not None:
+            import pyarrow.parquet as pq
+
+            self.parquet.write_table(pq.read_table(io.BytesIO(part)))
+            return
+        self.output.write(part)
+        self.header_written = True  # the run's first rows came with the header
 
     def final_fen_lines(self, batch: GameBatch) -> str:
         """The common case, without Arrow: one final FEN per game that was replayed."""

@@ -1,0 +1,36 @@
+"""The one loop of every run, in-process or in a worker: batches from the reader into the sinks."""
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Optional, Sequence
+
+from pgntools.reader import GameBatch
+from pgntools.sinks.base import Sink
+
+
+class Fed(NamedTuple):
+    games: int                  # games read
+    last_offset: Optional[int]  # stream offset of the last game read (None: no game)
+
+
+def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], after_batch=None) -> Fed:
+    """Hands each batch to every sink (in order); ``after_batch()`` after each batch (progress)."""
+    games, last_offset = 0, None
+    for batch in batches:
+        if batch.n_games:
+            games += batch.n_games
+            last_offset = batch.column("offset")[batch.n_games - 1]
+        for sink in sinks:
+            sink.write(batch)
+        if after_batch is not None:
+            after_batch()
+    return Fed(games, last_offset)
+
+
+def commit_all(sinks: Sequence[Sink]):
+    for sink in sinks:
+        sink.commit()
+
+
+def abort_all(sinks: Sequence[Sink]):
+    for sink in sinks:
+        sink.abort()

@@ -1,0 +1,94 @@
+"""The shape of the package (issue 17): no import cycles between the modules of pgntools/ (every
+import counts, also those inside functions), and the sinks do not know the runner."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict, List, Set
+
+from pgntools import _core
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pgntools"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path, modules: Set[str]) -> Set[str]:
+    """The pgntools modules a module imports anywhere in it (top level, functions, TYPE_CHECKING)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            # `from pgntools import records` imports pgntools.records; `from x import name`, x
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:  # pgntools.sinks.schema.GAMES -> the module
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> Dict[str, Set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(p) for p in paths}
+    return {module_name(p): imports_of(p, modules) for p in paths}
+
+
+def cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """The import cycles (each once, as a path that comes back to its first module). A package's
+    __init__ is left out as a target: importing pgntools.x runs pgntools/__init__ first anyway."""
+    found, state = [], {}
+    stack: List[str] = []
+
+    def visit(node: str):
+        state[node] = "open"
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target in ("pgntools", "pgntools.sinks"):
+                continue
+            if state.get(target) == "open":
+                found.append(stack[stack.index(target):] + [target])
+            elif target not in state:
+                visit(target)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def test_the_import_graph_is_read():
+    graph = import_graph()
+    assert "pgntools.pipeline" in graph and "pgntools.reader" in graph["pgntools.pipeline"]
+    assert "pgntools.parallel" in graph["pgntools.pipeline"]  # a function-level import counts
+    assert "pgntools.records" in graph["pgntools.reader"]  # so do TYPE_CHECKING ones
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def test_no_import_cycles():
+    assert cycles(import_graph()) == []
+
+
+def test_sinks_do_not_import_the_runners():
+    graph = import_graph()
+    runners = {"pgntools.pipeline", "pgntools.parallel", "pgntools.dask", "pgntools.cli", "pgntools.work"}
+    for module, targets in graph.items():
+        if module.startswith("pgntools.sinks"):
+            assert not targets & runners, (module, targets & runners)
