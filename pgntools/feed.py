@@ -1,24 +1,29 @@
-"""The one loop of every run, in-process or in a worker: batches from the reader into the sinks."""
+"""The one loop of every run, in-process or in a worker: batches from the reader, through the
+selection stage, into the sinks."""
 from __future__ import annotations
 
 from typing import Iterable, NamedTuple, Optional, Sequence
 
 from pgntools.reader import GameBatch
+from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink
 
 
 class Fed(NamedTuple):
-    games: int                  # games read
+    games: int                  # games read (before the selection)
     last_offset: Optional[int]  # stream offset of the last game read (None: no game)
 
 
-def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], after_batch=None) -> Fed:
-    """Hands each batch to every sink (in order); ``after_batch()`` after each batch (progress)."""
+def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selection = KEEP_ALL,
+         after_batch=None) -> Fed:
+    """Hands each batch, as the selection leaves it, to every sink (in order); ``after_batch()``
+    after each batch (progress)."""
     games, last_offset = 0, None
     for batch in batches:
         if batch.n_games:
             games += batch.n_games
             last_offset = batch.column("offset")[batch.n_games - 1]
+        batch = selection.select(batch)
         for sink in sinks:
             sink.write(batch)
         if after_batch is not None:

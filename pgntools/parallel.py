@@ -32,6 +32,7 @@ from typing import List, Sequence
 from pgntools.chunks import Chunk, iter_chunks, iter_seam_chunks
 from pgntools.inputs import InputInfo, plain_size
 from pgntools.options import ReaderOptions, Workers
+from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink, SinkSpec
 from pgntools.summary import Summary
 from pgntools.tasks import Pool, Task
@@ -134,9 +135,9 @@ class ParallelFeed:
     part of a chunk merged into the parent's sink (pgntools.sinks.base: the protocol)."""
 
     def __init__(self, command: str, sources: Sequence[str], inputs: Sequence[InputInfo], options: ReaderOptions,
-                 workers: Workers, numbered: bool):
+                 workers: Workers, numbered: bool, selection: Selection = KEEP_ALL):
         self.command, self.sources, self.inputs = command, list(sources), list(inputs)
-        self.options, self.workers, self.numbered = options, workers, numbered
+        self.options, self.workers, self.numbered, self.selection = options, workers, numbered, selection
 
     def chunk_size(self, sinks: Sequence[Sink]) -> int:
         workers = self.workers
@@ -152,7 +153,7 @@ class ParallelFeed:
         """``sinks``: the parent's, one per spec; ``on_input(Input)`` as each input opens,
         ``after_chunk()`` after each chunk's parts are merged (progress)."""
         run_id = uuid.uuid4().hex[:12] + "-"
-        work = ChunkWork(self.command, self.options, list(specs), run_id)
+        work = ChunkWork(self.command, self.options, list(specs), run_id, self.selection)
 
         def take(result: dict):
             summary.merge(result["counts"])

@@ -17,6 +17,7 @@ from pgntools.io import check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
 from pgntools.reader import iter_batches
+from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
 from pgntools.summary import Summary
 
@@ -58,10 +59,10 @@ class Progress:
 
 
 class Run:
-    """One command's run: inputs → reader → sinks, with summary and progress.
+    """One command's run: inputs → reader → selection → sinks, with summary and progress.
 
     The reader's options are ``options`` (what the command checks: strict, fix_results,
-    max_game_size, replay, ...) with what the sinks need (``Sink.needs``).
+    max_game_size, replay, ...) with what the sinks and the selection need (``Sink.needs``).
     ``workers`` with more than one job or a Dask scheduler runs game-aligned chunks of the inputs
     in workers (pgntools.parallel); the outputs are the same as in-process.
 
@@ -71,11 +72,13 @@ class Run:
     are committed, and the error is in ``Summary.input_errors`` (the CLI then exits 2)."""
 
     def __init__(self, command: str, sources: List[str], options: ReaderOptions = ReaderOptions(),
-                 outputs: Optional[dict] = None, progress: Optional[bool] = None, workers: Workers = Workers()):
+                 outputs: Optional[dict] = None, progress: Optional[bool] = None, workers: Workers = Workers(),
+                 selection: Selection = KEEP_ALL):
         self.command, self.sources, self.options = command, sources, options
         self.outputs = outputs or {}  # name -> path ('-' for stdout); "summary": the Summary's JSON
         self.progress = progress
         self.workers = workers
+        self.selection = selection
         self._inputs: Optional[List[InputInfo]] = None
 
     def inputs(self) -> List[InputInfo]:
@@ -106,18 +109,18 @@ class Run:
         try:
             specs = active_specs(specs, opened)
             sinks = build_sinks(specs, opened)
-            needs = needs_of(sinks)
+            needs = needs_of(sinks) + [dict(self.selection.needs)]
             options = self.options.for_sinks(needs)
             if self.workers.parallel:
                 from pgntools.parallel import ParallelFeed
 
                 parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
-                                        needs_numbering(needs))
+                                        needs_numbering(needs), self.selection)
                 parallel(specs, sinks, summary, on_input, after_batch)
             else:
                 batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
                                        options=options)
-                feed(batches, [*sinks, summary], after_batch)
+                feed(batches, [*sinks, summary], self.selection, after_batch)
             summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
             commit_all([*sinks, summary])
             for out in opened.values():

@@ -41,11 +41,17 @@ Source = Union[str, "os.PathLike[str]"]
 class GameBatch:
     """One batch of games as columns. ``game_ids`` are 0-based over all inputs."""
 
+    ids: Optional[List[int]] = None  # a view of some games (pgntools.selection): their ids
+
     def __init__(self, raw: dict, source: str, first_game: int):
         self.raw = raw
         self.source = source
         self.n_games = raw["n_games"]
         self.first_game = first_game
+
+    def game_id(self, g: int) -> int:
+        """The input-wide id of the batch's game g (0-based over all inputs)."""
+        return self.first_game + g if self.ids is None else self.ids[g]
 
     def column(self, name: str) -> memoryview:
         data = self.raw[name]
@@ -155,7 +161,7 @@ def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cac
     for i in range(*rows):
         kind = ERROR_KINDS[kinds[i]]
         out.append(GameError(kind=kind, message=error_message(kind, tokens[i], plies[i], details[i], tags),
-                             game_index=batch.first_game + g, byte_offset=offsets[i], line=lines[i],
+                             game_index=batch.game_id(g), byte_offset=offsets[i], line=lines[i],
                              ply=plies[i] or None, token=tokens[i] or None, column=columns[i] or None))
     return out
 
@@ -193,7 +199,7 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
         notes = [{"kind": NOTE_KINDS[note_kinds[i]], "ply": note_plies[i] or None, "count": note_counts[i],
                   "token": note_tokens[i] or None} for i in range(*note_rows[g])]
         games.append(Game(
-            index=batch.first_game + g, source=batch.source, offset=col["offset"][g], length=col["length"][g],
+            index=batch.game_id(g), source=batch.source, offset=col["offset"][g], length=col["length"][g],
             line=col["line"][g], tags=tags, status=STATUSES[col["status"][g]], result=RESULTS[col["result"][g]],
             result_tag=tag_dict.get("Result"), result_marker=RESULTS[col["result_marker"][g]] or None,
             outcome=OUTCOMES[col["outcome"][g]],

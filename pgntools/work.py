@@ -9,19 +9,21 @@ from pgntools.chunks import Chunk, Unreadable, chunk_batches, seam_holds
 from pgntools.errors import InputError
 from pgntools.feed import abort_all, feed
 from pgntools.options import ReaderOptions
+from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, build_chunk_sinks
 from pgntools.summary import Summary
 
 
 class ChunkWork(NamedTuple):
     """What every chunk of a run needs (picklable, sent with each chunk): the reader's options,
-    the specs of the sinks the run writes, and a run-unique id (in the temporary names of files
-    the workers write)."""
+    the specs of the sinks the run writes, the selection, and a run-unique id (in the
+    temporary names of files the workers write)."""
 
     command: str
     options: ReaderOptions
     specs: List[SinkSpec]
     run_id: str
+    selection: Selection = KEEP_ALL
 
 
 def run_chunk(work: ChunkWork, chunk: Chunk, data: Optional[bytes] = None) -> dict:
@@ -44,7 +46,7 @@ def _run_chunk(work: ChunkWork, chunk: Chunk, data) -> dict:
     sinks = []
     try:
         sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id)
-        fed = feed(chunk_batches(chunk, data, work.options), [*sinks, summary])
+        fed = feed(chunk_batches(chunk, data, work.options), [*sinks, summary], work.selection)
         if chunk.numbered and fed.games != chunk.n_games:
             raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {fed.games} games, "
                                f"the scan found {chunk.n_games} (a seam out of place: please report this)")
