@@ -2,22 +2,18 @@
 selection stage, into the sinks."""
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Optional, Sequence
+from typing import Iterable, Optional, Sequence, Tuple
 
 from pgntools.reader import GameBatch
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink
 
 
-class Fed(NamedTuple):
-    games: int                  # games read (before the selection)
-    last_offset: Optional[int]  # stream offset of the last game read (None: no game)
-
-
 def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selection = KEEP_ALL,
-         after_batch=None) -> Fed:
+         after_batch=None) -> Tuple[int, Optional[int]]:
     """Hands each batch, as the selection leaves it, to every sink (in order); ``after_batch()``
-    after each batch (progress)."""
+    after each batch (progress). Returns the games read (before the selection) and the stream
+    offset of the last one (None: no game)."""
     games, last_offset = 0, None
     for batch in batches:
         if batch.n_games:
@@ -28,7 +24,7 @@ def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selecti
             sink.write(batch)
         if after_batch is not None:
             after_batch()
-    return Fed(games, last_offset)
+    return games, last_offset
 
 
 def commit_all(sinks: Sequence[Sink]):

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
 from pgntools.feed import abort_all, commit_all, feed
-from pgntools.inputs import InputInfo, describe, total_size
 from pgntools.io import check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
@@ -20,6 +19,9 @@ from pgntools.reader import iter_batches
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
 from pgntools.summary import Summary
+
+if TYPE_CHECKING:
+    from pgntools.inputs import InputInfo
 
 
 class Progress:
@@ -84,8 +86,16 @@ class Run:
     def inputs(self) -> List[InputInfo]:
         """The inputs' sizes and kinds, found once (when first needed)."""
         if self._inputs is None:
+            from pgntools.inputs import describe  # only for a progress bar or a parallel run
+
             self._inputs = describe(self.sources)
         return self._inputs
+
+    def total_size(self) -> Optional[int]:
+        """The inputs' bytes on disk (None: one of them has no known size)."""
+        from pgntools.inputs import total_size
+
+        return total_size(self.inputs())
 
     def open_outputs(self) -> dict:
         return open_outputs(self.outputs)
@@ -95,7 +105,7 @@ class Run:
         check_inputs(self.sources)  # a missing file or a directory fails before any output exists
         opened = self.open_outputs()
         summary = Summary(self.command, opened.get("summary"))
-        progress = Progress(lambda: total_size(self.inputs()), self.progress)
+        progress = Progress(self.total_size, self.progress)
         sinks: list = []
         opened_inputs: list = []
 

@@ -46,11 +46,11 @@ def _run_chunk(work: ChunkWork, chunk: Chunk, data) -> dict:
     sinks = []
     try:
         sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id)
-        fed = feed(chunk_batches(chunk, data, work.options), [*sinks, summary], work.selection)
-        if chunk.numbered and fed.games != chunk.n_games:
-            raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {fed.games} games, "
+        games, last_offset = feed(chunk_batches(chunk, data, work.options), [*sinks, summary], work.selection)
+        if chunk.numbered and games != chunk.n_games:
+            raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {games} games, "
                                f"the scan found {chunk.n_games} (a seam out of place: please report this)")
-        seam_ok = chunk.numbered or seam_holds(chunk, data, fed.last_offset, work.options.max_game_size)
+        seam_ok = chunk.numbered or seam_holds(chunk, data, last_offset, work.options.max_game_size)
         outputs = [sink.finish_chunk() for sink in sinks]
     except BaseException:
         abort_all(sinks)
