@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 from typing import Dict, List, Set
 
-from pgntools import _core
+from pgntools.sinks.base import Sink
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pgntools"
 
@@ -92,3 +92,61 @@ def test_sinks_do_not_import_the_runners():
     for module, targets in graph.items():
         if module.startswith("pgntools.sinks"):
             assert not targets & runners, (module, targets & runners)
+
+
+# ---------------------------------------------------------------- ARCHITECTURE.md's "add an output"
+
+class GameLines(Sink):
+    """A throwaway output written as the recipe says: one class, bytes to one output."""
+
+    needs = {"numbered": True}
+
+    def __init__(self, output):
+        self.output = output
+
+    def write(self, batch):
+        status = batch.column("status")
+        self.output.write(b"".join(b"%d %d\n" % (batch.game_id(g), status[g]) for g in range(batch.n_games)))
+
+
+class ResultCounts(Sink):
+    """A throwaway output that holds more than bytes: counts merged from the workers, written at
+    the end."""
+
+    needs = {}
+
+    def __init__(self, output):
+        from collections import Counter
+
+        self.output, self.counts = output, Counter()
+
+    def write(self, batch):
+        self.counts.update(batch.raw["result"])
+
+    def finish_chunk(self):
+        return dict(self.counts)
+
+    def merge(self, part):
+        self.counts.update(part)
+
+    def commit(self):
+        self.output.write(repr(sorted(self.counts.items())).encode())
+
+
+def test_an_output_is_one_class(tmp_path):
+    from pgntools.options import ReaderOptions, Workers
+    from pgntools.pipeline import Run
+    from pgntools.sinks.base import SinkSpec
+    from test_parallel import fixtures_input, tricky_input
+
+    source = tmp_path / "in.pgn"
+    source.write_bytes(tricky_input(4) + fixtures_input())
+    got = []
+    for jobs in (1, 2, 3):
+        lines, counts = tmp_path / f"lines{jobs}", tmp_path / f"counts{jobs}"
+        Run("validate", [str(source)], ReaderOptions(), outputs={"lines": str(lines), "counts": str(counts)},
+            progress=False, workers=Workers(jobs, None, 500)).execute(
+            [SinkSpec("lines", GameLines), SinkSpec("counts", ResultCounts)])
+        got.append((lines.read_bytes(), counts.read_bytes()))
+    assert got[0] == got[1] == got[2]
+    assert got[0][0].count(b"\n") > 50 and got[0][1].startswith(b"[(")
