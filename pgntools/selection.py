@@ -83,11 +83,12 @@ def _take_rows(raw, name: str, ranges: Sequence[Tuple[int, int]]) -> bytes:
     return b"".join(view[a * width:b * width] for a, b in ranges)
 
 
-def _take_strings(pair: Tuple[bytes, bytes], ranges: Sequence[Tuple[int, int]]) -> Tuple[bytes, bytes]:
-    """The strings [a, b) of each range of a string column (Arrow layout), as a new column."""
+def _take_strings(pair: Tuple[bytes, bytes], ranges: Sequence[Tuple[int, int]], rows: int) -> Tuple[bytes, bytes]:
+    """The strings [a, b) of each range of a string column (Arrow layout), as a new column. A
+    column without its ``rows`` strings was not recorded (its offsets are empty or one 0): kept."""
     offsets_raw, data = pair
     offsets = memoryview(offsets_raw).cast("i")
-    if len(offsets) == 0:
+    if len(offsets) != rows + 1:
         return pair
     out = array("i", [0])
     pieces = []
@@ -133,7 +134,7 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
         for name in numeric:
             out[name] = _take_rows(raw, name, ranges)
         for name in strings:
-            out[name] = _take_strings(raw[name], ranges)
+            out[name] = _take_strings(raw[name], ranges, total)
         handled.update((start_column, *numeric, *strings))
         if start_column == "move_start":  # the NAG lists of the kept moves
             nag_starts = _numbers(raw, NAG_TABLE[0]).tolist()
@@ -143,8 +144,7 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
             out[NAG_TABLE[1][0]] = _take_rows(raw, NAG_TABLE[1][0], nag_ranges)
             handled.add(NAG_TABLE[1][0])
     for name in GAME_STRINGS:
-        pair = raw[name]
-        out[name] = _take_strings(pair, per_game) if len(pair[0]) // 4 == n + 1 else pair
+        out[name] = _take_strings(raw[name], per_game, n)
     out[TAG_SLOTS] = _take_tag_slots(raw[TAG_SLOTS], n, indices, tag_shift or [])
     for name in raw.keys():  # every other column has one row per game
         if name not in handled:
@@ -155,15 +155,10 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
 
 
 def _child_rows(raw, numeric: Sequence[str], strings: Sequence[str]) -> int:
-    """The rows of a child table: its string columns know (numeric ones may not be recorded)."""
-    for name in strings:
-        count = len(raw[name][0]) // 4
-        if count:
-            return count - 1
-    for name in numeric:
-        if raw[name]:
-            return len(_numbers(raw, name))
-    return 0
+    """The rows of a child table: the most any of its columns holds (a column that was not
+    recorded holds none)."""
+    counts = [len(raw[name][0]) // 4 - 1 for name in strings] + [len(_numbers(raw, name)) for name in numeric]
+    return max([0, *counts])
 
 
 def _renumbered(nag_starts: List[int], move_ranges, nag_ranges) -> bytes:

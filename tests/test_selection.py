@@ -99,14 +99,15 @@ def test_in_process_and_threads_select_the_same(tmp_path):
     assert (one["pgn"], one["rejects"], one["report"]) == (two["pgn"], two["rejects"], two["report"])
 
 
-def test_a_view_of_some_games_slices_every_column(tmp_path):
+@pytest.mark.parametrize("detach", [False, True])
+def test_a_view_of_some_games_slices_every_column(tmp_path, detach):
     pa = pytest.importorskip("pyarrow")
     from pgntools.sinks.tables import games_table, moves_table
 
     source = tmp_path / "in.pgn"
     source.write_bytes(games_input())
     options = ReaderOptions(moves=True, comments=True, fen_every_ply=True, final_fen=True, pgn=True, raw_invalid=True,
-                            tag_columns=True)
+                            tag_columns=True, detach=detach)
     batch = next(iter_batches(str(source), options=options))
     keep = [g for g in range(batch.n_games) if g % 3 != 1]
     view = take_games(batch, keep)
@@ -122,7 +123,10 @@ def test_a_view_of_some_games_slices_every_column(tmp_path):
     assert moves_table(view, True, True).drop(["game_id"]).equals(kept_moves.drop(["game_id"]))
     # all games: the same columns
     whole = take_games(batch, range(batch.n_games))
-    assert {k: whole.raw[k] for k in batch.raw} == dict(batch.raw)
+    assert {k: whole.raw[k] for k in batch.raw} == {k: batch.raw[k] for k in batch.raw}
+    # columns that were not recorded stay empty
+    bare = next(iter_batches(str(source), options=ReaderOptions(moves=True, detach=detach)))
+    assert take_games(bare, keep).games() == [bare.games()[g] for g in keep]
 
 
 def test_every_batch_column_has_a_place_in_the_views():
