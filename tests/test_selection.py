@@ -139,3 +139,20 @@ def test_every_batch_column_has_a_place_in_the_views():
     per_game_numeric = set(_core.COLUMN_FORMATS) - declared
     assert per_game_numeric == {"offset", "length", "line", "ply_count", "status", "result", "result_tag",
                                 "result_marker", "outcome", "outcome_ply", "fixes", "chess960", "replayed"}
+
+
+def test_tables_refuse_a_view_rather_than_misnumber_it(tmp_path):
+    """The Arrow/Parquet tables number a batch's games from its first: until they take a view's
+    ids, the sinks built on them refuse a view (issue 18 lifts this)."""
+    source = tmp_path / "in.pgn"
+    source.write_bytes(games_input())
+    out = tmp_path / "out.csv"
+    pytest.importorskip("pyarrow")
+    from pgntools.sinks.fen import PositionSink
+
+    run = Run("to-fen", [str(source)], ReaderOptions(), outputs={"positions": str(out)}, progress=False,
+              selection=EVEN_GAMES)
+    spec = SinkSpec("positions", lambda o: PositionSink(o, "csv", True, None, False))
+    with pytest.raises(NotImplementedError, match="selection"):
+        run.execute([spec])
+    assert not out.exists()

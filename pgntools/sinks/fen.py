@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from pgntools.reader import GameBatch
-from pgntools.sinks.base import Sink
+from pgntools.sinks.base import Sink, numbered_from_first
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -40,6 +40,7 @@ class PositionSink(Sink):
         if self.format == "fen" and not self.every_ply and self.plies is None:
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
+        numbered_from_first(batch, "the positions table")
         from pgntools.sinks.positions import positions_table
 
         table = positions_table(batch, self.every_ply, self.plies, self.include_invalid)
