@@ -87,8 +87,9 @@ def default_jobs() -> int:
 
 
 class Workers(NamedTuple):
-    """Where a run reads: ``jobs`` worker threads (1: in the main thread), or a Dask cluster at
-    ``scheduler``; ``chunk_bytes`` the target chunk size (None: by the input's size)."""
+    """Where a run reads: ``jobs`` workers, each a thread reading chunks (1: the main thread
+    reads), or a Dask cluster at ``scheduler``; ``chunk_bytes`` the target chunk size (None: by
+    the input's size). --jobs counts threads: an export worker keeps two busy (workers_for)."""
 
     jobs: int = 1
     scheduler: Optional[str] = None

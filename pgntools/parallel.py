@@ -7,7 +7,7 @@ the Parquet encoders while they encode, so threads use every core without the st
 processes (each its own interpreter and imports: a fifth of validating a 20 MB file) and without
 sending outputs between processes. Measured on 2 cores (benchmarks/RESULTS.md): validate of the
 20 MB master file 1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
-export's --jobs counts its workers' writer threads too (pgntools.cli).
+export's --jobs counts its workers' writer threads too (pgntools.options.workers_for).
 
 - Workers run the same sinks as the in-process run on their chunk (pgntools.work: SinkSpec
   factories) and send back each sink's part (``Sink.finish_chunk``: the bytes written, the part
