@@ -414,7 +414,7 @@ def _reader(chunk: Chunk, data, options: ReaderOptions, start: int = 0, cut: boo
     else:
         stream, base_offset, base_line = _View(b"", body, cut), offset, line
     located = options._replace(base_offset=base_offset, base_line=base_line, first_game=chunk.first_game or 0)
-    return _core.BatchReader(stream, **located.kwargs())
+    return _core.BatchReader(stream, located)
 
 
 def chunk_batches(chunk: Chunk, data, options: ReaderOptions) -> Iterator[GameBatch]:

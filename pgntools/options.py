@@ -60,9 +60,6 @@ class ReaderOptions(NamedTuple):
                     raise ValueError(f"two outputs need different reader options {name}: {said[name]!r}, {value!r}")
         return self._replace(**fields, **said)
 
-    def kwargs(self) -> dict:
-        return self._asdict()
-
 
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them).

@@ -260,7 +260,7 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
             if on_input:
                 on_input(inp)
             try:
-                for raw in _core.BatchReader(inp.stream, **options.kwargs()):
+                for raw in _core.BatchReader(inp.stream, options):
                     batch = GameBatch(raw, inp.name, next_game)
                     next_game += batch.n_games
                     yield batch

@@ -150,3 +150,26 @@ def test_an_output_is_one_class(tmp_path):
         got.append((lines.read_bytes(), counts.read_bytes()))
     assert got[0] == got[1] == got[2]
     assert got[0][0].count(b"\n") > 50 and got[0][1].startswith(b"[(")
+
+
+def test_the_reader_options_are_declared_once():
+    """ReaderOptions states every option of the compiled reader and its default; the reader takes
+    the object (or its fields by keyword) and refuses anything else."""
+    import io
+
+    import pytest
+
+    from pgntools import _core
+    from pgntools.options import ReaderOptions
+
+    source = b'[Event "a"]\n[Result "*"]\n\n1. e4 {x} e5 *\n'
+    by_object = next(_core.BatchReader(io.BytesIO(source), ReaderOptions(moves=True, comments=True)))
+    by_keyword = next(_core.BatchReader(io.BytesIO(source), moves=True, comments=True))
+    assert by_object == by_keyword and by_object["comment"][1] == b"x"
+    replaced = next(_core.BatchReader(io.BytesIO(source), ReaderOptions(moves=True), comments=True))
+    assert replaced == by_object
+    with pytest.raises(TypeError, match="max_gamesize"):
+        _core.BatchReader(io.BytesIO(source), max_gamesize=1)
+    # the 64 MiB default is stated once
+    sources = [p.read_text() for p in PACKAGE.rglob("*.py")] + [p.read_text() for p in PACKAGE.glob("_core*.p*")]
+    assert sum(text.count("64 << 20") for text in sources) == 2  # MAX_GAME_SIZE, and dask's partition size
