@@ -18,7 +18,8 @@ def _count_codes(counter: Counter, names, codes: bytes):
 
 
 class Summary(Sink):
-    """The counts of a run (plain classes here, not dataclasses: see pgntools.records)."""
+    """The counts of a run: of the games its selection kept (all of them without one), as the
+    outputs see them (plain classes here, not dataclasses: see pgntools.records)."""
 
     def __init__(self, command: str, output=None):
         self.command = command
@@ -39,8 +40,6 @@ class Summary(Sink):
         self.invalid += status.count(2)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
-
-    add = write
 
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
