@@ -1,5 +1,6 @@
-"""The shape of the package (issue 17): no import cycles between the modules of pgntools/ (every
-import counts, also those inside functions), and the sinks do not know the runner."""
+"""The shape of the package (issue 17, ARCHITECTURE.md): no import cycles between the modules of
+pgntools/ (every import counts, also those inside functions), the sinks do not know the runner,
+an output is one class, the reader's options are declared once."""
 from __future__ import annotations
 
 import ast
