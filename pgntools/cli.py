@@ -1,6 +1,7 @@
 """The command line: a Click group with one short function per command over the library."""
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import signal
@@ -24,8 +25,19 @@ from pgntools.sinks.base import SinkSpec
 from pgntools.sinks.pgn import PgnSink, RejectsSink
 from pgntools.sinks.report import ReportSink
 
-EXIT_INVALID = 1
-EXIT_USAGE = 2
+# Exit statuses (README "Exit status"): each failure has its own, so a pipeline can tell a data
+# problem (1) from a broken run. 70 and 74 are sysexits.h's EX_SOFTWARE and EX_IOERR.
+EXIT_INVALID = 1       # some game is invalid (0 with --exit-zero)
+EXIT_USAGE = 2         # usage error or unreadable input
+EXIT_INTERNAL = 70     # a bug in pgntools, or out of memory
+EXIT_IO = 74           # an output failed while written: a full disk, a write error
+EXIT_PIPE = 141        # 128 + SIGPIPE: the reader of stdout or of a pipe output went away
+EXIT_STATUS_HELP = """
+    Exit status: 0 every game valid or fixed (also with --exit-zero when some are invalid),
+    1 some game invalid, 2 usage error or unreadable input, 74 an output could not be written
+    (a full disk), 141 stdout or a pipe output was closed by its reader (as `| head` does; no
+    message), 130/143 interrupted, 70 internal error.
+"""
 
 # One path type for every path option: each click.Path() looks its name up with gettext (13
 # look-ups, ~2.4 M instructions of start-up; one now).
@@ -41,8 +53,18 @@ def cli():
     malformed games are caught and located, never silently dropped or "fixed".
 
     Inputs may be .pgn files, '-' for stdin, or .gz/.bz2/.xz/.zst compressed files.
-    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input (a corrupt
-    compressed stream: the games before the damage are still written), 130/143 interrupted.
+
+    \b
+    Exit status:
+      0    every game valid or fixed; also with --exit-zero when some game is invalid
+      1    some game invalid
+      2    usage error or unreadable input (a corrupt compressed stream: the games before the
+           damage are still written)
+      74   an output could not be written (a full disk, a write error)
+      141  stdout or a pipe output was closed by its reader (`| head`): no message, and the
+           other outputs are not left under their names
+      130  interrupted (Ctrl-C), 143 terminated (SIGTERM)
+      70   internal error (a bug in pgntools) or out of memory
     """
 
 
@@ -87,7 +109,8 @@ def parallel_options(f=None, *, jobs_help=JOBS_HELP):
     decorators = [
         click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N", help=jobs_help),
         click.option("--scheduler", metavar="ADDRESS",
-                     help="Run on a Dask cluster (tcp://HOST:PORT; needs pip install 'pgntools[dask]'). "
+                     help="Run on a Dask cluster (tcp://HOST:PORT; needs the dask extra: pip install "
+                          "'pgntools-chess[dask]', or '.[dask]' in a checkout). "
                           "Outputs are written here, Parquet parts by the workers into OUT_DIR."),
         click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
                      help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
@@ -108,8 +131,10 @@ def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> Read
 
 
 def handle_errors(f):
-    """Library errors become one-line messages (exit 2), other failures too (exit 1; the traceback
-    with PGNTOOLS_TRACEBACK=1); Ctrl-C and SIGTERM exit cleanly (130/143)."""
+    """Library errors become one-line messages (exit 2); an output that fails while written, one
+    line and exit 74; a closed stdout pipe, silence and exit 141 (as coreutils); anything else,
+    one line and exit 70 (the traceback with PGNTOOLS_TRACEBACK=1). Ctrl-C and SIGTERM exit
+    cleanly (130/143). In every case the outputs are not left under their final names."""
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
@@ -125,19 +150,67 @@ def handle_errors(f):
         except _Terminated:
             click.echo("pgntools: terminated; no output was left under its final name", err=True)
             sys.exit(143)
-        except (OSError, MemoryError) as exc:  # a full disk, a closed pipe, no memory
-            click.echo(f"pgntools: error: {exc}; no output was left under its final name", err=True)
-            sys.exit(EXIT_INVALID)
+        except OSError as exc:  # a full disk, a write error, a closed pipe
+            if not is_broken_pipe(exc):
+                click.echo(f"pgntools: error: {exc}; no output was left under its final name", err=True)
+            stdout_to_devnull()
+            sys.exit(EXIT_PIPE if is_broken_pipe(exc) else EXIT_IO)
+        except MemoryError:
+            click.echo("pgntools: error: out of memory; no output was left under its final name", err=True)
+            sys.exit(EXIT_INTERNAL)
         except Exception as exc:  # a bug: one line by default, the traceback on request
             if os.environ.get("PGNTOOLS_TRACEBACK"):
                 raise
             click.echo(f"pgntools: internal error: {type(exc).__name__}: {exc} (a bug in pgntools; "
                        "PGNTOOLS_TRACEBACK=1 shows where)", err=True)
-            sys.exit(EXIT_INVALID)
+            sys.exit(EXIT_INTERNAL)
         finally:
             signal.signal(signal.SIGTERM, previous)
 
     return wrapper
+
+
+def is_broken_pipe(exc: BaseException) -> bool:
+    """EPIPE, also when a library re-raised it as another error (the cause chain)."""
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def stdout_to_devnull():
+    """After stdout failed (a closed pipe, a full disk): the interpreter flushes stdout at exit, and
+    a failing flush prints "Exception ignored ... BrokenPipeError"; /dev/null takes what is left
+    (the Python docs' advice for SIGPIPE)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a file (an embedding application's or a test's stream)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def exit_options(f):
+    """--exit-zero and -q/--quiet, for commands that end with a summary; adds the exit statuses
+    to the command's --help. The choices are kept in the Click context for finish()."""
+
+    @functools.wraps(f)
+    def wrapper(*args, exit_zero, quiet, **kwargs):
+        meta = click.get_current_context().meta
+        meta["pgntools.exit_zero"], meta["pgntools.quiet"] = exit_zero, quiet
+        if quiet and kwargs.get("progress") is None:  # quiet means no bar either, unless asked for
+            kwargs["progress"] = False
+        return f(*args, **kwargs)
+
+    wrapper.__doc__ = (f.__doc__ or "").rstrip() + "\n" + EXIT_STATUS_HELP
+    wrapper = click.option("--exit-zero", is_flag=True,
+                           help="Exit 0 even when some game is invalid (it is still reported and counted); "
+                                "usage errors, unreadable inputs and failed outputs still exit non-zero.")(wrapper)
+    return click.option("-q", "--quiet", is_flag=True,
+                        help="No summary line on stderr (and no progress bar unless --progress); "
+                             "errors are still printed.")(wrapper)
 
 
 class _Terminated(BaseException):
@@ -149,9 +222,13 @@ def _raise_terminated(signum, frame):
 
 
 def finish(summary):
-    click.echo(summary.line(), err=True)
+    """The summary line (unless --quiet), the inputs that broke, then the exit status."""
+    sys.stdout.flush()  # a closed pipe shows here, inside handle_errors, not at interpreter exit
+    meta = click.get_current_context().meta
+    if not meta.get("pgntools.quiet"):
+        click.echo(summary.line(), err=True)
     broken_inputs(summary)
-    sys.exit(EXIT_INVALID if summary.invalid else 0)
+    sys.exit(EXIT_INVALID if summary.invalid and not meta.get("pgntools.exit_zero") else 0)
 
 
 def broken_inputs(summary):
@@ -178,6 +255,7 @@ def broken_inputs(summary):
                                                "game that has them needs to be read).")
 @checking_options
 @parallel_options
+@exit_options
 @handle_errors
 def validate(files, output, rejects, strip_comments, strip_variations, reduced, report, summary, strict,
              fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
@@ -214,6 +292,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
 @click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
 @checking_options
 @parallel_options
+@exit_options
 @handle_errors
 def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, c0, report, summary,
            strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
@@ -253,6 +332,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
                             "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
                             "adds the writer thread, from 4 on N/2 workers share chunks of the input. The "
                             "dataset's rows are the same for any N.")
+@exit_options
 @handle_errors
 def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
            fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
@@ -286,7 +366,11 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
 @inputs
 @handle_errors
 def scan(files):
-    """Count the games in FILES without replaying them (the scanner alone; for benchmarks)."""
+    """Count the games in FILES without replaying them (the scanner alone; for benchmarks).
+
+    Exit status: 0, 2 unreadable input, 74 stdout could not be written, 141 stdout closed by its
+    reader.
+    """
     run = Run("scan", list(files), ReaderOptions(replay=False), progress=False)
     summary = run.execute([])
     click.echo(summary.games)
@@ -302,6 +386,8 @@ def perft(depth, fen, chess960):
     """Count the leaf nodes of the legal move tree to DEPTH (a rules-core self-check).
 
     Example: pgntools perft 5   prints 4865609.
+
+    Exit status: 0, 2 usage error (a depth over 12, an invalid --fen).
     """
     board = pgntools.Board.from_fen(fen, chess960=chess960) if fen else pgntools.Board()
     click.echo(board.perft(depth))
@@ -309,7 +395,16 @@ def perft(depth, fen, chess960):
 
 def main():
     _without_numpy()
-    cli()
+    try:
+        try:
+            cli()
+        finally:  # what is still buffered for stdout, written before the interpreter's own flush
+            sys.stdout.flush()
+    except OSError as exc:  # stdout failed outside a command (--help, --version) or at the very end
+        if not is_broken_pipe(exc):
+            click.echo(f"pgntools: error: stdout: {exc}", err=True)
+        stdout_to_devnull()
+        sys.exit(EXIT_PIPE if is_broken_pipe(exc) else EXIT_IO)
 
 
 def _without_numpy():

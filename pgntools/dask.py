@@ -1,5 +1,5 @@
 """Dask: the commands on a cluster (``--scheduler tcp://HOST:PORT``), and the games as Dask
-DataFrames. Needs ``pip install 'pgntools[dask]'``.
+DataFrames. Needs the dask extra: ``pip install 'pgntools-chess[dask]'``.
 
     import pgntools.dask
     games = pgntools.dask.read_games(["2024-01.pgn", "2024-02.pgn"])       # one partition per chunk
@@ -32,7 +32,8 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise PgnToolsError("Dask is not installed: pip install 'pgntools[dask]'") from None
+        raise PgnToolsError("Dask is not installed: pip install 'pgntools-chess[dask]' (or '.[dask]' in a "
+                             "checkout of pgntools)") from None
     return distributed
 
 

@@ -18,8 +18,8 @@ def url_filesystem(url: str, error):
     try:
         import fsspec
     except ImportError:
-        raise error(f"{url}: URLs need fsspec (pip install 'pgntools[dask]', and the package of "
-                    "the URL's filesystem, e.g. s3fs)") from None
+        raise error(f"{url}: URLs need fsspec (the dask extra: pip install 'pgntools-chess[dask]'; and the "
+                    "package of the URL's filesystem, e.g. s3fs)") from None
     try:
         return fsspec.core.url_to_fs(url)
     except (ImportError, ValueError) as exc:  # an unknown protocol, or its package missing

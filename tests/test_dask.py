@@ -1,6 +1,6 @@
 """Dask (issue 7): the commands with --scheduler on a real LocalCluster (worker processes) give
 the outputs of the local run; pgntools.dask.read_games/read_moves give the export's rows and types.
-Skipped unless the dask extra is installed (pip install 'pgntools[dask]')."""
+Skipped unless the dask extra is installed (pip install 'pgntools-chess[dask]')."""
 from __future__ import annotations
 
 import gzip

@@ -1,7 +1,7 @@
 """Inputs and outputs as fsspec URLs (issue 7: "inputs and outputs may be fsspec URLs the workers
 can reach"): the same games and outputs as with local paths, in-process, with worker threads and
 on a Dask cluster; clear errors for URLs that cannot be read. Skipped without fsspec (it comes
-with the dask extra: pip install 'pgntools[dask]')."""
+with the dask extra: pip install 'pgntools-chess[dask]')."""
 from __future__ import annotations
 
 import gzip
