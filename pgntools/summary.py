@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from typing import List, Optional
 
-from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch
+from pgntools.reader import ERROR_KINDS, NOTE_KINDS, STATUS_FIXED, STATUS_INVALID, STATUS_VALID, GameBatch
 from pgntools.sinks.base import Sink
 
 
@@ -35,9 +35,9 @@ class Summary(Sink):
     def write(self, batch: GameBatch):
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
-        self.valid += status.count(0)
-        self.fixed += status.count(1)
-        self.invalid += status.count(2)
+        self.valid += status.count(STATUS_VALID)
+        self.fixed += status.count(STATUS_FIXED)
+        self.invalid += status.count(STATUS_INVALID)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
 
