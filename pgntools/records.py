@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, List, Optional, Tuple
 
-# The report's keys for each category, as they were when fixes and notes were dicts (the JSON
-# stays as it was); item access also takes these names (finding["from"]).
+# The report's keys for each category: the same four first for all three (one kind of record,
+# issue 22), then each category's own (the keys fixes and notes had when they were dicts stay);
+# item access also takes these names (finding["from"]).
+COMMON_KEYS = ("kind", "ply", "token", "message")
 REPORT_KEYS = {
-    "error": ("kind", "ply", "token", "message", "line", "column", "offset"),
-    "fix": ("kind", "from", "to"),
-    "note": ("kind", "ply", "count", "token"),
+    "error": COMMON_KEYS + ("line", "column", "offset"),
+    "fix": COMMON_KEYS + ("from", "to"),
+    "note": COMMON_KEYS + ("count",),
 }
 _ATTRIBUTE_OF = {"offset": "byte_offset", "from": "before", "to": "after"}
 _FIELDS = ("kind", "message", "game_index", "byte_offset", "line", "ply", "token", "column", "category", "count",

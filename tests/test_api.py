@@ -84,7 +84,8 @@ def test_the_report_keeps_its_json_shapes(games):
         for name, category in (("errors", "error"), ("fixes", "fix"), ("notes", "note")):
             assert [list(entry) for entry in line[name]] == [list(REPORT_KEYS[category])] * len(line[name])
             assert line[name] == [f.report_dict() for f in getattr(game, name)]
-    assert lines[1]["fixes"] == [{"kind": "result_marker", "from": "*", "to": "1-0"}]
+    assert lines[1]["fixes"] == [{"kind": "result_marker", "ply": None, "token": None,
+                                  "message": "termination marker '*' corrected to '1-0'", "from": "*", "to": "1-0"}]
 
 
 def test_moves_are_built_when_first_read(games):
@@ -163,8 +164,10 @@ def test_an_elo_that_is_not_a_number_is_noted_and_kept(tmp_path):
     assert proc.returncode == 0, proc.stderr  # a note, not an error
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [line["game"] for line in lines] == [0, 2]  # "?", "-" and "" mean unknown: nothing to note
-    assert lines[0]["notes"] == [{"kind": "invalid_tag_value", "ply": None, "count": 1,
-                                  "token": '[BlackElo "2700x"]'}]
+    note = lines[0]["notes"]
+    assert [{k: n[k] for k in ("kind", "ply", "count", "token")} for n in note] == [
+        {"kind": "invalid_tag_value", "ply": None, "count": 1, "token": '[BlackElo "2700x"]'}]
+    assert "BlackElo" in note[0]["message"]
     assert lines[1]["notes"][0]["token"] == '[WhiteElo "1234567890"]'  # past int32's 9 digits
     assert '[BlackElo "2700x"]' in out.read_text()  # kept as written in the PGN output
     game = next(pgntools.read_games(str(path)))
