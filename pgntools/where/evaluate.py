@@ -68,6 +68,8 @@ class Evaluation:
             return values.cast(pa.int64()) if pa.types.is_integer(values.type) else values
         # strings: the unknown values, and an empty code name (no result), are null
         unknown = pc.or_(pc.is_in(values, value_set=UNKNOWN), pc.equal(values, EMPTY))
+        if type_ == "date":  # a date of unknown year is unknown
+            unknown = pc.or_(unknown, pc.starts_with(values, "????"))
         return pc.if_else(unknown, NULL_STRING, values)
 
     def tag(self, name: str) -> pa.Array:
@@ -190,7 +192,8 @@ def date_interval(values: pa.Array):
     """The first and last day each PGN date can be ('2023.??.??': 2023.01.01 to 2023.12.31);
     null for an unknown year or a value that is not a PGN date."""
     parts = pc.extract_regex(values, DATE)  # null where it does not match
-    year, month, day = (parts.field(k) for k in "ymd")
+    matched = pc.is_valid(parts)  # a null struct's fields hold empty strings, not nulls
+    year, month, day = (pc.if_else(matched, parts.field(k), NULL_STRING) for k in "ymd")
     year = pc.if_else(pc.starts_with(year, "?"), NULL_STRING, year)
     month_known = pc.invert(pc.starts_with(month, "?"))
     day_known = pc.and_(month_known, pc.invert(pc.starts_with(day, "?")))
