@@ -96,6 +96,7 @@ cdef extern from "game.h":
         bint final_fen
         bint pgn
         bint raw_invalid
+        bint raw_all
         bint strict
         bint fix_results
         bint strip_comments

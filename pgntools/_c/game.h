@@ -46,6 +46,7 @@ typedef struct {
     bool final_fen;
     bool pgn;             /* export-format PGN per game (valid and fixed games) */
     bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */
+    bool raw_all;         /* the input bytes of every game (for `filter`, which writes them) */
     bool strict;          /* notation normalisations are errors */
     bool fix_results;
     bool strip_comments, strip_variations, reduced;
