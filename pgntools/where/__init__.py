@@ -8,12 +8,12 @@ evaluate.py (a batch at a time, with Arrow compute; null semantics).
 """
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from pgntools.where.check import Checked, check, names
 from pgntools.where.parser import WhereError, parse
 
-__all__ = ["Where", "WhereError", "compile_where", "names"]
+__all__ = ["Choose", "Where", "WhereError", "compile_where", "names"]
 
 
 class Where:
@@ -68,3 +68,66 @@ class Where:
 def compile_where(text: str) -> Where:
     """The selection of an expression, checked (a WhereError when it cannot run)."""
     return Where(text)
+
+
+class Choose:
+    """The selection of the command line's --where, --sample/--seed and --limit: the games the
+    condition keeps, of those the sample's share, the first ``limit`` of them. With a limit the
+    selection is ``done`` once it has that many (the run then stops reading); a limit counts
+    the games of one run in input order, so it needs the run read in one thread."""
+
+    before_replay = None
+
+    def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
+                 limit: Optional[int] = None):
+        self.where = Where(where) if where else None
+        self.sample, self.seed, self.limit = sample, seed, limit
+        self.chosen = 0   # games selected so far (for the limit)
+        self.done = limit is not None and limit <= 0
+
+    def __reduce__(self):
+        return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit))
+
+    @property
+    def needs(self) -> Dict[str, object]:
+        needs = dict(self.where.needs) if self.where else {}
+        if self.sample is not None:
+            needs["numbered"] = True  # the sample is by game id: a parallel run numbers its chunks
+        return needs
+
+    def kept(self, batch) -> List[int]:
+        """The batch-local indices of the games chosen, ascending."""
+        import pyarrow.compute as pc
+
+        from pgntools.where.sample import sampled
+
+        if self.done:
+            return []
+        mask = None
+        if self.where is not None:
+            from pgntools.where.evaluate import Evaluation
+
+            mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
+        if self.sample is not None:
+            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
+            mask = share if mask is None else pc.and_(mask, share)
+        if mask is None:
+            indices = list(range(batch.n_games))
+        else:
+            found = pc.indices_nonzero(mask)
+            indices = memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+        if self.limit is not None:
+            indices = indices[:self.limit - self.chosen]
+            self.chosen += len(indices)
+            self.done = self.chosen >= self.limit
+        return indices
+
+    def select(self, batch):
+        if not batch.n_games:
+            return batch
+        indices = self.kept(batch)
+        if len(indices) == batch.n_games:
+            return batch
+        from pgntools.selection import take_games
+
+        return take_games(batch, indices)
