@@ -245,3 +245,25 @@ def test_any_word_sequence_parses_or_fails_cleanly(words):
         compile_where(expression)
     except WhereError as exc:
         assert 0 <= exc.pos <= len(expression)
+
+
+def test_sample_is_by_game_id_and_the_fraction():
+    from pgntools.where.sample import mix_one, sampled, threshold
+
+    keep = sampled(1000, 20000, 0.1, seed=5).to_pylist()
+    assert keep == [mix_one(1000 + i, 5) < threshold(0.1) for i in range(20000)]
+    assert 1700 < sum(keep) < 2300  # about a tenth
+    assert keep != sampled(1000, 20000, 0.1, seed=6).to_pylist()  # the seed matters
+    assert all(sampled(0, 100, 1.0, seed=1).to_pylist()) and not any(sampled(0, 100, 0.0, seed=1).to_pylist())
+
+
+def test_choose_limit_counts_across_batches(pgn_file):
+    from pgntools.where import Choose
+
+    choose = Choose("white_elo is not null", limit=4)
+    chosen = []
+    for batch in iter_batches(str(pgn_file), batch_games=2, **choose.needs):
+        chosen.extend(batch.first_game + g for g in choose.kept(batch))
+        if choose.done:
+            break
+    assert chosen == [0, 1, 3, 5]
