@@ -77,6 +77,20 @@ class Checked(NamedTuple):
         return needs
 
 
+def regex_error(pattern: str) -> Optional[str]:
+    """Why Arrow's regular expressions (RE2, which evaluate.py runs) refuse ``pattern``, or None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pgntools.sinks.arrays import text
+
+    try:
+        pc.match_substring_regex(text([""]), pattern)
+    except pa.ArrowInvalid as exc:
+        return str(exc).replace("Invalid regular expression: ", "")
+    return None
+
+
 DATE_LITERAL = re.compile(r"^(\d{4})[.-](\d{2})[.-](\d{2})$")
 
 
@@ -198,8 +212,6 @@ def check(tree: Node, text: str) -> Checked:
         return "the expression"
 
     def valid_regex(node: Node):
-        from pgntools.where.evaluate import regex_error
-
         problem = regex_error(node.args[0])
         if problem:
             raise fail(f"invalid regular expression: {problem}", node)

@@ -32,15 +32,6 @@ EMPTY, FIRST, LAST_MONTH, LAST_DAY, DOT = text(["", "01", "12", "31", "."])
 DATE = r"^(?P<y>[0-9]{4}|\?{4})\.(?P<m>[0-9]{2}|\?{2})\.(?P<d>[0-9]{2}|\?{2})$"
 
 
-def regex_error(pattern: str) -> Optional[str]:
-    """Why Arrow's regular expressions (RE2) refuse ``pattern``, or None."""
-    try:
-        pc.match_substring_regex(text([""]), pattern)
-    except pa.ArrowInvalid as exc:
-        return str(exc).replace("Invalid regular expression: ", "")
-    return None
-
-
 def _literal(value) -> pa.Scalar:
     if isinstance(value, str):
         return text([value])[0]
