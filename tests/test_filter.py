@@ -13,6 +13,11 @@ import pytest
 
 from pgntools.reader import read_games
 
+from pgntools.cli import cli
+
+if "filter" not in cli.commands:  # the command lands with the selection stage (branch run, then where-run)
+    pytest.skip("pgntools filter is not in this tree yet", allow_module_level=True)
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
 
