@@ -161,6 +161,7 @@ cdef class BatchReader:
         opt.final_fen = options.final_fen
         opt.pgn = options.pgn
         opt.raw_invalid = options.raw_invalid
+        opt.raw_all = options.raw_all
         opt.strict = options.strict
         opt.fix_results = options.fix_results
         opt.strip_comments = options.strip_comments

@@ -112,7 +112,7 @@ def test_where_drops_games_from_every_output(tmp_path, games_file):
     report = tmp_path / "report.jsonl"
     done = pgntools("validate", games_file, "--where", "white_elo is null", "--report", report)
     assert done.returncode == 1  # game 2 (invalid) is selected
-    ids = [json.loads(line)["game_id"] for line in report.read_text().splitlines()]
+    ids = [json.loads(line)["game"] for line in report.read_text().splitlines()]
     assert 2 in ids and all(i in (2, 4) for i in ids)  # the input's numbering is kept
     assert "2 of 5 games selected" in done.stderr.decode()
 
@@ -142,12 +142,12 @@ def test_same_selection_for_jobs_1_and_2(tmp_path):
     # the selection is what the expression says of the tags (read back here, not by pgntools' evaluator)
     expected = []
     for game in read_games(str(CORPUS)):
-        welo, belo = game.tags.get("WhiteElo", "?"), game.tags.get("BlackElo", "?")
+        welo, belo = game.headers.get("WhiteElo", "?"), game.headers.get("BlackElo", "?")
         if not (welo.isdigit() and belo.isdigit()):
             continue
         if int(welo) >= 2850 and (abs(int(welo) - int(belo)) <= 30 or game.result == "0-1"):
-            expected.append(game.tags.get("Site"))
-    written = [g.tags.get("Site") for g in read_games(str(tmp_path / "out1.pgn"))]
+            expected.append(game.headers.get("Site"))
+    written = [g.headers.get("Site") for g in read_games(str(tmp_path / "out1.pgn"))]
     assert written == expected and len(expected) > 10
 
 

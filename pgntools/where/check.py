@@ -74,6 +74,8 @@ class Checked(NamedTuple):
         needs: Dict[str, object] = {}
         for column in self.columns:
             needs.update(names()[column].needs)
+        if "game_id" in self.columns:  # a parallel run's chunks then know their games' ids
+            needs["numbered"] = True
         return needs
 
 
