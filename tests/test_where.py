@@ -56,7 +56,8 @@ def pgn_file(tmp_path_factory):
 def kept(pgn_file, expression: str, batch_games: int = 1024):
     where = compile_where(expression)
     out = []
-    for batch in iter_batches(str(pgn_file), batch_games=batch_games, **where.needs):
+    needs = {k: v for k, v in where.needs.items() if k != "numbered"}  # (a run's need, not the reader's)
+    for batch in iter_batches(str(pgn_file), batch_games=batch_games, **needs):
         out.extend(batch.first_game + g for g in where.kept(batch))
     return out
 
@@ -267,3 +268,31 @@ def test_choose_limit_counts_across_batches(pgn_file):
         if choose.done:
             break
     assert chosen == [0, 1, 3, 5]
+
+
+@pytest.mark.parametrize("expression, expected", CASES)
+def test_the_tag_filter_before_the_replay_selects_the_same(pgn_file, expression, expected):
+    """With the reader's tag filter (games failing a tag conjunct are not replayed), the same games."""
+    from pgntools.where import Choose
+
+    choose = Choose(expression)
+    needs = {k: v for k, v in choose.needs.items() if k != "numbered"}
+    chosen = []
+    for batch in iter_batches(str(pgn_file), **needs):
+        chosen.extend(batch.first_game + g for g in choose.kept(batch))
+    assert chosen == expected
+
+
+def test_games_failing_the_tag_filter_are_not_replayed(pgn_file):
+    from pgntools.where import Choose
+    from pgntools.where.prefilter import tag_filter
+
+    choose = Choose("white_elo >= 2400 and opening like 'Sic%' and date >= '2023.01.01'")
+    assert len(tag_filter(choose.where.checked)) == 3
+    batch = next(iter(iter_batches(str(pgn_file), **choose.needs)))
+    assert list(batch.column("replayed")) == [1, 0, 0, 0, 0, 0, 0, 0]
+    assert choose.kept(batch) == [0]
+    # a conjunct it cannot decide on tags (a replay field, arithmetic, OR) leaves games replayed
+    for expression in ("ply_count > 3", "white_elo + 0 > 2400", "white_elo > 2400 or white = 'Eve'",
+                       "date < '2023.01.01'"):
+        assert "tag_filter" not in Choose(expression).needs

@@ -76,7 +76,7 @@ class Choose:
     selection is ``done`` once it has that many (the run then stops reading); a limit counts
     the games of one run in input order, so it needs the run read in one thread."""
 
-    before_replay = None
+    before_replay = None  # (the tag filter goes to the reader through needs)
 
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
                  limit: Optional[int] = None):
@@ -91,6 +91,12 @@ class Choose:
     @property
     def needs(self) -> Dict[str, object]:
         needs = dict(self.where.needs) if self.where else {}
+        if self.where is not None:
+            from pgntools.where.prefilter import tag_filter
+
+            clauses = tag_filter(self.where.checked)
+            if clauses:  # games that fail them are not replayed (the reader decides on their tags)
+                needs["tag_filter"] = clauses
         if self.sample is not None:
             needs["numbered"] = True  # the sample is by game id: a parallel run numbers its chunks
         return needs
