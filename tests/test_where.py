@@ -3,6 +3,7 @@ three-valued logic over unknown tag values, and each operator, on games written 
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -296,3 +297,44 @@ def test_games_failing_the_tag_filter_are_not_replayed(pgn_file):
     for expression in ("ply_count > 3", "white_elo + 0 > 2400", "white_elo > 2400 or white = 'Eve'",
                        "date < '2023.01.01'"):
         assert "tag_filter" not in Choose(expression).needs
+
+
+CLAUSES = ["white_elo >= 2400", "black_elo < 2100", "white_elo between 2000 and 2600", "2500 > black_elo",
+           "white >= 'C'", "white < 'Eve'", "black = 'Anna'", "opening like 'Sic%'", "opening like 'Car%'",
+           "date >= '2023.01.01'", "date > '2023.06.15'", "time_control != '180+2'", "opening is not null",
+           "white_elo is not null", "white_elo > 2099.5", "result_tag = '1-0'", "eco like 'B%'"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(CLAUSES), min_size=1, max_size=4))
+def test_the_tag_filter_never_drops_a_game_the_expression_keeps(tmp_path_factory, clauses):
+    """Any conjunction of tag clauses: the same games with the reader's tag filter as without."""
+    from pgntools.where import Choose
+
+    path = tmp_path_factory.getbasetemp() / "conjunctions.pgn"
+    if not path.exists():
+        path.write_text(pgn_text())
+    expression = " and ".join(clauses)
+    choose = Choose(expression)
+    assert "tag_filter" in choose.needs
+    with_filter = [batch.first_game + g for batch in iter_batches(str(path), **choose.needs)
+                   for g in choose.kept(batch)]
+    assert with_filter == kept(path, expression)
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="shared corpora not found")
+@pytest.mark.parametrize("expression", [
+    "white_elo >= 3000 and black_elo < 2900", "event like 'Rated Blitz%' and date >= '2020.04.15'",
+    "time_control = '60+0' and white_elo is not null", "eco between 'B20' and 'B99' and result = '0-1'",
+])
+def test_the_tag_filter_on_real_games(expression):
+    from pgntools.where import Choose
+
+    choose = Choose(expression)
+    assert "tag_filter" in choose.needs
+    with_filter = [batch.first_game + g for batch in iter_batches(str(CORPUS), **choose.needs)
+                   for g in choose.kept(batch)]
+    assert with_filter == kept(CORPUS, expression) and with_filter
