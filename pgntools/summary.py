@@ -40,7 +40,8 @@ class Summary(Sink):
     def write(self, batch: GameBatch):
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
-        self.games_by_source[batch.source] += batch.n_games
+        # games read, also those a selection dropped: an input whose games were all dropped is PGN
+        self.games_by_source[batch.source] += batch.n_games if batch.games_read is None else batch.games_read
         self.skipped_bytes += batch.raw.get("skipped_bytes", 0)
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)

@@ -170,3 +170,12 @@ def test_limit_stops_after_n_selected_games(tmp_path, games_file):
     done = pgntools("filter", games_file, "-o", out, "--where", "white_elo is not null", "--limit", 2)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == ENCODED[0] + b"\n\n" + ENCODED[1] + b"\r\n\r\n"
+
+
+def test_a_selection_that_drops_every_game_is_no_error(tmp_path, games_file):
+    out = tmp_path / "out.pgn"
+    done = pgntools("filter", games_file, "-o", out, "--where", "white_elo > 9000", "--summary", tmp_path / "s.json")
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == b""
+    assert json.loads((tmp_path / "s.json").read_text())["dropped"] == 5
+    assert "0 of 5 games selected" in done.stderr.decode()
