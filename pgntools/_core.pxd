@@ -92,6 +92,17 @@ cdef extern from "batch.h":
 
 
 cdef extern from "game.h":
+    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL
+    ctypedef struct TagClause:
+        int tag
+        int op
+        bint number
+        double value
+        const char *text
+        size_t len
+    ctypedef struct TagFilter:
+        size_t n
+        const TagClause *clauses
     ctypedef struct GameOptions:
         bint replay
         bint moves
@@ -100,6 +111,8 @@ cdef extern from "game.h":
         bint final_fen
         bint pgn
         bint raw_invalid
+        bint raw_all
+        const TagFilter *tag_filter
         bint strict
         bint fix_results
         bint strip_comments

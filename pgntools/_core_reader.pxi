@@ -143,6 +143,9 @@ cdef class BatchReader:
     cdef bint detach
     cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
     cdef int64_t skipped_seen # skipped bytes handed out with the batches so far
+    cdef TagFilter tag_filter # options.tag_filter in C (pgntools.where.prefilter makes it)
+    cdef TagClause *clauses
+    cdef list filter_texts    # the clauses' bytes, kept alive while the reader reads
 
     def __cinit__(self, stream, options=None, **fields):
         # the options and their defaults: pgntools.options.ReaderOptions (stated there, once)
@@ -161,6 +164,7 @@ cdef class BatchReader:
         opt.final_fen = options.final_fen
         opt.pgn = options.pgn
         opt.raw_invalid = options.raw_invalid
+        opt.raw_all = options.raw_all
         opt.strict = options.strict
         opt.fix_results = options.fix_results
         opt.strip_comments = options.strip_comments
@@ -172,6 +176,25 @@ cdef class BatchReader:
         opt.max_games = options.batch_games
         opt.max_batch_bytes = options.max_batch_bytes  # a batch ends at batch_games games or this many bytes
         opt.max_errors = 16
+        cdef Py_ssize_t i
+        if options.tag_filter:
+            self.filter_texts = []
+            self.clauses = <TagClause *>malloc(len(options.tag_filter) * sizeof(TagClause))
+            if self.clauses == NULL:
+                raise MemoryError()
+            for i, (tag, op, number, value, text) in enumerate(options.tag_filter):
+                if not (0 <= tag < TAG_COLUMN_COUNT and TF_LT <= op <= TF_NOT_NULL):
+                    raise ValueError(f"tag_filter: bad clause {(tag, op, number, value, text)!r}")
+                self.filter_texts.append(bytes(text))
+                self.clauses[i].tag = tag
+                self.clauses[i].op = op
+                self.clauses[i].number = number
+                self.clauses[i].value = value
+                self.clauses[i].text = <const char *>self.filter_texts[i]
+                self.clauses[i].len = len(self.filter_texts[i])
+            self.tag_filter.n = len(options.tag_filter)
+            self.tag_filter.clauses = self.clauses
+            opt.tag_filter = &self.tag_filter
         self.reader = gr_new(&opt)
         self.cap = max(<size_t>options.buffer_size, <size_t>4096)
         self.max_buffer = max(<size_t>options.max_game_size, self.cap)
@@ -195,6 +218,7 @@ cdef class BatchReader:
     def __dealloc__(self):
         gr_free(self.reader)
         free(self.buf)
+        free(self.clauses)
 
     def __iter__(self):
         return self

@@ -25,7 +25,7 @@ from pgntools.usage import (OptionError, check_export_columns, check_report_leve
                             scheduler_address, to_fen_format)
 from pgntools.sinks import FORMATS
 from pgntools.sinks.base import SinkSpec
-from pgntools.sinks.pgn import PgnSink, RejectsSink
+from pgntools.sinks.pgn import PgnSink, RawPgnSink, RejectsSink
 from pgntools.sinks.report import REPORT_LEVELS, ReportSink
 
 # Exit statuses (README "Exit status"): each failure has its own, so a pipeline can tell a data
@@ -170,6 +170,51 @@ def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) ->
     return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job)._asdict()
 
 
+WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (the others are left out of "
+              "every output), over the games table's column names: e.g. \"white_elo >= 2400 and date >= "
+              "'2023.01.01' and event like 'Rated Blitz%'\", \"result in ('1-0', '0-1')\", "
+              "\"tags['Termination'] = 'Normal'\". Absent and unknown (?, -) tag values are null. "
+              "The language: README, Selecting games.")
+
+
+def selection_options(f):
+    """--where, --sample/--seed and --limit: which games go to the outputs (pgntools.where). The
+    command gets ``selection`` (checked here: a bad expression exits 2 before any input is read)."""
+
+    @functools.wraps(f)
+    def wrapper(*args, where, sample, seed, limit, **kwargs):
+        from pgntools.selection import KEEP_ALL
+
+        selection = KEEP_ALL
+        if where is not None or sample is not None or limit is not None:
+            from pgntools.where import Choose, WhereError
+
+            try:
+                selection = Choose(where, sample, seed, limit)
+            except WhereError as exc:
+                click.echo(f"pgntools: error: {exc}", err=True)
+                sys.exit(EXIT_USAGE)
+        if limit is not None:  # the first N of the input in order: one reader
+            if kwargs.get("scheduler"):
+                click.echo("pgntools: error: --limit reads in order in one thread: not with --scheduler", err=True)
+                sys.exit(EXIT_USAGE)
+            kwargs["jobs"] = 1
+        return f(*args, selection=selection, **kwargs)
+
+    decorators = [
+        click.option("--where", metavar="EXPR", help=WHERE_HELP),
+        click.option("--sample", type=click.FloatRange(0, 1), metavar="FRACTION",
+                     help="Keep a pseudo-random share of the games, chosen by game id and --seed: the same "
+                          "games for any --jobs."),
+        click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample."),
+        click.option("--limit", type=click.IntRange(0), metavar="N",
+                     help="Stop after N selected games (and stop reading); reads in one thread."),
+    ]
+    for decorator in reversed(decorators):
+        wrapper = decorator(wrapper)
+    return wrapper
+
+
 def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
     """The reader options of the checking options (what the outputs need, the run adds)."""
     return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
@@ -299,11 +344,12 @@ def broken_inputs(summary):
                                                "moves and result only (and FEN, SetUp and Variant, which a "
                                                "game that has them needs to be read).")
 @checking_options
+@selection_options
 @parallel_options
 @exit_options
 @handle_errors
 def validate(files, output, rejects, strip_comments, strip_variations, reduced, report, summary, strict,
-             fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
+             fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Replay every game of FILES and check every move, the start position and the result.
 
     \b
@@ -316,7 +362,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     report_sink = report_spec(report)
     run = Run("validate", list(files), checked(strict, fix_results, max_game_size),
               outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
-              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)))
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
     pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced)
     finish(run.execute([SinkSpec("pgn", pgn), SinkSpec("rejects", RejectsSink), report_sink]))
 
@@ -342,11 +388,12 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
                    "where an invalid game's positions would be, so lines stay in step with the games.")
 @click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
 @checking_options
+@selection_options
 @parallel_options
 @exit_options
 @handle_errors
 def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, keep_invalid, c0, report,
-           summary, strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
+           summary, strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Write FEN positions of the games in FILES: by default the final position of each valid game,
     one line per game, in input order. An invalid game gives no line (nor row), unless
     --include-invalid (its positions up to the error) or --keep-invalid (a marker line).
@@ -362,7 +409,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
     report_sink = report_spec(report)
     run = Run("to-fen", list(files), checked(strict, fix_results, max_game_size),
               outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
-              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)))
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
@@ -387,6 +434,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
               help="Replace the part files an earlier export wrote into OUT_DIR/games and OUT_DIR/moves (removed "
                    "only once the new export is complete; other files there are left alone).")
 @checking_options
+@selection_options
 @parallel_options(jobs_help="Threads to use [default: the number of CPUs], two a worker: one reads and "
                             "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
                             "adds the writer thread, from 4 on N/2 workers share chunks of the input. The "
@@ -398,7 +446,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @exit_options
 @handle_errors
 def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, overwrite, report, summary,
-           strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
+           strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
     with their errors, and their moves up to the error.
@@ -413,7 +461,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     writer_thread = options.writer_thread(jobs, scheduler)
     run = Run("export", list(files), checked(strict, fix_results, max_game_size),
               outputs={"report": report, "summary": summary}, progress=progress,
-              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)))
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)), selection=selection)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
     check_export_columns(wanted, with_fen, with_comments)
     report_sink = report_spec(report)
@@ -426,6 +474,42 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
                                 writer_thread=writer_thread, en_passant=en_passant, overwrite=overwrite)
     finish(run.execute([SinkSpec(None, dataset), report_sink]))
+
+
+@cli.command("filter")
+@inputs
+@click.option("-o", "--output", required=True, type=PATH, metavar="PATH",
+              help="Where to write the selected games ('-' for stdout).")
+@click.option("--normalize", is_flag=True,
+              help="Write the selected games in the PGN export format (as validate -o does; invalid games are "
+                   "then left out) instead of byte for byte as they were.")
+@click.option("--rejects", type=PATH, metavar="PATH",
+              help="Write the selected invalid games exactly as they were in the input.")
+@checking_options
+@selection_options
+@parallel_options
+@exit_options
+@handle_errors
+def filter_games(files, output, normalize, rejects, report, summary, strict, fix_results, progress, max_game_size,
+                 jobs, scheduler, chunk_bytes, selection):
+    """Write the games of FILES that --where (and --sample, --limit) select: byte for byte as they
+    were in the input, each followed by a blank line (a filter never changes a game), or in the
+    export format with --normalize. Every game is still checked: --report, --rejects and the exit
+    status say which selected games are invalid.
+
+    \b
+    Examples:
+      pgntools filter lichess_db_standard_rated_2024-01.pgn.zst -o strong.pgn \\
+          --where "white_elo >= 2400 and black_elo >= 2400 and event like 'Rated Blitz%'"
+      pgntools filter games.pgn -o sample.pgn --sample 0.01 --seed 7
+      pgntools filter games.pgn -o first.pgn --where "eco like 'B%'" --limit 100
+    """
+    report_sink = report_spec(report)
+    run = Run("filter", list(files), checked(strict, fix_results, max_game_size),
+              outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
+    games = PgnSink if normalize else RawPgnSink
+    finish(run.execute([SinkSpec("pgn", games), SinkSpec("rejects", RejectsSink), report_sink]))
 
 
 @cli.command()

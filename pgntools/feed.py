@@ -24,6 +24,8 @@ def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selecti
             sink.write(batch)
         if after_batch is not None:
             after_batch()
+        if getattr(selection, "done", False):  # --limit reached: stop reading
+            break
     return games, last_offset
 
 

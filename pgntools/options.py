@@ -25,6 +25,8 @@ class ReaderOptions(NamedTuple):
     final_fen: bool = False
     pgn: bool = False              # export-format PGN per valid or fixed game
     raw_invalid: bool = False      # the input bytes of invalid games (--rejects)
+    raw_all: bool = False          # the input bytes of every game (filter's output)
+    tag_filter: tuple = ()         # clauses decided on the tags before the replay (pgntools.where.prefilter)
     strict: bool = False           # notation normalisations are errors
     fix_results: bool = True
     strip_comments: bool = False   # (the export-format PGN's options)
@@ -63,7 +65,7 @@ class ReaderOptions(NamedTuple):
 
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them).
-RECORDING = ("moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "tag_columns", "tag_values",
+RECORDING = ("moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
              "detach")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
 # the chunks of a parallel run are cut by the scanner (pgntools.chunks).

@@ -112,6 +112,7 @@ class Run:
         check_inputs(self.sources)  # a missing file or a directory fails before any output exists
         opened = self.open_outputs()
         summary = Summary(self.command, opened.get("summary"))
+        summary.selecting = self.selection is not KEEP_ALL
         progress = Progress(self.total_size, self.progress)
         sinks: list = []
         opened_inputs: list = []
@@ -137,7 +138,7 @@ class Run:
             else:
                 batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
                                        options=options)
-                feed(batches, [*sinks, summary], self.selection, after_batch)
+                summary.read, _ = feed(batches, [*sinks, summary], self.selection, after_batch)
             check_games_found(opened_inputs, summary.games_by_source)  # an input that is not PGN: exit 2, no output
             summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)

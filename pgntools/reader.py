@@ -57,6 +57,7 @@ class GameBatch:
     """One batch of games as columns. ``game_ids`` are 0-based over all inputs."""
 
     ids: Optional[List[int]] = None  # a view of some games (pgntools.selection): their ids
+    games_read: Optional[int] = None  # a view: the games of the batch it was taken from
 
     def __init__(self, raw: dict, source: str, first_game: int):
         self.raw = raw

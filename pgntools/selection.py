@@ -151,6 +151,7 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
             out[name] = _take_rows(raw, name, per_game) if raw[name] else raw[name]
     view = GameBatch(out, batch.source, batch.first_game)
     view.ids = [batch.game_id(g) for g in indices]
+    view.games_read = batch.n_games
     return view
 
 

@@ -25,6 +25,8 @@ class Summary(Sink):
         self.command = command
         self.output = output  # where commit() writes the JSON (None: nowhere)
         self.games = self.valid = self.fixed = self.invalid = 0
+        self.read = 0            # games read, before the selection (the run counts them)
+        self.selecting = False   # a selection (--where, ...) chose the games counted
         self.errors: Counter = Counter()
         self.notes: Counter = Counter()
         self.bytes = 0  # of the inputs as stored: compressed bytes for compressed input (as progress counts)
@@ -38,7 +40,8 @@ class Summary(Sink):
     def write(self, batch: GameBatch):
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
-        self.games_by_source[batch.source] += batch.n_games
+        # games read, also those a selection dropped: an input whose games were all dropped is PGN
+        self.games_by_source[batch.source] += batch.n_games if batch.games_read is None else batch.games_read
         self.skipped_bytes += batch.raw.get("skipped_bytes", 0)
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
@@ -50,7 +53,7 @@ class Summary(Sink):
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
                 "errors": self.errors, "notes": self.notes, "games_by_source": self.games_by_source,
-                "skipped_bytes": self.skipped_bytes}
+                "skipped_bytes": self.skipped_bytes, "read": self.read}
 
     def finish_chunk(self) -> dict:
         return self.counts()
@@ -64,6 +67,7 @@ class Summary(Sink):
         self.notes.update(counts["notes"])
         self.games_by_source.update(counts["games_by_source"])
         self.skipped_bytes += counts["skipped_bytes"]
+        self.read += counts.get("read", 0)
 
     def commit(self):
         """The end of the run: its time, and the JSON when asked for (the run sets ``bytes``)."""
@@ -78,6 +82,8 @@ class Summary(Sink):
                "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
                "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "skipped_bytes": self.skipped_bytes,
                "seconds": round(self.seconds, 3)}
+        if self.selecting:
+            out["read"], out["dropped"] = self.read, self.read - self.games
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
         return out
@@ -86,7 +92,10 @@ class Summary(Sink):
         self.input_errors.append(str(exc))
 
     def line(self) -> str:
-        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        rate = (self.read if self.selecting else self.games) / self.seconds if self.seconds > 0 else 0.0
         skipped = f", {self.skipped_bytes:,} bytes of non-PGN text skipped" if self.skipped_bytes else ""
+        if self.selecting:
+            return (f"{self.command}: {self.games:,} of {self.read:,} games selected: {self.valid:,} valid, "
+                    f"{self.fixed:,} fixed, {self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")
         return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, "
                 f"{self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")

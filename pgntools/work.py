@@ -52,6 +52,7 @@ def _run_chunk(work: ChunkWork, chunk: Chunk, data) -> dict:
                                f"the scan found {chunk.n_games} (a seam out of place: please report this)")
         seam_ok = chunk.numbered or seam_holds(chunk, data, last_offset, work.options.max_game_size)
         outputs = [sink.finish_chunk() for sink in sinks]
+        summary.read = games  # before the selection
     except BaseException:
         abort_all(sinks)
         raise

@@ -141,9 +141,8 @@ def test_every_batch_column_has_a_place_in_the_views():
                                 "result_marker", "outcome", "outcome_ply", "fixes", "chess960", "replayed"}
 
 
-def test_tables_refuse_a_view_rather_than_misnumber_it(tmp_path):
-    """The Arrow/Parquet tables number a batch's games from its first: until they take a view's
-    ids, the sinks built on them refuse a view (issue 18 lifts this)."""
+def test_tables_number_a_view_by_the_input(tmp_path):
+    """The Arrow/Parquet tables of a view name its games by their ids in the input (issue 18)."""
     source = tmp_path / "in.pgn"
     source.write_bytes(games_input())
     out = tmp_path / "out.csv"
@@ -153,6 +152,6 @@ def test_tables_refuse_a_view_rather_than_misnumber_it(tmp_path):
     run = Run("to-fen", [str(source)], ReaderOptions(), outputs={"positions": str(out)}, progress=False,
               selection=EVEN_GAMES)
     spec = SinkSpec("positions", lambda o: PositionSink(o, "csv", True, None, False))
-    with pytest.raises(NotImplementedError, match="selection"):
-        run.execute([spec])
-    assert not out.exists()
+    run.execute([spec])
+    ids = {int(line.split(",")[0]) for line in out.read_text().splitlines()[1:]}
+    assert ids and all(i % 2 == 0 for i in ids) and len(ids) > 2

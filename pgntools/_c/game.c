@@ -215,8 +215,10 @@ static void finish_game(GameReader *r, Game *g)
         else
             write_pgn(r, g);
     }
-    if (r->opt.raw_invalid)
-        game_push_text(r, S_RAW, r->sc.buf + g->start, status == STATUS_INVALID ? g->end - g->start : 0, false);
+    if (r->opt.raw_invalid || r->opt.raw_all) {
+        bool keep = r->opt.raw_all || status == STATUS_INVALID;
+        game_push_text(r, S_RAW, r->sc.buf + g->start, keep ? g->end - g->start : 0, false);
+    }
     push_notes(r, g);
     COL_PUSH(b, G_OFFSET, int64_t, r->sc.base + (int64_t)g->start);
     COL_PUSH(b, G_LENGTH, int64_t, (int64_t)(g->end - g->start));

@@ -10,6 +10,7 @@
 #include "pgn_writer.h"
 #include "position.h"
 #include "san.h"
+#include "tag_filter.h"
 #include "tokenizer.h"
 
 /* Error kinds: the SAN ones first (same numbers as san.h), then the game's own. */
@@ -47,6 +48,9 @@ typedef struct {
     bool final_fen;
     bool pgn;             /* export-format PGN per game (valid and fixed games) */
     bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */
+    bool raw_all;         /* the input bytes of every game (for `filter`, which writes them) */
+    const TagFilter *tag_filter; /* NULL, or games whose tags fail it are not replayed (needs
+                                  * tag_columns and tag values); owned by the caller */
     bool strict;          /* notation normalisations are errors */
     bool fix_results;
     bool strip_comments, strip_variations, reduced;

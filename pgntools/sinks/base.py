@@ -112,9 +112,3 @@ def active_specs(specs: Sequence[SinkSpec], opened: Mapping[str, object]) -> Lis
 def needs_of(sinks: Sequence[Sink]) -> List[Dict[str, object]]:
     return [dict(sink.needs) for sink in sinks]
 
-
-def numbered_from_first(batch: GameBatch, sink: str):
-    """For sinks whose tables number a batch's games from its first (tables.py, parquet_file.py):
-    a selection's view of some games (ids not consecutive) is not for them yet."""
-    if batch.ids is not None:
-        raise NotImplementedError(f"{sink}: a selection of games (their ids are the input's) is not supported yet")

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from pgntools.reader import STATUS_INVALID, GameBatch
-from pgntools.sinks.base import Sink, numbered_from_first
+from pgntools.sinks.base import Sink
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -41,7 +41,6 @@ class PositionSink(Sink):
         if self.format == "fen" and not self.every_ply and self.plies is None:
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
-        numbered_from_first(batch, "the positions table")
         from pgntools.sinks.positions import positions_table
 
         table = positions_table(batch, self.every_ply, self.plies, self.include_invalid)

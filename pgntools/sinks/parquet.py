@@ -17,7 +17,7 @@ from pgntools.errors import OutputError
 from pgntools.outputs import PART_NAME
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
-from pgntools.sinks.base import Sink, numbered_from_first
+from pgntools.sinks.base import Sink
 from pgntools.sinks.parquet_file import ParquetPartFile
 from pgntools.sinks.schema import Column
 from pgntools.storage import LocalStorage, storage_for
@@ -184,7 +184,6 @@ class ParquetDatasetSink(Sink):
         self.background = Background(writer_thread)
 
     def write(self, batch: GameBatch):
-        numbered_from_first(batch, "the Parquet dataset")
         if batch.n_games:
             self.background.submit(self._write, batch)
 

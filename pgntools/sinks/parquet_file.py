@@ -158,11 +158,20 @@ def _list_schema(name: str, physical: int, annotation: Optional[str]):
 
 
 def _game_ids(enc: ColumnEncoder, batch: GameBatch):
+    if batch.ids is not None:  # a selection's view of some games: they keep the input's ids
+        enc.add_fixed(array("q", batch.ids).tobytes(), "i64")
+        return
     enc.add_sequence(batch.first_game, batch.n_games)
 
 
 def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
-    enc.add_game_ids(batch.raw["move_start"], len(batch.raw["from_square"]), batch.first_game)
+    n_moves = len(batch.raw["from_square"])
+    if batch.ids is not None:  # a view: each game's id, once per move of it
+        starts = batch.column("move_start").tolist() + [n_moves]
+        enc.add_fixed(b"".join(struct.pack("<q", game_id) * (starts[g + 1] - starts[g])
+                               for g, game_id in enumerate(batch.ids)), "i64")
+        return
+    enc.add_game_ids(batch.raw["move_start"], n_moves, batch.first_game)
 
 
 def _nags(enc: ColumnEncoder, batch: GameBatch):

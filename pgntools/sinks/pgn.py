@@ -1,7 +1,9 @@
-"""PGN outputs of `validate`: the export-format games (built in C) and the rejected games."""
+"""PGN outputs: the export-format games (built in C), the rejected games and `filter`'s games as they were."""
 from __future__ import annotations
 
-from pgntools.reader import GameBatch
+from typing import List, Optional
+
+from pgntools.reader import STATUS_INVALID, GameBatch
 from pgntools.sinks.base import Sink
 
 
@@ -26,9 +28,40 @@ class RejectsSink(Sink):
         self.output = output
 
     def write(self, batch: GameBatch):
-        offsets_raw, data = batch.string_buffers("raw")
-        if not data:
-            return
-        offsets = memoryview(offsets_raw).cast("i")
-        parts = [data[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1) if offsets[i] != offsets[i + 1]]
-        self.output.write(b"\n\n".join(parts) + b"\n\n")
+        # the raw column holds the invalid games' bytes, or every game's when another output
+        # (filter's) needs them all: the status says which are rejects
+        parts = raw_games(batch, STATUS_INVALID, own_line_ends=False)
+        if parts:
+            self.output.write(b"".join(parts))
+
+
+class RawPgnSink(Sink):
+    """`filter`'s output: each game of the batch exactly as it was in the input (from its first
+    tag to its termination marker), followed by a blank line in the game's own line ends."""
+
+    needs = {"raw_all": True}
+
+    def __init__(self, output):
+        self.output = output
+
+    def write(self, batch: GameBatch):
+        parts = raw_games(batch)
+        if parts:
+            self.output.write(b"".join(parts))
+
+
+def raw_games(batch: GameBatch, status: Optional[int] = None, own_line_ends: bool = True) -> List[bytes]:
+    """The recorded input bytes of the batch's games (of those with ``status``), each with the
+    blank line that ends it (CR LF CR LF for a game written with CR LF, with ``own_line_ends``)."""
+    offsets_raw, data = batch.string_buffers("raw")
+    if not data:
+        return []
+    offsets = memoryview(offsets_raw).cast("i")
+    statuses = batch.raw["status"]
+    parts = []
+    for i in range(len(offsets) - 1):
+        if offsets[i] == offsets[i + 1] or (status is not None and statuses[i] != status):
+            continue
+        game = data[offsets[i]:offsets[i + 1]]
+        parts.append(game + (b"\r\n\r\n" if own_line_ends and b"\r\n" in game else b"\n\n"))
+    return parts

@@ -31,6 +31,8 @@ def parents(offs: pa.Array, total: int) -> pa.Array:
 
 def game_ids(local: pa.Array, batch: GameBatch) -> pa.Array:
     """Batch-local game indexes as game_ids (input order over all inputs)."""
+    if batch.ids is not None:  # a selection's view of some games: they keep the input's ids
+        return pc.take(ints(batch.ids, pa.int64()), local)
     return pc.add(local.cast(pa.int64()), scalar(batch.first_game, pa.int64()))
 
 

@@ -1,0 +1,139 @@
+"""`--where EXPR`: the games to keep, as an SQL-like condition over the columns of export's
+`games` table (issue 18). ``compile_where(text)`` parses and checks an expression (a
+``WhereError`` says what and where); the ``Where`` it returns is a selection: it keeps the games
+of a batch for which the condition is true.
+
+The language (the README's reference): parser.py (grammar), check.py (names and types),
+evaluate.py (a batch at a time, with Arrow compute; null semantics).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from pgntools.where.check import Checked, check, names
+from pgntools.where.parser import WhereError, parse
+
+__all__ = ["Choose", "Where", "WhereError", "compile_where", "names"]
+
+
+class Where:
+    """The games for which ``text`` is true (false and null drop a game). Picklable (the text is
+    parsed again where it is unpickled), so a parallel run's workers select as the parent does.
+
+    ``tag_only``: the condition reads tags only (no field the replay fills), so it could be
+    decided before the replay."""
+
+    before_replay = None  # a tag-only condition is decided after the replay for now
+
+    def __init__(self, text: str):
+        self.text = text
+        self.checked: Checked = check(parse(text), text)
+
+    def __reduce__(self):
+        return (Where, (self.text,))
+
+    @property
+    def tag_only(self) -> bool:
+        return not self.checked.replay
+
+    @property
+    def needs(self) -> Dict[str, object]:
+        return self.checked.needs
+
+    def kept(self, batch) -> List[int]:
+        """The batch-local indices of the games the condition keeps, ascending."""
+        if not batch.n_games:
+            return []
+        import pyarrow.compute as pc
+
+        from pgntools.where.evaluate import Evaluation
+
+        indices = pc.indices_nonzero(Evaluation(self.checked, batch).keep(self.checked.tree))
+        return memoryview(indices.buffers()[1]).cast("Q")[indices.offset:indices.offset + len(indices)].tolist()
+
+    def select(self, batch):
+        if not batch.n_games:
+            return batch
+        indices = self.kept(batch)
+        if len(indices) == batch.n_games:
+            return batch
+        from pgntools.selection import take_games
+
+        return take_games(batch, indices)
+
+    def __repr__(self):
+        return f"Where({self.text!r})"
+
+
+def compile_where(text: str) -> Where:
+    """The selection of an expression, checked (a WhereError when it cannot run)."""
+    return Where(text)
+
+
+class Choose:
+    """The selection of the command line's --where, --sample/--seed and --limit: the games the
+    condition keeps, of those the sample's share, the first ``limit`` of them. With a limit the
+    selection is ``done`` once it has that many (the run then stops reading); a limit counts
+    the games of one run in input order, so it needs the run read in one thread."""
+
+    before_replay = None  # (the tag filter goes to the reader through needs)
+
+    def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
+                 limit: Optional[int] = None):
+        self.where = Where(where) if where else None
+        self.sample, self.seed, self.limit = sample, seed, limit
+        self.chosen = 0   # games selected so far (for the limit)
+        self.done = limit is not None and limit <= 0
+
+    def __reduce__(self):
+        return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit))
+
+    @property
+    def needs(self) -> Dict[str, object]:
+        needs = dict(self.where.needs) if self.where else {}
+        if self.where is not None:
+            from pgntools.where.prefilter import tag_filter
+
+            clauses = tag_filter(self.where.checked)
+            if clauses:  # games that fail them are not replayed (the reader decides on their tags)
+                needs["tag_filter"] = clauses
+        if self.sample is not None:
+            needs["numbered"] = True  # the sample is by game id: a parallel run numbers its chunks
+        return needs
+
+    def kept(self, batch) -> List[int]:
+        """The batch-local indices of the games chosen, ascending."""
+        import pyarrow.compute as pc
+
+        from pgntools.where.sample import sampled
+
+        if self.done:
+            return []
+        mask = None
+        if self.where is not None:
+            from pgntools.where.evaluate import Evaluation
+
+            mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
+        if self.sample is not None:
+            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
+            mask = share if mask is None else pc.and_(mask, share)
+        if mask is None:
+            indices = list(range(batch.n_games))
+        else:
+            found = pc.indices_nonzero(mask)
+            indices = memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+        if self.limit is not None:
+            indices = indices[:self.limit - self.chosen]
+            self.chosen += len(indices)
+            self.done = self.chosen >= self.limit
+        return indices
+
+    def select(self, batch):
+        if not batch.n_games:
+            return batch
+        indices = self.kept(batch)
+        if len(indices) == batch.n_games:
+            return batch
+        from pgntools.selection import take_games
+
+        return take_games(batch, indices)

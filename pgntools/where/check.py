@@ -1,0 +1,225 @@
+"""The names of the --where language and their types, from the declaration of the `games` table
+(pgntools.sinks.schema), and the type check of a parsed expression: every mistake a user can
+make in an expression is found here, before any input is read."""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from pgntools.sinks import schema
+from pgntools.sinks.schema import Built, Codes, Fixed, Strings, Tag
+from pgntools.where.parser import FUNCTIONS, Node, WhereError, close_names
+
+DATE_COLUMNS = ("date", "utc_date")  # PGN dates (YYYY.MM.DD, ?? for unknown parts), compared as dates
+# Columns filled by the replay: a predicate on them is decided after it, one on tags only before.
+NUMBER_TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "float64")
+
+
+class Name(NamedTuple):
+    """A name of the language: its column, type, the values it can take (an enum's), whether the
+    replay fills it, and the reader options it needs."""
+    column: schema.Column
+    type: str
+    values: Tuple[str, ...] = ()
+    replay: bool = False
+    needs: Tuple[Tuple[str, object], ...] = ()
+
+
+def _name_of(column: schema.Column) -> Optional[Name]:
+    source = column.source
+    if isinstance(source, Tag):
+        type_ = "date" if column.name in DATE_COLUMNS else "number" if column.type in NUMBER_TYPES else "string"
+        return Name(column, type_, needs=(("tag_columns", True), ("tag_values", True)))
+    if isinstance(source, Codes):
+        return Name(column, "string", tuple(v for v in source.names if v), replay=True)
+    if isinstance(source, Fixed):
+        return Name(column, "number", replay=column.name != "offset")
+    if isinstance(source, Strings):
+        needs = (("final_fen", True),) if source.column == "final_fen" else ()
+        return Name(column, "string", replay=True, needs=needs)
+    if isinstance(source, Built) and source.what in ("game_ids", "source"):
+        return Name(column, "number" if source.what == "game_ids" else "string")
+    return None  # a list or a map (tags: tags['Name'])
+
+
+@functools.lru_cache(maxsize=None)
+def names() -> Dict[str, Name]:
+    """Every name an expression can use (a column of `games` with one value a game)."""
+    found = {}
+    for column in schema.GAME_COLUMNS:
+        name = _name_of(column)
+        if name is not None:
+            found[column.name] = name
+    return found
+
+
+def unknown_name(node: Node, text: str) -> WhereError:
+    name = text[node.pos:node.pos + len(node.args[0])] if text[node.pos:node.pos + 1] != '"' else node.args[0]
+    valid = sorted(names())
+    close = close_names(name, valid)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return WhereError(f"unknown name {name}: {hint}the names are {', '.join(valid)}, and tags['Name'] for any tag",
+                      text, node.pos)
+
+
+class Checked(NamedTuple):
+    tree: Node
+    columns: Tuple[str, ...]      # the columns the expression reads
+    other_tags: Tuple[str, ...]   # the tags read as tags['Name']
+    replay: bool                  # it reads a field the replay fills
+
+    @property
+    def needs(self) -> Dict[str, object]:
+        needs: Dict[str, object] = {}
+        for column in self.columns:
+            needs.update(names()[column].needs)
+        if "game_id" in self.columns:  # a parallel run's chunks then know their games' ids
+            needs["numbered"] = True
+        return needs
+
+
+def regex_error(pattern: str) -> Optional[str]:
+    """Why Arrow's regular expressions (RE2, which evaluate.py runs) refuse ``pattern``, or None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pgntools.sinks.arrays import text
+
+    try:
+        pc.match_substring_regex(text([""]), pattern)
+    except pa.ArrowInvalid as exc:
+        return str(exc).replace("Invalid regular expression: ", "")
+    return None
+
+
+DATE_LITERAL = re.compile(r"^(\d{4})[.-](\d{2})[.-](\d{2})$")
+
+
+def check(tree: Node, text: str) -> Checked:
+    """The tree with every node's type, or a WhereError at the first mistake."""
+    columns: List[str] = []
+    tags: List[str] = []
+
+    def fail(message: str, node: Node):
+        return WhereError(message, text, node.pos)
+
+    def typed(node: Node, *args) -> Node:
+        return node._replace(args=args)
+
+    def visit(node: Node) -> Node:
+        kind, args = node.kind, node.args
+        if kind == "literal":
+            return node
+        if kind == "column":
+            name = names().get(args[0])
+            if name is None:
+                raise unknown_name(node, text)
+            columns.append(args[0])
+            return node._replace(type=name.type)
+        if kind == "tag":
+            tags.append(args[0])
+            return node._replace(type="string")
+        if kind in ("and", "or", "not"):
+            parts = [visit(a) for a in args]
+            for part in parts:
+                if part.type != "bool":
+                    raise fail(f"{kind.upper()} needs a condition, not a {part.type}", part)
+            return node._replace(args=tuple(parts), type="bool")
+        if kind == "compare":
+            op, left, right = args[0], visit(args[1]), visit(args[2])
+            left, right = comparable(left, right, op)
+            return node._replace(args=(op, left, right), type="bool")
+        if kind == "between":
+            value, low, high = (visit(a) for a in args)
+            value, low = comparable(value, low, "between")
+            value, high = comparable(value, high, "between")
+            return node._replace(args=(value, low, high), type="bool")
+        if kind == "in":
+            value = visit(args[0])
+            items = tuple(comparable(value, item, "in")[1] for item in args[1])
+            return node._replace(args=(value, items), type="bool")
+        if kind in ("like", "regex"):
+            value = visit(args[0])
+            if value.type not in ("string", "date"):
+                raise fail(f"{'LIKE' if kind == 'like' else '~'} needs a string, not a {value.type}", value)
+            if kind == "regex":
+                valid_regex(args[1])
+            return node._replace(args=(value, *args[1:]), type="bool")
+        if kind in ("is_null", "is_not_null"):
+            value = visit(args[0])
+            return node._replace(args=(value,), type="bool")
+        if kind == "arith":
+            op, left, right = args[0], visit(args[1]), visit(args[2])
+            for part in (left, right):
+                if part.type != "number":
+                    raise fail(f"{op!r} needs numbers, not a {part.type}", part)
+            return node._replace(args=(op, left, right), type="number")
+        if kind == "negate":
+            value = visit(args[0])
+            if value.type != "number":
+                raise fail(f"'-' needs a number, not a {value.type}", value)
+            return node._replace(args=(value,), type="number")
+        if kind == "call":
+            name, call_args = args
+            wanted, result = FUNCTIONS[name]
+            if len(call_args) != len(wanted):
+                raise fail(f"{name}() takes {len(wanted)} argument{'s' * (len(wanted) > 1)}, "
+                           f"not {len(call_args)}", node)
+            checked = []
+            for want, arg in zip(wanted, call_args):
+                if want == "pattern":
+                    if arg.kind != "literal" or arg.type != "string":
+                        raise fail(f"{name}()'s pattern must be a 'string'", arg)
+                    valid_regex(arg)
+                    checked.append(arg)
+                    continue
+                arg = visit(arg)
+                if arg.type != want and not (want == "string" and arg.type == "date"):
+                    raise fail(f"{name}() needs a {want}, not a {arg.type}", arg)
+                checked.append(arg)
+            return node._replace(args=(name, tuple(checked)), type=result)
+        raise AssertionError(kind)
+
+    def comparable(left: Node, right: Node, op: str) -> Tuple[Node, Node]:
+        """Both sides of a comparison, of one type (a date literal made a date); an enum's
+        literal checked against the enum's values."""
+        types = {left.type, right.type}
+        if "bool" in types:
+            raise fail(f"cannot compare a condition (use AND, OR, NOT)", left if left.type == "bool" else right)
+        if types == {"date", "string"}:
+            literal = right if right.type == "string" else left
+            if literal.kind != "literal":
+                raise fail("a date is compared with a date or a 'YYYY.MM.DD' string", literal)
+            m = DATE_LITERAL.match(literal.args[0])
+            if not m:
+                raise fail(f"{literal.args[0]!r} is not a date: write 'YYYY.MM.DD'", literal)
+            date = literal._replace(args=(".".join(m.groups()),), type="date")
+            return (date, right) if literal is left else (left, date)
+        if len(types) > 1:
+            other = right if left.kind == "column" or left.kind == "tag" else left
+            raise fail(f"type mismatch: {show(left)} is a {left.type}, {show(right)} is a {right.type}", other)
+        for value, literal in ((left, right), (right, left)):
+            if value.kind == "column" and literal.kind == "literal":
+                allowed = names()[value.args[0]].values
+                if allowed and literal.args[0] not in allowed:
+                    raise fail(f"{value.args[0]} is one of {', '.join(allowed)}, not {literal.args[0]!r}", literal)
+        return left, right
+
+    def show(node: Node) -> str:
+        if node.kind == "literal":
+            return repr(node.args[0])
+        if node.kind == "column":
+            return node.args[0]
+        return "the expression"
+
+    def valid_regex(node: Node):
+        problem = regex_error(node.args[0])
+        if problem:
+            raise fail(f"invalid regular expression: {problem}", node)
+
+    checked = visit(tree)
+    if checked.type != "bool":
+        raise fail(f"the expression is a {checked.type}, not a condition (compare it: ... = ..., ... > ...)", checked)
+    replay = any(names()[c].replay for c in columns)
+    return Checked(checked, tuple(dict.fromkeys(columns)), tuple(dict.fromkeys(tags)), replay)

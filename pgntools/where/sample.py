@@ -1,0 +1,44 @@
+"""`--sample FRACTION --seed S`: a pseudo-random share of the games, decided by each game's id
+alone (so the same games for any --jobs, in any chunking, on a cluster): a game is kept when the
+64-bit mix (SplitMix64's finaliser) of its id and the seed falls below FRACTION x 2^64."""
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pgntools.sinks.arrays import ints
+
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_MASK = (1 << 64) - 1
+
+
+def _u64(value: int) -> pa.Scalar:
+    return pa.Array.from_buffers(pa.uint64(), 1, [None, pa.py_buffer((value & _MASK).to_bytes(8, "little"))])[0]
+
+
+def mix(ids: pa.Array, seed: int) -> pa.Array:
+    """SplitMix64 of id + (seed + 1) x golden ratio, per id (uint64 arithmetic wraps, as in C)."""
+    z = pc.add(ids.cast(pa.uint64()), _u64((seed + 1) * _GOLDEN))
+    z = pc.multiply(pc.bit_wise_xor(z, pc.shift_right(z, _u64(30))), _u64(_MIX1))
+    z = pc.multiply(pc.bit_wise_xor(z, pc.shift_right(z, _u64(27))), _u64(_MIX2))
+    return pc.bit_wise_xor(z, pc.shift_right(z, _u64(31)))
+
+
+def mix_one(game_id: int, seed: int) -> int:
+    """The same mix in Python (for tests and for anyone who wants to reproduce a sample)."""
+    z = (game_id + (seed + 1) * _GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
+
+
+def threshold(fraction: float) -> int:
+    return min(int(fraction * (1 << 64)), _MASK)
+
+
+def sampled(first_game: int, n: int, fraction: float, seed: int) -> pa.Array:
+    """For games first_game .. first_game + n - 1: whether the sample keeps each."""
+    ids = pc.add(pa.arange(0, n).cast(pa.int64()), ints([first_game], pa.int64())[0])
+    if fraction >= 1:
+        return pc.is_valid(ids)
+    return pc.less(mix(ids, seed), _u64(threshold(fraction)))
