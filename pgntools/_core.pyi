@@ -5,6 +5,7 @@ STANDARD_START_FEN: str
 ERROR_KINDS: List[str]
 TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
 NOTE_KINDS: List[str]
+FIX_KINDS: List[str]  # the fix table's kinds (the result's fixes are the `fixes` bits)
 RESULTS: List[str]
 FEN_PROBLEMS: List[str]
 COLUMN_FORMATS: Dict[str, str]
@@ -53,7 +54,8 @@ class BatchReader(Iterator[Union[dict, BatchColumns]]):
                  strip_variations: bool = ..., reduced: bool = ..., tag_columns: bool = ..., tag_values: bool = ...,
                  en_passant: str = ..., shredder: bool = ...,
                  batch_games: int = ..., max_batch_bytes: int = ..., buffer_size: int = ..., max_game_size: int = ...,
-                 base_offset: int = ..., base_line: int = ..., first_game: int = ..., detach: bool = ...) -> None: ...
+                 base_offset: int = ..., base_line: int = ..., first_game: int = ..., detach: bool = ...,
+                 automatic_ends: Optional[str] = ...) -> None: ...
     def __next__(self) -> Union[dict, BatchColumns]: ...
 
 def replay_movetext(data: bytes) -> int: ...

@@ -3,6 +3,8 @@
 
 ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
 NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
+FIX_KINDS = [game_fix_name(i).decode() for i in range(FIX_KIND_COUNT)]
+cdef dict _AUTOMATIC_END_MODES = {"note": AUTO_END_NOTE, "enforce": AUTO_END_ENFORCE, "truncate": AUTO_END_TRUNCATE}
 RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
@@ -127,11 +129,17 @@ cdef class BatchReader:
                   bint shredder=False,
                   int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
                   size_t max_game_size=64 << 20,
-                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0, bint detach=False):
+                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0, bint detach=False,
+                  str automatic_ends=None):
         cdef GameOptions opt
         memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
         if en_passant not in _EN_PASSANT_MODES:
             raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
+        if automatic_ends is None:  # --strict keeps play after an automatic draw an error
+            automatic_ends = "enforce" if strict else "note"
+        if automatic_ends not in _AUTOMATIC_END_MODES:
+            raise ValueError(f"automatic_ends must be 'note', 'enforce' or 'truncate', not {automatic_ends!r}")
+        opt.automatic_ends = _AUTOMATIC_END_MODES[automatic_ends]
         opt.replay = replay
         opt.moves = moves
         opt.comments = comments

@@ -94,6 +94,29 @@ def checking_options(f):
     return f
 
 
+def recovery_options(f):
+    """What the reader recovers from instead of calling a game invalid (issue 20): play after an
+    automatic draw. The choices go to the Click context; reader_recovery() hands them to a Run."""
+
+    @functools.wraps(f)
+    def wrapper(*args, automatic_ends, **kwargs):
+        click.get_current_context().meta["pgntools.recovery"] = {"automatic_ends": automatic_ends}
+        return f(*args, **kwargs)
+
+    return click.option(
+        "--automatic-ends", type=click.Choice(["note", "enforce", "truncate"]), default=None,
+        help="A game that goes on after an automatic draw (dead position, fivefold repetition, 75-move "
+             "rule): note (the default) keeps it valid with a note play_after_automatic_end; enforce "
+             "(the default with --strict) makes the moves after it an error; truncate cuts the game "
+             "there with the rule's result (a fix).")(wrapper)
+
+
+def reader_recovery() -> dict:
+    """The reader options recovery_options chose (an option left unset keeps the reader's default)."""
+    chosen = click.get_current_context().meta.get("pgntools.recovery", {})
+    return {name: value for name, value in chosen.items() if value is not None}
+
+
 JOBS_HELP = ("Threads to use [default: the number of CPUs]: N workers read chunks of the input. "
              "Outputs are the same for any N; --jobs 1 reads in the main thread.")
 
@@ -256,6 +279,7 @@ def broken_inputs(summary):
                                                "moves and result only (and FEN, SetUp and Variant, which a "
                                                "game that has them needs to be read).")
 @checking_options
+@recovery_options
 @parallel_options
 @exit_options
 @handle_errors
@@ -274,7 +298,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
         strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20,
         # tag values only when an output shows them (-o writes them, --report's messages quote
         # FEN and Variant): copying them is 1 % of the replay
-        tag_values=output is not None or report is not None),
+        tag_values=output is not None or report is not None, **reader_recovery()),
         outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None,
         **parallel_settings(jobs, scheduler, chunk_bytes))
@@ -298,6 +322,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
 @click.option("--include-invalid", is_flag=True, help="Also write invalid games' positions, up to the last legal move.")
 @click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
 @checking_options
+@recovery_options
 @parallel_options
 @exit_options
 @handle_errors
@@ -316,7 +341,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
     run = Run("to-fen", list(files), dict(
         moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
         strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder,
-        max_game_size=max_game_size << 20),
+        max_game_size=max_game_size << 20, **reader_recovery()),
         outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None or fmt != "fen",
         **parallel_settings(jobs, scheduler, chunk_bytes))
@@ -340,6 +365,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
               show_default=True)
 @checking_options
+@recovery_options
 @parallel_options(jobs_help="Threads to use [default: the number of CPUs], two a worker: one reads and "
                             "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
                             "adds the writer thread, from 4 on N/2 workers share chunks of the input. The "
@@ -363,7 +389,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
         moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
         fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
         batch_games=512,  # half the default: the batches queued for the writer thread stay small
-        detach=writer_thread),  # the writer thread copies the batches' columns, not the reader
+        detach=writer_thread, **reader_recovery()),  # the writer thread copies the batches' columns, not the reader
         outputs={"report": report, "summary": summary}, progress=progress,
         # a reader and its writer thread: two threads a job (on 2 CPUs, one job with its writer is
         # faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)

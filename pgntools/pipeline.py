@@ -16,7 +16,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 from pgntools.errors import OutputError
 from pgntools.storage import LocalStorage, is_url, storage_for
 from pgntools.io import check_inputs
-from pgntools.reader import ERROR_KINDS, NOTE_KINDS, GameBatch, iter_batches
+from pgntools.reader import ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, GameBatch, iter_batches
 
 
 class AtomicOutput:
@@ -106,6 +106,7 @@ class Summary:
         self.games = self.valid = self.fixed = self.invalid = 0
         self.errors: Counter = Counter()
         self.notes: Counter = Counter()
+        self.fixes: Counter = Counter()  # per fix kind (a game may have several)
         self.bytes = 0
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see Run)
@@ -118,11 +119,19 @@ class Summary:
         self.invalid += status.count(2)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
+        _count_codes(self.fixes, FIX_KINDS, batch.raw["fix_kind"])
+        result_fixes = batch.raw["fixes"]
+        for bits in set(result_fixes).difference((0,)):
+            n = result_fixes.count(bits)
+            if bits & FIX_RESULT_TAG:
+                self.fixes["result_tag"] += n
+            if bits & FIX_RESULT_MARKER:
+                self.fixes["result_marker"] += n
 
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": self.errors, "notes": self.notes}
+                "errors": self.errors, "notes": self.notes, "fixes": self.fixes}
 
     def merge(self, counts: dict):
         self.games += counts["games"]
@@ -131,11 +140,12 @@ class Summary:
         self.invalid += counts["invalid"]
         self.errors.update(counts["errors"])
         self.notes.update(counts["notes"])
+        self.fixes.update(counts["fixes"])
 
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
                "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
-               "bytes": self.bytes, "seconds": round(self.seconds, 3)}
+               "fixes": dict(sorted(self.fixes.items())), "bytes": self.bytes, "seconds": round(self.seconds, 3)}
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
         return out

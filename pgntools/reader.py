@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # for the annotations; imported where records are made (see p
 
 ERROR_KINDS = _core.ERROR_KINDS
 NOTE_KINDS = _core.NOTE_KINDS
+FIX_KINDS = _core.FIX_KINDS  # the fix table's kinds; the result's fixes are the `fixes` bits
+AUTOMATIC_ENDS = ("note", "enforce", "truncate")  # what a move after an automatic draw does
 RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
 STATUSES = ("valid", "fixed", "invalid")
 TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags with a column of their own in export's games (the C reader finds them)
@@ -111,7 +113,7 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "invalid_promotion":
         return f"invalid promotion {token!r}{where}: a pawn must promote on the last rank, to Q, R, B or N"
     if kind == "null_move":
-        return f"null move {token!r}{where} in a standard game"
+        return f"null move {token!r}{where} in a standard game (--allow-null-moves reads it as a pass)"
     if kind == "drop":
         return f"piece drop {token!r}{where} in a standard game"
     if kind == "invalid_start_position":
@@ -159,8 +161,18 @@ def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cac
     return out
 
 
-def game_fixes(fixes: int, result_tag: int, result_marker: int, result: int) -> List[dict]:
+def game_fixes(batch: GameBatch, rows: Tuple[int, int], fixes: int, result_tag: int, result_marker: int,
+               result: int, cache: dict) -> List[dict]:
+    """The fix records of one game: the fix table's rows (kind, ply, field, from, to), then the
+    result's fixes (the `fixes` bits)."""
     out = []
+    if rows[0] != rows[1]:
+        if "fixes" not in cache:
+            cache["fixes"] = (batch.column("fix_kind"), batch.column("fix_ply"), batch.strings("fix_field"),
+                              batch.strings("fix_from"), batch.strings("fix_to"))
+        kinds, plies, fields, froms, tos = cache["fixes"]
+        out += [{"kind": FIX_KINDS[kinds[i]], "ply": plies[i] or None, "field": fields[i] or None,
+                 "from": froms[i], "to": tos[i]} for i in range(*rows)]
     if fixes & FIX_RESULT_TAG:
         out.append({"kind": "result_tag", "from": RESULTS[result_tag], "to": RESULTS[result]})
     if fixes & FIX_RESULT_MARKER:
@@ -177,9 +189,10 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
     note_kinds = batch.column("note_kind")
     note_rows = batch.ranges("note_start", len(note_kinds))
     note_plies, note_counts, note_tokens = batch.column("note_ply"), batch.column("note_count"), batch.strings("note_token")
+    fix_rows = batch.ranges("fix_start", len(batch.column("fix_kind")))
     col = {name: batch.column(name) for name in ("offset", "length", "line", "ply_count", "status", "result",
                                                   "result_tag", "result_marker", "outcome", "outcome_ply", "fixes",
-                                                  "chess960")}
+                                                  "chess960", "automatic_end", "automatic_end_ply")}
     start_fens = batch.strings("start_fen")
     final_fens = batch.strings("final_fen")
     pgns = batch.strings("pgn")
@@ -191,6 +204,10 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
         tag_dict = dict(tags)
         notes = [{"kind": NOTE_KINDS[note_kinds[i]], "ply": note_plies[i] or None, "count": note_counts[i],
                   "token": note_tokens[i] or None} for i in range(*note_rows[g])]
+        automatic_end = OUTCOMES[col["automatic_end"][g]]
+        for note in notes:
+            if note["kind"] == "play_after_automatic_end":
+                note["rule"] = automatic_end
         games.append(Game(
             index=batch.first_game + g, source=batch.source, offset=col["offset"][g], length=col["length"][g],
             line=col["line"][g], tags=tags, status=STATUSES[col["status"][g]], result=RESULTS[col["result"][g]],
@@ -198,9 +215,11 @@ def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
             outcome=OUTCOMES[col["outcome"][g]],
             outcome_ply=col["outcome_ply"][g] if col["outcome"][g] else None, ply_count=col["ply_count"][g], chess960=bool(col["chess960"][g]),
             start_fen=start_fens[g], errors=game_errors(batch, g, error_rows[g], tag_dict, cache),
-            notes=notes, fixes=game_fixes(col["fixes"][g], col["result_tag"][g], col["result_marker"][g], col["result"][g]),
+            notes=notes, fixes=game_fixes(batch, fix_rows[g], col["fixes"][g], col["result_tag"][g],
+                                          col["result_marker"][g], col["result"][g], cache),
             moves=moves[g] if moves else [], final_fen=final_fens[g] if final_fens else None,
-            pgn=pgns[g] if pgns else None,
+            pgn=pgns[g] if pgns else None, automatic_end=automatic_end,
+            automatic_end_ply=col["automatic_end_ply"][g] if automatic_end else None,
         ))
     return games
 
@@ -234,7 +253,7 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
 READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
                   "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "tag_values", "en_passant",
                   "shredder", "batch_games", "max_batch_bytes",
-                  "buffer_size", "max_game_size", "base_offset", "base_line", "detach")
+                  "buffer_size", "max_game_size", "base_offset", "base_line", "detach", "automatic_ends")
 
 
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,

@@ -66,6 +66,8 @@ class Game:
     moves: List[Move] = field(default_factory=list)
     final_fen: Optional[str] = None
     pgn: Optional[str] = None
+    automatic_end: Optional[str] = None       # the first automatic draw the mainline reached (played on or not)
+    automatic_end_ply: Optional[int] = None
 
     @property
     def headers(self) -> dict:

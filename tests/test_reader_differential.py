@@ -341,11 +341,14 @@ def test_null_moves_are_errors(tmp_path):
     assert (game.errors[0].kind, game.errors[0].ply) == ("null_move", 2)
 
 
-def test_play_after_a_dead_position_is_an_error(tmp_path):
-    # bench/master-games-30k.pgn: 28 games go on after an automatic end; python-chess plays on.
+def test_play_after_a_dead_position_is_an_error_when_enforced(tmp_path):
+    # bench/master-games-30k.pgn: 28 games go on after an automatic end; python-chess plays on, and
+    # so do we by default (noted: test_repair.py); --automatic-ends enforce (or --strict) stops.
     text = ('[FEN "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"]\n[SetUp "1"]\n[Result "1/2-1/2"]\n\n'
             "1. Kxd2 Kd7 2. Ke3 1/2-1/2\n")
-    assert len(list(pc_read_all(text)[0].mainline_moves())) == 3
-    game = read_one(tmp_path, text)
+    pc_moves = [m.uci() for m in pc_read_all(text)[0].mainline_moves()]
+    assert len(pc_moves) == 3
+    assert read_one(tmp_path, text).uci == pc_moves
+    game = read_one(tmp_path, text, automatic_ends="enforce")
     assert game.outcome == "insufficient_material"
     assert (game.errors[0].kind, game.errors[0].ply, game.errors[0].token) == ("move_after_game_end", 2, "Kd7")

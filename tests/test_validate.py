@@ -186,8 +186,9 @@ GAME_END = [
 
 @pytest.mark.parametrize("name, pgn, outcome, ply, token", GAME_END, ids=[g[0] for g in GAME_END])
 def test_move_after_game_end(tmp_path, name, pgn, outcome, ply, token):
+    # enforce: what --strict does; by default play after an automatic draw is noted (test_repair.py)
     chess = pytest.importorskip("chess")
-    game = read_one(tmp_path, pgn + "\n")
+    game = read_one(tmp_path, pgn + "\n", automatic_ends="enforce")
     assert game.status == "invalid" and game.outcome == outcome
     error = game.errors[0]
     assert (error.kind, error.ply, error.token) == ("move_after_game_end", ply, token)
@@ -211,7 +212,7 @@ def test_game_ending_at_the_automatic_end_is_valid(tmp_path, name, pgn, outcome,
 
 def test_move_after_game_end_inside_a_variation(tmp_path):
     data = setup("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1") + "1. Ke2 (1. Kxd2 Kd7 2. Ke3) 1... Kd7 *\n"
-    game = read_one(tmp_path, data)
+    game = read_one(tmp_path, data, automatic_ends="enforce")
     assert game.status == "invalid"
     error = game.errors[0]
     assert (error.kind, error.ply, error.token) == ("move_after_game_end", 2, "Kd7")
@@ -483,7 +484,7 @@ def test_summary_shape(tmp_path):
     result = cli_run(["validate", str(path), "--summary", str(summary)])
     assert result.exit_code == 1
     got = json.loads(summary.read_text())
-    assert set(got) == {"games", "valid", "fixed", "invalid", "errors", "notes", "bytes", "seconds"}
+    assert set(got) == {"games", "valid", "fixed", "invalid", "errors", "notes", "fixes", "bytes", "seconds"}
     assert (got["games"], got["valid"], got["fixed"], got["invalid"]) == (5, 2, 1, 2)
     assert got["errors"] == {"illegal_move": 1, "invalid_san": 1}
     assert got["bytes"] == len(data.encode())
@@ -637,7 +638,7 @@ def test_strip_options(tmp_path, option, absent):
 
 def assert_round_trip(tmp_path: Path, exported: bytes, *options, sub: str = "round"):
     """Validating export-format output again: every game valid (no errors, no fixes, no notes
-    other than draw claims) and the same bytes out."""
+    other than draw claims and play after an automatic draw) and the same bytes out."""
     folder = tmp_path / sub
     folder.mkdir(exist_ok=True)
     first = write(folder, exported, "first.pgn")
@@ -647,7 +648,8 @@ def assert_round_trip(tmp_path: Path, exported: bytes, *options, sub: str = "rou
     assert result.exit_code == 0, result.stderr
     for line in report_lines(report.read_text()):
         assert line["status"] == "valid" and not line["errors"] and not line["fixes"], line
-        assert {n["kind"] for n in line["notes"]} <= {"fifty_move_claimable", "threefold_claimable"}, line
+        assert {n["kind"] for n in line["notes"]} <= {"fifty_move_claimable", "threefold_claimable",
+                                                         "play_after_automatic_end"}, line
     assert again.read_bytes() == exported
 
 

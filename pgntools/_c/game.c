@@ -12,7 +12,10 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 };
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
-    "threefold_claimable",
+    "threefold_claimable", "play_after_automatic_end",
+};
+static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
+    "truncated_at_automatic_end",
 };
 
 const char *game_error_name(int kind) { return kind > 0 && kind < ERR_COUNT ? ERROR_NAMES[kind] : "unknown"; }
@@ -22,6 +25,8 @@ const char *game_note_name(int kind)
         return san_note_name(kind);
     return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
 }
+
+const char *game_fix_name(int kind) { return kind >= 0 && kind < FIX_KIND_COUNT ? FIX_NAMES[kind] : "unknown"; }
 
 /* ---------------------------------------------------------------- reader lifecycle */
 
@@ -123,6 +128,18 @@ void game_add_note(Game *g, int kind, int ply, const Token *t)
     }
 }
 
+void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
+                  const char *from, size_t from_len, const char *to, size_t to_len)
+{
+    Batch *b = &r->batch;
+    g->n_fixes++;
+    COL_PUSH(b, F_KIND, uint8_t, kind);
+    COL_PUSH(b, F_PLY, int32_t, ply);
+    game_push_text(r, S_FIX_FIELD, field, field_len, g->latin1);
+    game_push_text(r, S_FIX_FROM, from, token_prefix(from, from_len, 200, g->latin1), g->latin1);
+    game_push_text(r, S_FIX_TO, to, to_len, g->latin1);
+}
+
 static void push_notes(GameReader *r, Game *g)
 {
     Batch *b = &r->batch;
@@ -203,7 +220,7 @@ static void finish_game(GameReader *r, Game *g)
     replay_finish(r, g);
     if (g->latin1)
         game_add_note(g, NOTE_LATIN1, 0, NULL);
-    int status = g->n_errors ? STATUS_INVALID : g->fixes ? STATUS_FIXED : STATUS_VALID;
+    int status = g->n_errors ? STATUS_INVALID : g->fixes || g->n_fixes ? STATUS_FIXED : STATUS_VALID;
     if (r->opt.final_fen) {
         char fen[FEN_MAX];
         game_push_text(r, S_FINAL_FEN, fen, fen_format(final, fen, r->opt.fen_options), false);
@@ -234,6 +251,9 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
     COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
     COL_PUSH(b, G_REPLAYED, uint8_t, g->replaying);
+    COL_PUSH(b, G_AUTOMATIC_END, uint8_t, g->automatic_end);
+    COL_PUSH(b, G_AUTOMATIC_END_PLY, int32_t, g->automatic_end_ply);
+    COL_PUSH(b, G_FIX_START, int32_t, g->mark->cols[F_KIND]);
     if (r->opt.tag_columns)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);

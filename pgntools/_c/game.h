@@ -35,7 +35,21 @@ enum {
     NOTE_MISSING_RESULT_TAG,
     NOTE_FIFTY_MOVE_CLAIMABLE,
     NOTE_THREEFOLD_CLAIMABLE,
+    NOTE_PLAY_AFTER_AUTOMATIC_END, /* the mainline went on after a dead position, fivefold, 75 moves */
     NOTE_KIND_COUNT
+};
+
+/* Fix kinds (the fix table's rows; the result's fixes are G_FIXES bits, result.h). */
+enum {
+    FIXK_TRUNCATED_AT_AUTOMATIC_END, /* --automatic-ends truncate: the moves after it dropped */
+    FIX_KIND_COUNT
+};
+
+/* What a move after an automatic draw (dead position, fivefold, 75 moves) does. */
+enum {
+    AUTO_END_NOTE,     /* the game goes on, noted (NOTE_PLAY_AFTER_AUTOMATIC_END) */
+    AUTO_END_ENFORCE,  /* move_after_game_end, an error */
+    AUTO_END_TRUNCATE, /* the game ends there, with the rule's result: a fix */
 };
 
 typedef struct {
@@ -56,6 +70,7 @@ typedef struct {
     int max_games;        /* games per batch */
     size_t max_batch_bytes; /* a batch also ends once it holds this much (games with huge comments) */
     int max_errors;       /* errors kept per game */
+    int automatic_ends;   /* AUTO_END_* */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };
@@ -86,5 +101,6 @@ const char *game_tag_column_name(int i);
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);
+const char *game_fix_name(int kind);
 
 #endif

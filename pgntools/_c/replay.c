@@ -78,7 +78,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 
 static bool emitting(const GameReader *r, const Game *g)
 {
-    return r->opt.pgn && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
+    return r->opt.pgn && !g->cut && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
 }
 
 static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
@@ -146,6 +146,57 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     g->pending = true;
 }
 
+static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
+{
+    game_add_error(r, g, kind, ply, t, detail);
+    g->stopped = true;
+}
+
+static bool is_automatic_draw(int outcome)
+{
+    return outcome == OUTCOME_INSUFFICIENT || outcome == OUTCOME_SEVENTYFIVE || outcome == OUTCOME_FIVEFOLD;
+}
+
+/* Keeps the first automatic draw the mainline reaches (G_AUTOMATIC_END), whatever follows it. */
+static void note_automatic_end(Game *g)
+{
+    if (!g->automatic_end && is_automatic_draw(g->outcome)) {
+        g->automatic_end = g->outcome;
+        g->automatic_end_ply = g->outcome_ply;
+    }
+}
+
+static const char *automatic_end_name(int outcome)
+{
+    return outcome == OUTCOME_INSUFFICIENT ? "insufficient_material"
+           : outcome == OUTCOME_SEVENTYFIVE ? "seventyfive_moves"
+                                            : "fivefold_repetition";
+}
+
+/* A mainline move t after the automatic draw the game is at: true when it is to be replayed
+ * (AUTO_END_NOTE: noted once, and the position decides the end again from here). Otherwise the
+ * game ends before t: an error (enforce), or cut there with a fix (truncate). */
+static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int ply)
+{
+    if (r->opt.automatic_ends == AUTO_END_ENFORCE) {
+        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, g->outcome);
+        return false;
+    }
+    if (r->opt.automatic_ends == AUTO_END_TRUNCATE) {
+        const char *rule = automatic_end_name(g->outcome);
+        game_add_fix(r, g, FIXK_TRUNCATED_AT_AUTOMATIC_END, g->outcome_ply, rule, strlen(rule),
+                     r->sc.buf + t->a, t->alen, "", 0);
+        g->cut = g->stopped = true; /* the rest of the movetext is read, not replayed or written */
+        return false;
+    }
+    if (!g->played_on) {
+        g->played_on = true;
+        game_add_note(g, NOTE_PLAY_AFTER_AUTOMATIC_END, g->automatic_end_ply, t);
+    }
+    g->outcome = g->outcome_ply = 0;
+    return true;
+}
+
 /* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. A move
  * that takes or promotes (material_changed) sets the half-move clock to 0: only such a move can
  * leave too little material, and only the others can repeat a position or reach 50 or 75 moves
@@ -156,24 +207,23 @@ static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool m
     if (material_changed) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
-    } else if (p->halfmove >= 8) {
+    } else if (p->halfmove >= 8 && !(g->played_on && p->halfmove > 150)) {
+        /* (played on past 75 moves the clock grows without bound, and a repetition scan over it
+         * made a long game quadratic: the claims were noted by then) */
         if (p->halfmove >= 100)
             g->claim_fifty = true;
         int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
         g->claim_threefold |= reps >= 3;
-        if (reps >= 5 && !g->outcome)
+        /* once played on (AUTO_END_NOTE), only a dead position ends the game again: the players
+         * went on past a repetition or the clock, and how it ended is theirs */
+        if (reps >= 5 && !g->outcome && !g->played_on)
             g->outcome = OUTCOME_FIVEFOLD;
-        if (!g->outcome && p->halfmove >= 150)
+        if (!g->outcome && p->halfmove >= 150 && !g->played_on)
             g->outcome = OUTCOME_SEVENTYFIVE;
     }
     if (g->outcome && !g->outcome_ply)
         g->outcome_ply = g->ply;
-}
-
-static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
-{
-    game_add_error(r, g, kind, ply, t, detail);
-    g->stopped = true;
+    note_automatic_end(g);
 }
 
 void replay_move(GameReader *r, Game *g, const Token *t)
@@ -196,8 +246,11 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     bool mainline = g->depth == 0;
     int ply = L->ply + 1;
     int ended = mainline ? g->outcome : L->ended;
-    if (ended) {
-        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
+    if (ended && !mainline && r->opt.automatic_ends != AUTO_END_ENFORCE) {
+        L->ended = ended = 0; /* a variation plays on after a dead position or 75 moves too */
+    } else if (ended && (!is_automatic_draw(ended) || !play_after_automatic_end(r, g, t, ply))) {
+        if (!is_automatic_draw(ended)) /* after checkmate no legal move exists */
+            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
         return;
     }
     SanMove sm;
@@ -263,6 +316,8 @@ void replay_move(GameReader *r, Game *g, const Token *t)
 void replay_comment(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
+    if (g->cut) /* after the cut: dropped with the moves */
+        return;
     if (g->depth == 0 && g->pending) {
         ann_parse(text, t->alen, &g->ann);
         if (r->opt.comments) {
@@ -291,7 +346,7 @@ void replay_nag(GameReader *r, Game *g, const Token *t)
         game_add_error(r, g, ERR_SYNTAX, g->ply, t, 0);
         return;
     }
-    if (g->depth == 0 && g->pending)
+    if (g->depth == 0 && g->pending && !g->cut)
         COL_PUSH(&r->batch, N_NAG, uint8_t, t->value);
     if (emitting(r, g) && !r->opt.reduced)
         em_nag(&r->em, t->value);
@@ -342,7 +397,8 @@ static void check_result(GameReader *r, Game *g, const Position *final)
 {
     ResultCheck rc;
     int by_position = result_of_outcome(g->outcome, final->turn);
-    result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results, g->n_errors > 0, &rc);
+    /* a cut game takes the rule's result whatever --no-fix-results says: truncate asked for it */
+    result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results || g->cut, g->n_errors > 0, &rc);
     g->result = rc.result;
     g->fixes = rc.fixes;
     if (rc.error)
@@ -360,10 +416,11 @@ static void final_outcome(GameReader *r, Game *g, const Position *p)
         g->outcome = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
     else if (pos_is_insufficient_material(p))
         g->outcome = OUTCOME_INSUFFICIENT;
-    else if (p->halfmove >= 150)
+    else if (p->halfmove >= 150 && !g->played_on)
         g->outcome = OUTCOME_SEVENTYFIVE;
     if (g->outcome)
         g->outcome_ply = g->ply;
+    note_automatic_end(g);
 }
 
 void replay_finish(GameReader *r, Game *g)
