@@ -103,6 +103,7 @@ cdef extern from "game.h":
         size_t max_batch_bytes
         int max_errors
         int automatic_ends
+        bint allow_null_moves
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY

@@ -96,13 +96,18 @@ def checking_options(f):
 
 def recovery_options(f):
     """What the reader recovers from instead of calling a game invalid (issue 20): play after an
-    automatic draw. The choices go to the Click context; reader_recovery() hands them to a Run."""
+    automatic draw, null moves. The choices go to the Click context; reader_recovery() hands them to a Run."""
 
     @functools.wraps(f)
-    def wrapper(*args, automatic_ends, **kwargs):
-        click.get_current_context().meta["pgntools.recovery"] = {"automatic_ends": automatic_ends}
+    def wrapper(*args, automatic_ends, allow_null_moves, **kwargs):
+        click.get_current_context().meta["pgntools.recovery"] = {"automatic_ends": automatic_ends,
+                                                                 "allow_null_moves": allow_null_moves or None}
         return f(*args, **kwargs)
 
+    wrapper = click.option(
+        "--allow-null-moves", is_flag=True,
+        help="Read --, Z0, 0000 and @@@@ as a null move (the side to move passes; not when in check), "
+             "written -- in PGN and 0000 as UCI. Without it a null move is an error.")(wrapper)
     return click.option(
         "--automatic-ends", type=click.Choice(["note", "enforce", "truncate"]), default=None,
         help="A game that goes on after an automatic draw (dead position, fivefold repetition, 75-move "

@@ -253,7 +253,8 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
 READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
                   "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "tag_values", "en_passant",
                   "shredder", "batch_games", "max_batch_bytes",
-                  "buffer_size", "max_game_size", "base_offset", "base_line", "detach", "automatic_ends")
+                  "buffer_size", "max_game_size", "base_offset", "base_line", "detach", "automatic_ends",
+                  "allow_null_moves")
 
 
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,

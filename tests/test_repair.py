@@ -172,3 +172,61 @@ def test_master_games_that_play_on_are_valid_and_match_python_chess():
         text = data[game.offset:game.offset + game.length].decode("utf-8", "replace")
         board = pc_read_game(text).end().board()
         assert game.final_fen == board.fen(), game.index
+
+
+# ---------------------------------------------------------------- null moves
+
+ODDS = '[Event "odds"]\n[Result "*"]\n\n1. e4 -- 2. d4 Z0 3. Nf3 0000 (3... @@@@ 4. Bc4) 4. e5 d5 5. exd6 e5 *\n'
+
+
+def test_null_moves_are_read_as_a_pass_with_the_option(tmp_path):
+    chess_or_skip()
+    game = read_one(tmp_path, ODDS, allow_null_moves=True, pgn=True)
+    assert game.status == "valid" and game.errors == []
+    assert game.san == ["e4", "--", "d4", "--", "Nf3", "--", "e5", "d5", "exd6", "e5"]
+    assert game.uci[1] == game.uci[3] == game.uci[5] == "0000"
+    # python-chess reads --, Z0, 0000 and @@@@ as null moves: the same final position (the
+    # halfmove clock counted on, the en-passant chance of 4... d5 taken at once)
+    pc = pc_read_game(ODDS)
+    assert [m.uci() for m in pc.mainline_moves()] == game.uci
+    assert game.final_fen == pc.end().board().fen()
+    assert "1. e4 -- 2. d4 -- 3. Nf3 -- (3... -- 4. Bc4) 4. e5" in game.pgn  # written as --
+
+
+def test_without_the_option_a_null_move_is_an_error_naming_it(tmp_path):
+    game = read_one(tmp_path, ODDS)
+    assert game.status == "invalid" and (game.errors[0].kind, game.errors[0].ply) == ("null_move", 2)
+    assert "--allow-null-moves" in game.errors[0].message
+
+
+def test_a_null_move_clears_en_passant_and_counts_the_clocks(tmp_path):
+    game = read_one(tmp_path, "1. e4 e5 2. d4 d5 3. dxe5 -- 4. -- f5 *\n", allow_null_moves=True)
+    # after 3... --: white to move at fullmove 4, halfmove 1; after 4. --: black, halfmove 2
+    # (the en-passant chance after a double step is lost by a pass)
+    assert game.status == "valid"
+    assert game.final_fen == "rnbqkbnr/ppp3pp/8/3pPp2/4P3/8/PPP2PPP/RNBQKBNR w KQkq f6 0 5"
+    before_f5 = read_one(tmp_path, "1. e4 e5 2. d4 d5 3. dxe5 -- 4. -- *\n", allow_null_moves=True)
+    assert before_f5.final_fen == "rnbqkbnr/ppp2ppp/8/3pP3/4P3/8/PPP2PPP/RNBQKBNR b KQkq - 2 4"
+
+
+def test_a_null_move_in_check_is_illegal(tmp_path):
+    game = read_one(tmp_path, "1. e4 f5 2. Qh5+ -- *\n", allow_null_moves=True)
+    assert (game.errors[0].kind, game.errors[0].ply, game.errors[0].token) == ("illegal_move", 4, "--")
+
+
+def test_null_moves_through_the_cli(tmp_path):
+    src = tmp_path / "odds.pgn"
+    src.write_text(ODDS)
+    assert cli_run(["validate", str(src), "-q"]).exit_code == 1
+    run = cli_run(["validate", str(src), "--allow-null-moves", "-o", "-", "-q"])
+    assert run.exit_code == 0 and "1. e4 -- 2. d4 --" in run.stdout
+    fens = cli_run(["to-fen", str(src), "--allow-null-moves", "--every-ply", "--format", "csv"])
+    assert fens.exit_code == 0
+    assert fens.stdout.splitlines()[3] == '0,2,"--","rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"'
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "ds"
+    assert cli_run(["export", "--parquet", str(out), str(src), "--allow-null-moves", "-q"]).exit_code == 0
+    rows = pq.read_table(out / "moves").to_pylist()
+    null = rows[1]
+    assert (null["san"], null["uci"], null["piece"], null["from_square"], null["to_square"]) == ("--", "0000", "king", 60, 60)
+    assert rows[2]["san"] == "d4" and rows[2]["piece"] == "pawn"

@@ -71,6 +71,7 @@ typedef struct {
     size_t max_batch_bytes; /* a batch also ends once it holds this much (games with huge comments) */
     int max_errors;       /* errors kept per game */
     int automatic_ends;   /* AUTO_END_* */
+    bool allow_null_moves; /* --, Z0, 0000, @@@@: the side to move passes (else null_move, an error) */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };

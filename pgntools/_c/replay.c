@@ -76,6 +76,30 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 
 /* ---------------------------------------------------------------- moves */
 
+/* A null move (--allow-null-moves; the side to move is not in check): the side passes, the
+ * en-passant chance is gone, the clocks count on. Recorded in u as MOVE_NONE (take_back). */
+static void make_null_move(Position *p, Undo *u)
+{
+    memcpy(&u->state, &p->turn, sizeof u->state);
+    u->move = MOVE_NONE;
+    u->captured = 0;
+    if (p->turn == BLACK)
+        p->fullmove++;
+    p->turn ^= 1;
+    p->ep = NO_SQ;
+    p->halfmove++;
+    pos_rehash(p); /* rare: the hash from scratch */
+}
+
+/* Takes back the move recorded in u, a null move too. */
+static void take_back(Position *p, const Undo *u)
+{
+    if (u->move == MOVE_NONE)
+        memcpy(&p->turn, &u->state, sizeof u->state);
+    else
+        pos_unmake(p, u);
+}
+
 static bool emitting(const GameReader *r, const Game *g)
 {
     return r->opt.pgn && !g->cut && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
@@ -123,6 +147,10 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
      * stands there now */
     int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
     int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    if (m == MOVE_NONE) { /* a null move: the king stands still (the moves table has a piece and */
+        piece = KING;     /* squares for every row); its SAN is --, its UCI 0000 */
+        from = uci_to = pos_king(after, us);
+    }
     char text[FEN_MAX];
     finish_pending(r, g);
     if (!batch_reserve_move_row(b)) {
@@ -138,7 +166,9 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     COL_PUT(b, M_FLAGS, uint8_t, flags);
     COL_PUT(b, M_HALFMOVE, uint16_t, after->halfmove);
     COL_PUT(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
-    size_t uci_len = uci_format_squares(from, uci_to, mv_promo(m), text);
+    size_t uci_len = m == MOVE_NONE ? 4 : uci_format_squares(from, uci_to, mv_promo(m), text);
+    if (m == MOVE_NONE)
+        memcpy(text, "0000", 4);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
         b->failed = true;
     if (r->opt.fen_every_ply)
@@ -256,7 +286,10 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     SanMove sm;
     move_t m = MOVE_NONE;
     int rc = san_parse(text, t->alen, &sm);
-    if (rc == SAN_OK)
+    bool null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
+    if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
+        rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
+    else if (rc == SAN_OK)
         rc = san_resolve(&L->pos, &sm, &m);
     if (rc != SAN_OK) {
         if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
@@ -275,16 +308,22 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     char san[16];
     size_t san_len = 0;
     bool want_san = r->opt.pgn || (mainline && r->opt.moves);
-    if (want_san)
+    if (want_san && null_move) {
+        memcpy(san, "--", 2);
+        san_len = 2;
+    } else if (want_san)
         san_len = san_format_base(&L->pos, m, san);
-    pos_make_undo(&L->pos, m, &L->undo);
+    if (null_move)
+        make_null_move(&L->pos, &L->undo);
+    else
+        pos_make_undo(&L->pos, m, &L->undo);
     bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
     L->has_move = true;
     L->ply = ply;
     int status = pos_check_status(&L->pos);
     if (want_san && status)
         san[san_len++] = status == 2 ? '#' : '+';
-    uint16_t notes = sm.notes | san_check_notes(sm.check, status);
+    uint16_t notes = null_move ? 0 : sm.notes | san_check_notes(sm.check, status);
     if (notes) /* most moves need none */
         add_move_notes(r, g, notes, ply, t);
 
@@ -367,7 +406,7 @@ void replay_open_variation(GameReader *r, Game *g, const Token *t)
     r->levels.len = (size_t)g->depth + 1;
     V->pos = L->pos;
     if (L->has_move)
-        pos_unmake(&V->pos, &L->undo);
+        take_back(&V->pos, &L->undo);
     V->has_move = false;
     V->ply = L->ply - 1;
     V->ended = 0;
