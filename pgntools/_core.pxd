@@ -77,6 +77,11 @@ cdef extern from "batch.h":
     const char *batch_column_name(int id)
     const char *batch_column_format(int id)
     const char *batch_string_name(int id)
+    ctypedef struct BatchName:
+        int value
+        const char *name
+    int NAMES_STATUS, NAMES_OUTCOME, NAMES_PIECE, NAMES_MOVE_FLAG, NAMES_HAS, NAMES_FIX
+    const BatchName *batch_names(int set, size_t *count)
     void batch_clear(Batch *b)
     bint batch_init(Batch *b)
     void batch_free(Batch *b)

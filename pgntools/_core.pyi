@@ -9,6 +9,12 @@ FIX_KINDS: List[str]  # the fix table's kinds (the result's fixes are the `fixes
 RESULTS: List[str]
 FEN_PROBLEMS: List[str]
 COLUMN_FORMATS: Dict[str, str]
+STATUS_CODES: Dict[str, int]  # names of batch.h's codes and bits (batch_names)
+OUTCOME_CODES: Dict[str, int]
+PIECE_CODES: Dict[str, int]
+MOVE_FLAGS: Dict[str, int]
+HAS_BITS: Dict[str, int]
+FIX_BITS: Dict[str, int]
 
 class Board:
     last_notes: List[str]

@@ -10,6 +10,24 @@ FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
 cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
+
+
+cdef dict _batch_names(int which):
+    """{name: value} of one of batch.h's name sets."""
+    cdef size_t count, i
+    cdef const BatchName *names = batch_names(which, &count)
+    out = {}
+    for i in range(count):
+        out[names[i].name.decode()] = names[i].value
+    return out
+
+
+STATUS_CODES = _batch_names(NAMES_STATUS)      # the status column: {"valid": 0, "fixed": 1, "invalid": 2}
+OUTCOME_CODES = _batch_names(NAMES_OUTCOME)    # the outcome column (0: none)
+PIECE_CODES = _batch_names(NAMES_PIECE)        # piece, captured, promotion (0: none)
+MOVE_FLAGS = _batch_names(NAMES_MOVE_FLAG)     # bits of the flags column
+HAS_BITS = _batch_names(NAMES_HAS)             # bits of the has column: which move values are set
+FIX_BITS = _batch_names(NAMES_FIX)             # bits of the fixes column
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
 cdef list _BATCH_KEYS = ["n_games", "first_game", *_COLUMN_IDS, *_STRING_IDS]
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches

@@ -319,7 +319,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
               help="The position after N plies (0 = start); repeatable.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="fen", show_default=True,
               help="fen: bare FEN lines; epd: EPD with id \"game:ply\"; csv/jsonl/parquet: rows of "
-                   "game, ply, move (the SAN that led here), fen.")
+                   "game_id, ply, san (the move that led here), fen.")
 @click.option("--en-passant", type=click.Choice(["legal", "fen"]), default="legal", show_default=True,
               help="legal: the en-passant square only when a capture is legal (python-chess, Lichess); "
                    "fen: after every double step (the FEN standard).")
@@ -362,7 +362,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @inputs
 @click.option("--parquet", "out_dir", required=True, type=click.Path(file_okay=False), metavar="OUT_DIR",
               help="The dataset directory to create: OUT_DIR/games/part-*.parquet and OUT_DIR/moves/part-*.parquet.")
-@click.option("--columns", metavar="NAMES", help="Comma-separated columns to keep (game_id and ply always stay).")
+@click.option("--columns", metavar="NAMES", help="Comma-separated columns to keep, by their lower-case names (e.g. white_elo,result,san; game_id and ply always stay).")
 @click.option("--with-fen", is_flag=True, help="Add the FEN after each move to the moves table.")
 @click.option("--with-comments", is_flag=True, help="Add each move's comment text to the moves table.")
 @click.option("--en-passant", type=click.Choice(["legal", "fen"]), default="legal", show_default=True,

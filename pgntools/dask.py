@@ -4,7 +4,7 @@ DataFrames. Needs the dask extra: ``pip install 'pgntools-chess[dask]'``.
     import pgntools.dask
     games = pgntools.dask.read_games(["2024-01.pgn", "2024-02.pgn"])       # one partition per chunk
     moves = pgntools.dask.read_moves("2024-01.pgn", with_fen=True)
-    games.groupby("ECO").size().compute()
+    games.groupby("eco").size().compute()  # export's column names (lower-case)
 
 Both use the numbered chunks of pgntools.chunks: this process reads the inputs once with the scanner to
 find game-aligned chunks (and number the games); the workers replay them. A chunk of a plain

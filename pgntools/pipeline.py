@@ -16,7 +16,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 from pgntools.errors import OutputError
 from pgntools.storage import LocalStorage, is_url, storage_for
 from pgntools.io import check_inputs
-from pgntools.reader import ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, GameBatch, iter_batches
+from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, STATUS_FIXED,
+                             STATUS_INVALID, STATUS_VALID, GameBatch, iter_batches)
 
 
 class AtomicOutput:
@@ -114,9 +115,9 @@ class Summary:
     def add(self, batch: GameBatch):
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
-        self.valid += status.count(0)
-        self.fixed += status.count(1)
-        self.invalid += status.count(2)
+        self.valid += status.count(STATUS_VALID)
+        self.fixed += status.count(STATUS_FIXED)
+        self.invalid += status.count(STATUS_INVALID)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
         _count_codes(self.fixes, FIX_KINDS, batch.raw["fix_kind"])

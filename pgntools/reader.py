@@ -22,12 +22,25 @@ NOTE_KINDS = _core.NOTE_KINDS
 FIX_KINDS = _core.FIX_KINDS  # the fix table's kinds; the result's fixes are the `fixes` bits
 AUTOMATIC_ENDS = ("note", "enforce", "truncate")  # what a move after an automatic draw does
 RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
-STATUSES = ("valid", "fixed", "invalid")
-TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags with a column of their own in export's games (the C reader finds them)
-INTEGER_TAGS = {"WhiteElo", "BlackElo"}
-OUTCOMES = (None, "checkmate", "stalemate", "insufficient_material", "seventyfive_moves", "fivefold_repetition")
-PIECES = (None, "pawn", "knight", "bishop", "rook", "queen", "king")
-FIX_RESULT_TAG, FIX_RESULT_MARKER = 1, 2
+TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags the C reader finds for export's games columns (G_TAG_SLOTS order)
+
+
+def _by_code(codes: dict) -> tuple:
+    """Names indexed by their code (None for a code without a name: 0, "none")."""
+    names = [None] * (max(codes.values()) + 1)
+    for name, code in codes.items():
+        names[code] = name
+    return tuple(names)
+
+
+# The codes and bits of the batch columns, named by the C core (batch.h's batch_names)
+STATUSES = _by_code(_core.STATUS_CODES)  # valid, fixed, invalid
+STATUS_VALID, STATUS_FIXED, STATUS_INVALID = (_core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid"))
+OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
+PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
+MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
+HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
+FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",
     2: "')' closes no variation",
@@ -232,6 +245,8 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
         return None
     ucis, comments = batch.strings("uci"), batch.strings("comment")
     has, clock, emt = batch.column("has"), batch.column("clock"), batch.column("emt")
+    has_clock, has_emt, has_cp, has_mate, has_comment = (HAS_BITS[k] for k in ("clock", "emt", "eval_cp", "eval_mate",
+                                                                               "comment"))
     eval_cp, eval_mate = batch.column("eval_cp"), batch.column("eval_mate")
     nag_starts, nags = batch.column("nag_start").tolist(), batch.column("nag").tolist()
     nag_ends = nag_starts[1:] + [len(nags)]
@@ -241,9 +256,9 @@ def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
         for i in range(start, end):
             h = has[i]
             game_moves.append(Move(
-                san=sans[i], uci=ucis[i], clock=clock[i] if h & 1 else None, emt=emt[i] if h & 2 else None,
-                eval_cp=eval_cp[i] if h & 4 else None, eval_mate=eval_mate[i] if h & 8 else None,
-                nags=nags[nag_starts[i]:nag_ends[i]], comment=comments[i] if comments and h & 16 else None))
+                san=sans[i], uci=ucis[i], clock=clock[i] if h & has_clock else None, emt=emt[i] if h & has_emt else None,
+                eval_cp=eval_cp[i] if h & has_cp else None, eval_mate=eval_mate[i] if h & has_mate else None,
+                nags=nags[nag_starts[i]:nag_ends[i]], comment=comments[i] if comments and h & has_comment else None))
         out.append(game_moves)
     return out
 

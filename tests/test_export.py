@@ -34,11 +34,11 @@ EXPORT_SAMPLE = 60  # games per corpus file in the default run
 PIECE = pa.dictionary(pa.int8(), pa.string())
 GAMES_TYPES = [
     ("game_id", pa.int64()), ("source", pa.string()), ("offset", pa.int64()),
-    ("Event", pa.string()), ("Site", pa.string()), ("Date", pa.string()), ("Round", pa.string()),
-    ("White", pa.string()), ("Black", pa.string()), ("Result", pa.string()),
-    ("WhiteElo", pa.int32()), ("BlackElo", pa.int32()),
-    ("TimeControl", pa.string()), ("ECO", pa.string()), ("Opening", pa.string()), ("Termination", pa.string()),
-    ("UTCDate", pa.string()), ("UTCTime", pa.string()), ("Variant", pa.string()),
+    ("event", pa.string()), ("site", pa.string()), ("date", pa.string()), ("round", pa.string()),
+    ("white", pa.string()), ("black", pa.string()),
+    ("white_elo", pa.int32()), ("black_elo", pa.int32()),
+    ("time_control", pa.string()), ("eco", pa.string()), ("opening", pa.string()), ("termination", pa.string()),
+    ("utc_date", pa.string()), ("utc_time", pa.string()), ("variant", pa.string()),
     ("tags", pa.map_(pa.string(), pa.string())),
     ("start_fen", pa.string()), ("result", pa.string()), ("result_tag", pa.string()),
     ("status", PIECE),
@@ -302,7 +302,7 @@ def test_row_counts_and_game_ids_across_inputs(tmp_path):
     assert games.column("game_id").to_pylist() == list(range(len(texts)))
     assert games.column("ply_count").to_pylist() == plies
     assert moves.num_rows == sum(plies)
-    assert games.column("Event").to_pylist() == [read_game(t).headers["Event"] for t in texts]
+    assert games.column("event").to_pylist() == [read_game(t).headers["Event"] for t in texts]
     assert games.column("source").to_pylist() == [str(a)] * 2 + [str(b)] + [str(c)] * 3
     # byte offset of each game in its own file (by hand: where its first tag starts)
     joined_c = "\n".join([ANNOTATED, PLAIN, STALEMATE])
@@ -435,7 +435,7 @@ def test_chess960_uci_castling_king_takes_rook(tmp_path):
     assert [(m["san"], m["uci"], m["from_square"], m["to_square"]) for m in castles] == [
         ("O-O-O", "b1a1", 1, 0), ("O-O-O", "b8a8", 57, 56)]
     assert games.column("final_fen").to_pylist() == [board.fen()]
-    assert games.column("Variant").to_pylist() == ["Chess960"]
+    assert games.column("variant").to_pylist() == ["Chess960"]
 
 
 # ---------------------------------------------------------------- clocks, evals, NAGs
@@ -552,12 +552,13 @@ def test_tags_columns_elo_and_map(tmp_path):
     g = rows(games)
     for row, text in zip(g, (FLAGS, MATE, ANNOTATED)):
         headers = read_game(text).headers
-        for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Result"):
-            assert row[tag] == headers[tag], tag
-    assert [(x["WhiteElo"], x["BlackElo"]) for x in g] == [(2345, None), (None, None), (None, None)]
-    assert (g[1]["ECO"], g[1]["Opening"]) == ("C50", "Blackburne Shilling Gambit")
-    assert g[2]["TimeControl"] == "300+3"
-    assert g[0]["TimeControl"] is None and g[0]["ECO"] is None and g[0]["Termination"] is None
+        for column, tag in (("event", "Event"), ("site", "Site"), ("date", "Date"), ("round", "Round"),
+                            ("white", "White"), ("black", "Black"), ("result_tag", "Result")):
+            assert row[column] == headers[tag], tag
+    assert [(x["white_elo"], x["black_elo"]) for x in g] == [(2345, None), (None, None), (None, None)]
+    assert (g[1]["eco"], g[1]["opening"]) == ("C50", "Blackburne Shilling Gambit")
+    assert g[2]["time_control"] == "300+3"
+    assert g[0]["time_control"] is None and g[0]["eco"] is None and g[0]["termination"] is None
     assert dict(g[1]["tags"]) == {"Annotator": "Tester", "PlyCount": "14"}
     assert dict(g[0]["tags"]) == {} and dict(g[2]["tags"]) == {}
 
@@ -586,21 +587,21 @@ def test_lichess_style_tags(tmp_path):
     src = write_pgn(tmp_path, "l.pgn", text)
     games, _ = export(tmp_path, [src])
     row = rows(games)[0]
-    assert (row["WhiteElo"], row["BlackElo"]) == (1500, 1621)
-    assert (row["UTCDate"], row["UTCTime"], row["Variant"], row["Termination"]) == (
+    assert (row["white_elo"], row["black_elo"]) == (1500, 1621)
+    assert (row["utc_date"], row["utc_time"], row["variant"], row["termination"]) == (
         "2024.01.01", "12:34:56", "Standard", "Normal")
     assert dict(row["tags"]) == {"WhiteRatingDiff": "-6"}
-    assert row["result"] == "0-1" and row["Round"] == "-"
+    assert row["result"] == "0-1" and row["round"] == "-"
 
 
 # ---------------------------------------------------------------- --columns
 
 def test_columns_keeps_only_named_columns(tmp_path):
     src = write_pgn(tmp_path, "a.pgn", FLAGS, MATE)
-    games, moves = export(tmp_path, [src], "--columns", "san, clock,White,ply_count", expect=(0,))
-    assert games.schema.names == ["game_id", "White", "ply_count"]
+    games, moves = export(tmp_path, [src], "--columns", "san, clock,white,ply_count", expect=(0,))
+    assert games.schema.names == ["game_id", "white", "ply_count"]
     assert moves.schema.names == ["game_id", "ply", "san", "clock"]
-    assert games.column("White").to_pylist() == ["Alice", "Carol"]
+    assert games.column("white").to_pylist() == ["Alice", "Carol"]
     assert moves.num_rows == sum(games.column("ply_count").to_pylist())
     assert moves.column("san").to_pylist() == [m["san"] for t in (FLAGS, MATE) for m in oracle_moves(t)]
 
@@ -612,6 +613,13 @@ def test_columns_unknown_name_is_usage_error(tmp_path):
     assert "no_such_column" in result.stderr
     assert "--columns" in result.stderr
     assert not list(out.rglob("*.parquet"))
+
+
+def test_columns_named_as_tags_suggest_the_column(tmp_path):
+    """Columns are snake_case (white_elo), not tag case: the old names are usage errors that say so."""
+    src = write_pgn(tmp_path, "a.pgn", FLAGS)
+    result = invoke(["export", "--parquet", tmp_path / "out", "--columns", "WhiteElo,san", src], expect=(2,))
+    assert "WhiteElo (did you mean white_elo?)" in result.stderr
 
 
 # ---------------------------------------------------------------- safety of the output directory
@@ -705,9 +713,9 @@ def test_duckdb_reads_the_dataset_readme_query(tmp_path):
     out = tmp_path / "out"
     invoke(["export", "--parquet", out, src])
     query = f"""
-        SELECT (g.WhiteElo // 200) * 200 AS band, m.san, count(*) AS games
+        SELECT (g.white_elo // 200) * 200 AS band, m.san, count(*) AS games
         FROM '{out}/moves/*.parquet' m JOIN '{out}/games/*.parquet' g USING (game_id)
-        WHERE m.ply = 1 AND g.WhiteElo IS NOT NULL
+        WHERE m.ply = 1 AND g.white_elo IS NOT NULL
         GROUP BY band, m.san QUALIFY row_number() OVER (PARTITION BY band ORDER BY games DESC) <= 3
         ORDER BY band, games DESC"""
     con = duckdb.connect()
@@ -856,7 +864,7 @@ def test_game_ids_continue_across_batches(tmp_path):
     games, moves = export(tmp_path, [src, src], expect=(0,))
     n = 2 * len(texts)
     assert games.column("game_id").to_pylist() == list(range(n))
-    assert games.column("Round").to_pylist() == [str(i) for i in range(len(texts))] * 2
+    assert games.column("round").to_pylist() == [str(i) for i in range(len(texts))] * 2
     plies = [len(list(read_game(t).mainline_moves())) for t in texts] * 2
     assert games.column("ply_count").to_pylist() == plies
     assert moves.num_rows == sum(plies)
@@ -880,7 +888,7 @@ def test_non_ascii_and_escaped_tags(tmp_path):
     games, moves = export(tmp_path, [src], expect=(0,))
     row = rows(games)[0]
     # by hand (python-chess 1.11 keeps the PGN escapes in its header values; the values are unescaped)
-    assert (row["Event"], row["Site"], row["White"], row["Black"]) == (
+    assert (row["event"], row["site"], row["white"], row["black"]) == (
         'Göteborg "Open"', "Москва", "Müller, Jürgen", "张伟")
     assert dict(row["tags"]) == {"Annotator": "Café \\ Crème"}
     assert moves.column("san").to_pylist() == ["e4", "e5"]

@@ -392,7 +392,7 @@ def test_empty_inputs(tmp_path, name, data):
             elif path.name == "summary.json":
                 assert json.loads(path.read_text())["games"] == 0
             elif path.suffix == ".csv":  # the columns, no rows
-                assert path.read_bytes() == b'"game","ply","move","fen"\n'
+                assert path.read_bytes() == b'"game_id","ply","san","fen"\n'
             elif path.is_file():
                 assert path.read_bytes() == b""
 
@@ -535,7 +535,7 @@ def test_mixed_encodings_in_one_file(tmp_path):
     text = out.read_bytes().decode("utf-8")  # the output is UTF-8 throughout
     assert '[Event "Café"]' in text and "{à suivre}" in text and text.count("Straße") == 2
     run(["export", "--parquet", tmp_path / "ds", src, "--jobs", 1], expect=0)
-    events = pq.read_table(tmp_path / "ds" / "games", columns=["Event"]).column("Event").to_pylist()
+    events = pq.read_table(tmp_path / "ds" / "games", columns=["event"]).column("event").to_pylist()
     assert events == [g.headers["Event"] for g in games]
 
 

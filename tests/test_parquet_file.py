@@ -181,7 +181,7 @@ def test_empty_file_has_the_schema(tmp_path):
 def test_statistics_per_row_group(tmp_path, table):
     """Every integer column and every dictionary-encoded string column (tags, SAN) carries its
     null count and min/max in every row group (what engines skip row groups by: game_id, Date,
-    WhiteElo, ...); they are right, with nulls and all-null groups, strings ordered byte-wise."""
+    white_elo, ...); they are right, with nulls and all-null groups, strings ordered byte-wise."""
     batches = read_batches(hand_games(tmp_path), batch_games=1)
     arrow_schema = schema.GAMES if table == "games" else schema.MOVES
     write_part(tmp_path / "t.parquet", batches, arrow_schema, "zstd", 2 if table == "games" else 9, table=table)
@@ -204,7 +204,7 @@ def test_statistics_per_row_group(tmp_path, table):
                 key = (lambda v: v.encode()) if isinstance(values[0], str) else None
                 assert (stats.min, stats.max) == (min(values, key=key), max(values, key=key)), name
             checked.add(name)
-    expected = {"game_id", "ply", "san", "uci"} if table == "moves" else {"game_id", "WhiteElo", "Event", "Date", "White"}
+    expected = {"game_id", "ply", "san", "uci"} if table == "moves" else {"game_id", "white_elo", "event", "date", "white"}
     assert expected <= checked
     assert not {"piece", "status", "final_fen"} & checked  # fixed dictionaries and plain strings: none
 
@@ -230,7 +230,7 @@ def test_duckdb_reads_what_pyarrow_reads(tmp_path, name):
         for row, want in zip(got, expected):
             assert list(row) == [dict(v) if k == "tags" and v is not None else v for k, v in want.items()]
     # filters that DuckDB answers with the row groups' statistics: right counts, no group wrongly skipped
-    for name, column in [("g.parquet", "White"), ("g.parquet", "Date"), ("g.parquet", "WhiteElo"),
+    for name, column in [("g.parquet", "white"), ("g.parquet", "date"), ("g.parquet", "white_elo"),
                          ("m.parquet", "san"), ("m.parquet", "game_id")]:
         values = [v for v in pq.read_table(tmp_path / name, columns=[column]).column(0).to_pylist() if v is not None]
         for value in sorted(set(values))[:: max(1, len(set(values)) // 5)]:

@@ -213,10 +213,10 @@ def test_game_index_runs_across_inputs(tmp_path):
     b = write_pgn(tmp_path, "b.pgn", SETUP)
     result = invoke(["to-fen", "--format", "csv", "--include-invalid", a, b], expect=(1,))
     rows = read_csv(result.stdout)
-    assert [r["game"] for r in rows] == ["0", "1", "2"]
+    assert [r["game_id"] for r in rows] == ["0", "1", "2"]
     assert [r["fen"] for r in rows] == final_fens([SCHOLAR, ILLEGAL, SETUP], include_invalid=True)
     # the default mode's row is the final position: ply = plies played, move = the last SAN
-    assert [(r["ply"], r["move"]) for r in rows] == [("7", "Qxf7#"), ("7", "Bg5"), ("4", "e5")]
+    assert [(r["ply"], r["san"]) for r in rows] == [("7", "Qxf7#"), ("7", "Bg5"), ("4", "e5")]
 
 
 def test_empty_input_writes_nothing(tmp_path):
@@ -224,7 +224,7 @@ def test_empty_input_writes_nothing(tmp_path):
     src.write_bytes(b"")
     assert invoke(["to-fen", src]).stdout == ""
     result = invoke(["to-fen", "--format", "csv", src])
-    assert result.stdout.strip() in ("", '"game","ply","move","fen"', "game,ply,move,fen")
+    assert result.stdout.strip() in ("", '"game_id","ply","san","fen"', "game_id,ply,san,fen")
 
 
 # ---------------------------------------------------------------- --every-ply, --ply
@@ -244,7 +244,7 @@ def test_every_ply_fen_lines(tmp_path):
 def test_every_ply_rows_with_include_invalid(tmp_path):
     src = write_pgn(tmp_path, "hand.pgn", *HAND)
     result = invoke(["to-fen", "--every-ply", "--include-invalid", "--format", "csv", src], expect=(1,))
-    got = [(int(r["game"]), int(r["ply"]), r["move"], r["fen"]) for r in read_csv(result.stdout)]
+    got = [(int(r["game_id"]), int(r["ply"]), r["san"], r["fen"]) for r in read_csv(result.stdout)]
     expected = [(g, ply, san, fen) for g, text in enumerate(HAND) for ply, san, fen in oracle(text)[0]]
     assert got == expected
     # the invalid game runs to its last legal position (ply 7), never past it
@@ -255,7 +255,7 @@ def test_ply_repeatable_zero_and_beyond_the_end(tmp_path):
     src = write_pgn(tmp_path, "ok.pgn", SCHOLAR, SETUP)
     # SCHOLAR has 7 plies, SETUP 4: ply 6 exists only in SCHOLAR, 40 in neither
     result = invoke(["to-fen", "--ply", "0", "--ply", "6", "--ply", "40", "--ply", "3", "--format", "csv", src])
-    got = [(int(r["game"]), int(r["ply"]), r["move"], r["fen"]) for r in read_csv(result.stdout)]
+    got = [(int(r["game_id"]), int(r["ply"]), r["san"], r["fen"]) for r in read_csv(result.stdout)]
     expected = [(g, ply, san, fen) for g, text in enumerate([SCHOLAR, SETUP])
                 for ply, san, fen in oracle(text)[0] if ply in (0, 3, 6)]
     assert got == expected
@@ -317,8 +317,8 @@ def test_format_epd_c0_escapes_quotes(tmp_path):
 def test_format_csv(tmp_path):
     src = write_pgn(tmp_path, "hand.pgn", *HAND)
     text = invoke(["to-fen", "--every-ply", "--format", "csv", src], expect=(1,)).stdout
-    assert next(csv.reader(io.StringIO(text))) == ["game", "ply", "move", "fen"]
-    got = [(int(r["game"]), int(r["ply"]), r["move"], r["fen"]) for r in read_csv(text)]
+    assert next(csv.reader(io.StringIO(text))) == ["game_id", "ply", "san", "fen"]
+    got = [(int(r["game_id"]), int(r["ply"]), r["san"], r["fen"]) for r in read_csv(text)]
     expected = [(g, ply, san, fen) for g, t in enumerate(HAND) if g != INVALID_INDEX for ply, san, fen in oracle(t)[0]]
     assert got == expected
 
@@ -331,25 +331,25 @@ def test_format_csv_of_no_rows_has_its_header(tmp_path, jobs):
     prose.write_bytes(b"no games here\n" * 500)
     for src in (empty, prose):
         text = invoke(["to-fen", "--format", "csv", "--jobs", jobs, "--chunk-bytes", "1000", src]).stdout
-        assert list(csv.reader(io.StringIO(text))) == [["game", "ply", "move", "fen"]]
+        assert list(csv.reader(io.StringIO(text))) == [["game_id", "ply", "san", "fen"]]
     invalid = write_pgn(tmp_path, "invalid.pgn", '[Result "*"]\n\n1. e5 *\n')
     text = invoke(["to-fen", "--format", "csv", "--jobs", jobs, invalid], expect=(1,)).stdout
-    assert list(csv.reader(io.StringIO(text))) == [["game", "ply", "move", "fen"]]
+    assert list(csv.reader(io.StringIO(text))) == [["game_id", "ply", "san", "fen"]]
 
 
 def test_format_csv_header_once_across_inputs(tmp_path):
     a = write_pgn(tmp_path, "a.pgn", SCHOLAR)
     b = write_pgn(tmp_path, "b.pgn", SETUP)
     text = invoke(["to-fen", "--format", "csv", a, b]).stdout
-    assert [row[0] for row in csv.reader(io.StringIO(text))] == ["game", "0", "1"]
+    assert [row[0] for row in csv.reader(io.StringIO(text))] == ["game_id", "0", "1"]
 
 
 def test_format_jsonl(tmp_path):
     src = write_pgn(tmp_path, "hand.pgn", *HAND)
     text = invoke(["to-fen", "--every-ply", "--format", "jsonl", src], expect=(1,)).stdout
     objects = [json.loads(line) for line in text.splitlines()]
-    assert all(set(o) == {"game", "ply", "move", "fen"} for o in objects)
-    got = [(o["game"], o["ply"], o["move"], o["fen"]) for o in objects]
+    assert all(set(o) == {"game_id", "ply", "san", "fen"} for o in objects)
+    got = [(o["game_id"], o["ply"], o["san"], o["fen"]) for o in objects]
     expected = [(g, ply, san, fen) for g, t in enumerate(HAND) if g != INVALID_INDEX for ply, san, fen in oracle(t)[0]]
     assert got == expected
 
@@ -359,9 +359,9 @@ def test_format_parquet(tmp_path):
     out = tmp_path / "pos.parquet"
     invoke(["to-fen", "--every-ply", "--include-invalid", "--format", "parquet", "-o", out, src], expect=(1,))
     table = pq.read_table(out)
-    assert table.schema.names == ["game", "ply", "move", "fen"]
+    assert table.schema.names == ["game_id", "ply", "san", "fen"]
     assert [f.type for f in table.schema] == [pa.int64(), pa.int16(), pa.string(), pa.string()]
-    got = list(zip(*(table.column(c).to_pylist() for c in ("game", "ply", "move", "fen"))))
+    got = list(zip(*(table.column(c).to_pylist() for c in ("game_id", "ply", "san", "fen"))))
     expected = [(g, ply, san, fen) for g, t in enumerate(HAND) for ply, san, fen in oracle(t)[0]]
     assert got == expected
 
@@ -372,7 +372,7 @@ def test_format_parquet_final_positions(tmp_path):
     invoke(["to-fen", "--format", "parquet", "-o", out, src], expect=(1,))
     table = pq.read_table(out)
     assert table.column("fen").to_pylist() == final_fens(HAND)
-    assert table.column("game").to_pylist() == [0, 2, 3, 4]
+    assert table.column("game_id").to_pylist() == [0, 2, 3, 4]
 
 
 # ---------------------------------------------------------------- --en-passant, --shredder
@@ -413,8 +413,8 @@ def test_shredder_castling_field_for_chess960(tmp_path):
 def test_chess960_san_castling_rows(tmp_path):
     src = write_pgn(tmp_path, "960.pgn", CHESS960)
     rows = read_csv(invoke(["to-fen", "--every-ply", "--format", "csv", src]).stdout)
-    assert [r["move"] for r in rows] == [san for _, san, _ in oracle(CHESS960)[0]]
-    assert [r["move"] for r in rows][7:9] == ["O-O-O", "O-O-O"]
+    assert [r["san"] for r in rows] == [san for _, san, _ in oracle(CHESS960)[0]]
+    assert [r["san"] for r in rows][7:9] == ["O-O-O", "O-O-O"]
 
 
 # ---------------------------------------------------------------- report, summary, exit status
@@ -480,7 +480,7 @@ def run_positions(tmp_path: Path, name: str, data: bytes) -> Tuple[Dict[int, lis
             "--report", report, "--summary", summary, src], expect=(0, 1))
     table = pq.read_table(out)
     per_game: Dict[int, list] = {}
-    for g, ply, move, fen in zip(*(table.column(c).to_pylist() for c in ("game", "ply", "move", "fen"))):
+    for g, ply, move, fen in zip(*(table.column(c).to_pylist() for c in ("game_id", "ply", "san", "fen"))):
         per_game.setdefault(g, []).append((ply, move, fen))
     invalid = {r["game"] for r in map(json.loads, report.read_text().splitlines()) if r["status"] == "invalid"}
     return per_game, invalid, json.loads(summary.read_text())["games"]
@@ -588,7 +588,7 @@ def test_chess960_corpus_shredder_matches_python_chess(tmp_path):
     invoke(["to-fen", "--every-ply", "--shredder", "--format", "parquet", "-o", out, src], expect=(0, 1))
     table = pq.read_table(out)
     got: Dict[int, list] = {}
-    for g, fen in zip(table.column("game").to_pylist(), table.column("fen").to_pylist()):
+    for g, fen in zip(table.column("game_id").to_pylist(), table.column("fen").to_pylist()):
         got.setdefault(g, []).append(fen)
     compared = 0
     for g, (game, _) in enumerate(games):
@@ -614,8 +614,8 @@ def test_many_games_across_batches_csv(tmp_path):
     src = tmp_path / "many.pgn"
     src.write_text("\n".join(texts), encoding="utf-8")
     text = invoke(["to-fen", "--every-ply", "--format", "csv", src]).stdout
-    assert text.count("game,") + text.count('"game",') == 1
-    got = [(int(r["game"]), int(r["ply"]), r["move"], r["fen"]) for r in read_csv(text)]
+    assert text.count("game_id,") + text.count('"game_id",') == 1
+    got = [(int(r["game_id"]), int(r["ply"]), r["san"], r["fen"]) for r in read_csv(text)]
     expected = [(g, ply, san, fen) for g, t in enumerate(texts) for ply, san, fen in oracle(t)[0]]
     assert got == expected
 
@@ -625,7 +625,7 @@ def test_games_without_moves(tmp_path):
     no_moves = '[Event "Empty"]\n[Result "*"]\n\n*\n'
     src = write_pgn(tmp_path, "n.pgn", no_moves, SETUP, no_moves)
     rows = read_csv(invoke(["to-fen", "--format", "csv", src]).stdout)
-    assert [(r["game"], r["ply"], r["move"]) for r in rows] == [("0", "0", ""), ("1", "4", "e5"), ("2", "0", "")]
+    assert [(r["game_id"], r["ply"], r["san"]) for r in rows] == [("0", "0", ""), ("1", "4", "e5"), ("2", "0", "")]
     assert rows[0]["fen"] == rows[2]["fen"] == START_FEN
     every = read_csv(invoke(["to-fen", "--every-ply", "--format", "csv", src]).stdout)
-    assert [(r["game"], r["ply"]) for r in every] == [("0", "0")] + [("1", str(p)) for p in range(5)] + [("2", "0")]
+    assert [(r["game_id"], r["ply"]) for r in every] == [("0", "0")] + [("1", str(p)) for p in range(5)] + [("2", "0")]

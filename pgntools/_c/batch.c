@@ -1,5 +1,8 @@
 #include "batch.h"
 
+#include "chess.h"  /* PAWN..KING */
+#include "result.h" /* FIX_* */
+
 #define AS_SIZE(id, T, fmt, name) sizeof(T),
 #define AS_FORMAT(id, T, fmt, name) fmt,
 #define AS_NAME(id, T, fmt, name) name,
@@ -13,6 +16,35 @@ static const char *const STRING_NAMES[BATCH_NSTRS] = {BATCH_STRINGS(AS_STRING_NA
 const char *batch_column_name(int id) { return NAMES[id]; }
 const char *batch_column_format(int id) { return FORMATS[id]; }
 const char *batch_string_name(int id) { return STRING_NAMES[id]; }
+
+static const BatchName STATUS_NAMES[] = {{STATUS_VALID, "valid"}, {STATUS_FIXED, "fixed"}, {STATUS_INVALID, "invalid"}};
+static const BatchName OUTCOME_NAMES[] = {
+    {OUTCOME_CHECKMATE, "checkmate"}, {OUTCOME_STALEMATE, "stalemate"}, {OUTCOME_INSUFFICIENT, "insufficient_material"},
+    {OUTCOME_SEVENTYFIVE, "seventyfive_moves"}, {OUTCOME_FIVEFOLD, "fivefold_repetition"}};
+static const BatchName PIECE_NAMES[] = {{PAWN, "pawn"}, {KNIGHT, "knight"}, {BISHOP, "bishop"},
+                                        {ROOK, "rook"}, {QUEEN, "queen"}, {KING, "king"}};
+static const BatchName MOVE_FLAG_NAMES[] = {{MF_CAPTURE, "capture"}, {MF_CHECK, "check"}, {MF_MATE, "mate"},
+                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}};
+static const BatchName HAS_NAMES[] = {{HAS_CLOCK, "clock"}, {HAS_EMT, "emt"}, {HAS_EVAL_CP, "eval_cp"},
+                                      {HAS_EVAL_MATE, "eval_mate"}, {HAS_COMMENT, "comment"}};
+static const BatchName FIX_NAMES[] = {{FIX_RESULT_TAG, "result_tag"}, {FIX_RESULT_MARKER, "result_marker"}};
+
+#define NAME_SET(a) {a, sizeof a / sizeof a[0]}
+static const struct {
+    const BatchName *names;
+    size_t count;
+} NAME_SETS[NAMES_COUNT] = {NAME_SET(STATUS_NAMES), NAME_SET(OUTCOME_NAMES), NAME_SET(PIECE_NAMES),
+                            NAME_SET(MOVE_FLAG_NAMES), NAME_SET(HAS_NAMES), NAME_SET(FIX_NAMES)};
+
+const BatchName *batch_names(int set, size_t *count)
+{
+    if (set < 0 || set >= NAMES_COUNT) {
+        *count = 0;
+        return NULL;
+    }
+    *count = NAME_SETS[set].count;
+    return NAME_SETS[set].names;
+}
 
 bool batch_init(Batch *b)
 {

@@ -114,6 +114,16 @@ enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICI
 enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16 };
 enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
 
+/* The names of the codes and bits of the batch columns, for the Python side (its tables and
+ * records name them from here): STATUS_*, OUTCOME_* (but NONE), the piece types, MF_*, HAS_*
+ * and FIX_* (result.h). */
+typedef struct {
+    int value;
+    const char *name;
+} BatchName;
+enum { NAMES_STATUS, NAMES_OUTCOME, NAMES_PIECE, NAMES_MOVE_FLAG, NAMES_HAS, NAMES_FIX, NAMES_COUNT };
+const BatchName *batch_names(int set, size_t *count);
+
 bool batch_init(Batch *b);
 /* Room for one more row in every move column (one check a row instead of one a column): the
  * row's pushes, and the annotations finish_pending pushes for it later, may use COL_PUT. */

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from pgntools.pipeline import AtomicOutput
-from pgntools.reader import GameBatch
+from pgntools.reader import STATUS_INVALID, GameBatch
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -63,7 +63,7 @@ class PositionSink:
         """The common case, without Arrow: one final FEN per game that was replayed."""
         status, replayed = batch.column("status"), batch.column("replayed")
         lines = [fen for fen, st, rep in zip(batch.strings("final_fen"), status, replayed)
-                 if rep and (st != 2 or self.include_invalid)]
+                 if rep and (st != STATUS_INVALID or self.include_invalid)]
         return "\n".join(lines) + "\n" if lines else ""
 
     @staticmethod
@@ -78,7 +78,7 @@ class PositionSink:
                 h = game.headers
                 c0[game.index] = f' c0 "{_epd(h.get("White", "?"))}-{_epd(h.get("Black", "?"))}, {_epd(h.get("Event", "?"))}";'
         lines = []
-        for game, ply, fen in zip(*(table.column(c).to_pylist() for c in ("game", "ply", "fen"))):
+        for game, ply, fen in zip(*(table.column(c).to_pylist() for c in ("game_id", "ply", "fen"))):
             fields = fen.split(" ")
             lines.append(f'{" ".join(fields[:4])} hmvc {fields[4]}; fmvn {fields[5]}; id "{game}:{ply}";{c0.get(game, "")}\n')
         return "".join(lines)

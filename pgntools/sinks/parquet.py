@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence
 from pgntools.errors import OutputError
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
-from pgntools.sinks.parquet_file import FIELDS, ParquetPartFile
+from pgntools.sinks.parquet_file import ParquetPartFile
 from pgntools.sinks.schema import Column
 from pgntools.storage import LocalStorage, storage_for
 from pgntools.tasks import Pool
@@ -134,13 +134,13 @@ class ParquetDatasetSink:
                  with_comment: bool = False, compression: str = "zstd", part_prefix: str = "",
                  writer_thread: bool = True):
         self.with_fen, self.with_comment = with_fen, with_comment
-        games_names = list(FIELDS["games"])
-        moves_names = [name for name in FIELDS["moves"] if (name, with_comment) != ("comment", False)
-                       and (name, with_fen) != ("fen", False)]
+        games_names = [c.name for c in schema.GAME_COLUMNS]
+        moves_names = [c.name for c in schema.move_columns(with_comment, with_fen)]
         if columns:
             unknown = set(columns) - set(games_names) - set(moves_names)
             if unknown:
-                raise OutputError(f"--columns: unknown column(s) {', '.join(sorted(unknown))}; "
+                named = [schema.suggest(name, games_names + moves_names) for name in sorted(unknown)]
+                raise OutputError(f"--columns: unknown column(s) {', '.join(named)}; "
                                   f"games has {', '.join(games_names)}; moves has {', '.join(moves_names)}")
         self.storage, root = storage_for(out_dir, OutputError)
         dirs = {name: self.storage.join(root, name) for name in ("games", "moves")}

@@ -4,8 +4,8 @@ columns.
 The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's leaf
 columns into page bodies; this module compresses them (zstandard for zstd, the default; pyarrow's
 codecs for snappy and gzip), frames them with page
-headers and ends the file with the footer, both in the Thrift compact protocol as the Parquet
-format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
+headers and ends the file with the footer, both in the Thrift compact protocol (thrift.py) as the
+Parquet format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
 schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so pyarrow, Polars and Dask read back the
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
@@ -25,65 +25,12 @@ from itertools import accumulate
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
-from pgntools._core import ColumnEncoder
+from pgntools._core import COLUMN_FORMATS, ColumnEncoder
 from pgntools.sinks.arrow_ipc import ipc_schema
-from pgntools.sinks.schema import Column
-from pgntools.reader import ERROR_KINDS, INTEGER_TAGS, OUTCOMES, PIECES, RESULTS, STATUSES, TAG_COLUMNS, GameBatch
-
-# ---------------------------------------------------------------- Thrift compact protocol
-
-_TYPE_CODES = {"i8": 3, "i32": 5, "i64": 6, "binary": 8, "list": 9, "struct": 12}
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _zigzag(n: int) -> int:
-    return (n << 1) ^ (n >> 63)
-
-
-def _value(kind: str, value) -> bytes:
-    if kind == "i8":
-        return struct.pack("<b", value)
-    if kind in ("i32", "i64"):
-        return _varint(_zigzag(value))
-    if kind == "binary":
-        data = value.encode() if isinstance(value, str) else value
-        return _varint(len(data)) + data
-    if kind == "struct":  # its fields, or already encoded
-        return value if isinstance(value, bytes) else thrift_struct(value)
-    element, items = value  # list
-    code = _TYPE_CODES[element]
-    header = bytes([len(items) << 4 | code]) if len(items) < 15 else bytes([0xF0 | code]) + _varint(len(items))
-    return header + b"".join(_value(element, item) for item in items)
-
-
-def thrift_struct(fields) -> bytes:
-    """A struct from (field id, kind, value) in id order; kind: bool, i8, i32, i64, binary,
-    struct (value: its fields), list (value: (element kind, items)). None values are left out."""
-    out = bytearray()
-    last = 0
-    for field_id, kind, value in fields:
-        if value is None:
-            continue
-        code = (1 if value else 2) if kind == "bool" else _TYPE_CODES[kind]
-        if 0 < field_id - last <= 15:
-            out.append((field_id - last) << 4 | code)
-        else:
-            out.append(code)
-            out += _varint(_zigzag(field_id))
-        last = field_id
-        if kind != "bool":
-            out += _value(kind, value)
-    out.append(0)
-    return bytes(out)
-
+from pgntools.sinks import schema
+from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
+from pgntools.sinks.thrift import thrift_struct
+from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
 
@@ -142,7 +89,7 @@ def flat(name: str, physical: int, annotation: Optional[str], encoder: Callable[
          feed) -> Field:
     """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable).
     Integer fields and dictionary-encoded strings get statistics (the encoders know their range:
-    engines skip row groups by Date, Event, WhiteElo, ply...)."""
+    engines skip row groups by date, event, white_elo, ply...)."""
     statistics = physical in (INT32, INT64) or encoder is _dict_strings
     return Field(name, lambda nullable: [schema_element(name, physical, OPTIONAL if nullable else REQUIRED, annotation)],
                  [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, statistics)])
@@ -210,49 +157,17 @@ def _list_schema(name: str, physical: int, annotation: Optional[str]):
                              schema_element("element", physical, OPTIONAL, annotation)]
 
 
-# ---- moves
-
-def _nags(enc: ColumnEncoder, batch: GameBatch):
-    values = batch.raw["nag"]
-    enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
+def _game_ids(enc: ColumnEncoder, batch: GameBatch):
+    enc.add_sequence(batch.first_game, batch.n_games)
 
 
 def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_game_ids(batch.raw["move_start"], len(batch.raw["from_square"]), batch.first_game)
 
 
-PIECE_NAMES = PIECES[1:]
-MOVE_FIELDS = [
-    flat("game_id", INT64, None, _dict(8), _move_game_ids),
-    flat("ply", INT32, "int16", _dict(), _fixed("ply", "i16")),
-    flat("san", BYTE_ARRAY, "string", _dict_strings, _strings("san")),
-    flat("uci", BYTE_ARRAY, "string", _dict_strings, _strings("uci")),
-    flat("from_square", INT32, "uint8", _dict(), _fixed("from_square", "u8")),
-    flat("to_square", INT32, "uint8", _dict(), _fixed("to_square", "u8")),
-    flat("piece", BYTE_ARRAY, "string", _named(PIECE_NAMES), _codes("piece", 1)),
-    flat("captured", BYTE_ARRAY, "string", _named(PIECE_NAMES), _codes("captured", 1)),
-    flat("promotion", BYTE_ARRAY, "string", _named(PIECE_NAMES), _codes("promotion", 1)),
-    flat("is_capture", BOOLEAN, None, _bools, _flag(1)),
-    flat("is_check", BOOLEAN, None, _bools, _flag(2)),
-    flat("is_mate", BOOLEAN, None, _bools, _flag(4)),
-    flat("is_castle", BOOLEAN, None, _bools, _flag(8)),
-    flat("is_en_passant", BOOLEAN, None, _bools, _flag(16)),
-    flat("halfmove_clock", INT32, "uint16", _dict(), _fixed("halfmove_clock", "u16")),
-    flat("clock", DOUBLE, None, _dict(8), _fixed("clock", "bits64", 1)),
-    flat("emt", DOUBLE, None, _dict(8), _fixed("emt", "bits64", 2)),
-    flat("eval_cp", INT32, None, _dict(), _fixed("eval_cp", "i32", 4)),
-    flat("eval_mate", INT32, "int16", _dict(), _fixed("eval_mate", "i16", 8)),
-    Field("nags", _list_schema("nags", INT32, "uint8"),
-          [Leaf(("nags", "list", "element"), INT32, nested(2, 1, "plain_fixed"), _nags)]),
-    flat("comment", BYTE_ARRAY, "string", _plain_strings, _strings("comment", 16)),
-    flat("fen", BYTE_ARRAY, "string", _plain_strings, _strings("fen")),
-]
-
-
-# ---- games
-
-def _game_ids(enc: ColumnEncoder, batch: GameBatch):
-    enc.add_sequence(batch.first_game, batch.n_games)
+def _nags(enc: ColumnEncoder, batch: GameBatch):
+    values = batch.raw["nag"]
+    enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
 
 
 def _tag(index: int, as_int: bool = False):
@@ -291,52 +206,86 @@ def _error_messages(enc: ColumnEncoder, batch: GameBatch):
     enc.add_lists(_error_starts(batch), 1, strings=(ends.tobytes(), b"".join(encoded)))
 
 
-def _map_schema(nullable: bool) -> List[bytes]:
-    return [schema_element("tags", None, OPTIONAL if nullable else REQUIRED, "map", children=1),
-            schema_element("key_value", None, REPEATED, children=2),
-            schema_element("key", BYTE_ARRAY, REQUIRED, "string"),
-            schema_element("value", BYTE_ARRAY, OPTIONAL, "string")]
+def _map_field(name: str) -> Field:
+    def elements(nullable: bool) -> List[bytes]:
+        return [schema_element(name, None, OPTIONAL if nullable else REQUIRED, "map", children=1),
+                schema_element("key_value", None, REPEATED, children=2),
+                schema_element("key", BYTE_ARRAY, REQUIRED, "string"),
+                schema_element("value", BYTE_ARRAY, OPTIONAL, "string")]
+    return Field(name, elements, [
+        Leaf((name, "key_value", "key"), BYTE_ARRAY, nested(2, 1, "dict_string"), _tags_map("tag_name")),
+        Leaf((name, "key_value", "value"), BYTE_ARRAY, nested(3, 1, "dict_string"), _tags_map("tag_value"))])
 
 
-def _errors_schema(nullable: bool) -> List[bytes]:
-    return [schema_element("errors", None, OPTIONAL if nullable else REQUIRED, "list", children=1),
-            schema_element("list", None, REPEATED, children=1),
-            schema_element("element", None, OPTIONAL, children=3),
-            schema_element("kind", BYTE_ARRAY, OPTIONAL, "string"),
-            schema_element("ply", INT32, OPTIONAL),
-            schema_element("message", BYTE_ARRAY, OPTIONAL, "string")]
+def _errors_field(name: str) -> Field:
+    def elements(nullable: bool) -> List[bytes]:
+        return [schema_element(name, None, OPTIONAL if nullable else REQUIRED, "list", children=1),
+                schema_element("list", None, REPEATED, children=1),
+                schema_element("element", None, OPTIONAL, children=3),
+                schema_element("kind", BYTE_ARRAY, OPTIONAL, "string"),
+                schema_element("ply", INT32, OPTIONAL),
+                schema_element("message", BYTE_ARRAY, OPTIONAL, "string")]
+    element = (name, "list", "element")
+    return Field(name, elements, [
+        Leaf((*element, "kind"), BYTE_ARRAY, nested(4, 1, "dict_string", names=ERROR_KINDS), _error_kinds),
+        Leaf((*element, "ply"), INT32, nested(4, 1, "dict_fixed"), _error_plies),
+        Leaf((*element, "message"), BYTE_ARRAY, nested(4, 1, "plain_string"), _error_messages)])
 
 
-def _game_fields() -> List[Field]:
-    tags = [flat(name, INT32 if name in INTEGER_TAGS else BYTE_ARRAY, None if name in INTEGER_TAGS else "string",
-                 _dict() if name in INTEGER_TAGS else _dict_strings, _tag(i, name in INTEGER_TAGS))
-            for i, name in enumerate(TAG_COLUMNS)]
-    return [
-        flat("game_id", INT64, None, _plain(8), _game_ids),
-        flat("source", BYTE_ARRAY, "string", _dict_strings,
-             lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),
-        flat("offset", INT64, None, _plain(8), _fixed("offset", "i64")),
-        *tags,
-        Field("tags", _map_schema, [
-            Leaf(("tags", "key_value", "key"), BYTE_ARRAY, nested(2, 1, "dict_string"), _tags_map("tag_name")),
-            Leaf(("tags", "key_value", "value"), BYTE_ARRAY, nested(3, 1, "dict_string"), _tags_map("tag_value"))]),
-        flat("start_fen", BYTE_ARRAY, "string", _dict_strings, _strings("start_fen")),
-        flat("result", BYTE_ARRAY, "string", _named(RESULTS), _codes("result", 0)),
-        flat("result_tag", BYTE_ARRAY, "string", _dict_strings, _tag(TAG_COLUMNS.index("Result"))),
-        flat("status", BYTE_ARRAY, "string", _named(STATUSES), _codes("status", 0)),
-        Field("errors", _errors_schema, [
-            Leaf(("errors", "list", "element", "kind"), BYTE_ARRAY,
-                 nested(4, 1, "dict_string", names=ERROR_KINDS), _error_kinds),
-            Leaf(("errors", "list", "element", "ply"), INT32, nested(4, 1, "dict_fixed"), _error_plies),
-            Leaf(("errors", "list", "element", "message"), BYTE_ARRAY, nested(4, 1, "plain_string"), _error_messages)]),
-        flat("ply_count", INT32, None, _dict(), _fixed("ply_count", "i32")),
-        flat("outcome", BYTE_ARRAY, "string", _named(OUTCOMES[1:]), _codes("outcome", 1)),
-        flat("final_fen", BYTE_ARRAY, "string", _plain_strings, _strings("final_fen")),
-    ]
+# ---------------------------------------------------------------- fields from the declaration (schema.py)
+
+# A declared value type: its physical type, annotation, the encoders' name of its batch values,
+# and their width in a dictionary or plain page.
+PHYSICAL = {"int64": (INT64, None, "i64", 8), "int32": (INT32, None, "i32", 4), "int16": (INT32, "int16", "i16", 4),
+            "uint16": (INT32, "uint16", "u16", 4), "uint8": (INT32, "uint8", "u8", 4),
+            "float64": (DOUBLE, None, "bits64", 8), "bool": (BOOLEAN, None, None, 0),
+            "string": (BYTE_ARRAY, "string", None, 0)}
+
+# The batch columns' struct formats (_core.COLUMN_FORMATS) that hold each numeric type
+BATCH_FORMATS = {"int64": "q", "int32": "i", "int16": "h", "uint16": "H", "uint8": "B", "float64": "d"}
+
+# Built columns (schema.Built), by table and what: their fields
+_BUILT = {
+    ("games", "game_ids"): lambda name: flat(name, INT64, None, _plain(8), _game_ids),
+    ("moves", "game_ids"): lambda name: flat(name, INT64, None, _dict(8), _move_game_ids),
+    ("games", "source"): lambda name: flat(
+        name, BYTE_ARRAY, "string", _dict_strings,
+        lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),
+    ("games", "tags"): _map_field,
+    ("games", "errors"): _errors_field,
+    ("moves", "nags"): lambda name: Field(name, _list_schema(name, INT32, "uint8"),
+                                          [Leaf((name, "list", "element"), INT32, nested(2, 1, "plain_fixed"), _nags)]),
+}
 
 
-GAME_FIELDS = _game_fields()
-FIELDS = {"games": {f.name: f for f in GAME_FIELDS}, "moves": {f.name: f for f in MOVE_FIELDS}}
+@functools.lru_cache(maxsize=None)
+def field(column: Column, table: str) -> Field:
+    """The Parquet field of a declared column of `games` or `moves`."""
+    source = column.source
+    if isinstance(source, Built):
+        return _BUILT[table, source.what](column.name)
+    value_type = column.type[2] if isinstance(column.type, tuple) and column.type[0] == "dictionary" else column.type
+    physical, annotation, values, width = PHYSICAL[value_type]
+    if isinstance(source, Fixed):
+        if BATCH_FORMATS.get(value_type) != COLUMN_FORMATS[source.column]:
+            raise ValueError(f"column {column.name!r}: batch column {source.column!r} does not hold {value_type}")
+        encoder, feed = _dict(width) if source.dictionary else _plain(width), _fixed(source.column, values, source.has)
+    elif isinstance(source, Strings):
+        encoder, feed = _dict_strings if source.dictionary else _plain_strings, _strings(source.column, source.has)
+    elif isinstance(source, Codes):
+        encoder, feed = _named(source.names), _codes(source.column, source.base)
+    elif isinstance(source, Flag):
+        encoder, feed = _bools, _flag(source.bit)
+    elif isinstance(source, Tag):
+        as_int = physical == INT32
+        encoder, feed = _dict() if as_int else _dict_strings, _tag(TAG_COLUMNS.index(source.tag), as_int)
+    else:
+        raise ValueError(f"column {column.name!r} of {table} has no batch source")
+    return flat(column.name, physical, annotation, encoder, feed)
+
+
+GAME_FIELDS = [field(c, "games") for c in schema.GAME_COLUMNS]
+MOVE_FIELDS = [field(c, "moves") for c in schema.move_columns(True, True)]
 
 
 # ---------------------------------------------------------------- the file
@@ -349,7 +298,7 @@ class ParquetPartFile:
 
     def __init__(self, file, table: str, columns: Sequence[Column], compression: str):
         self.columns = list(columns)
-        self.fields = [FIELDS[table][column.name] for column in self.columns]
+        self.fields = [field(column, table) for column in self.columns]
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
         self.encoders = [leaf.encoder(column.nullable)
                          for field, column in zip(self.fields, self.columns) for leaf in field.leaves]

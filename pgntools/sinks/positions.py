@@ -1,4 +1,4 @@
-"""Positions of games as an Arrow table (game, ply, move, fen), for `to-fen`'s table formats."""
+"""Positions of games as an Arrow table (game_id, ply, san, fen: schema.POSITION_COLUMNS), for `to-fen`'s table formats."""
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pgntools.reader import GameBatch
+from pgntools.reader import STATUS_INVALID, GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.arrays import ints, numeric, scalar, strings, text
 from pgntools.sinks.tables import game_ids, offsets, parents
@@ -14,7 +14,7 @@ from pgntools.sinks.tables import game_ids, offsets, parents
 
 def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],
                     include_invalid: bool) -> pa.Table:
-    """Rows (game, ply, move, fen) in input order: the final position of each game, or the start
+    """Rows (game_id, ply, san, fen) in input order: the final position of each game, or the start
     and every ply (optionally only the plies asked for). Invalid games are left out unless asked;
     then their positions run up to the last legal move. Games whose start could not be set up
     (invalid FEN, unsupported variant) have no positions."""
@@ -24,7 +24,7 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     status = numeric(batch, "status", pa.uint8())
     keep_game = numeric(batch, "replayed", pa.uint8()).cast(pa.bool_())
     if not include_invalid:
-        keep_game = pc.and_(keep_game, pc.not_equal(status, scalar(2, pa.uint8())))
+        keep_game = pc.and_(keep_game, pc.not_equal(status, scalar(STATUS_INVALID, pa.uint8())))
     ply_count = numeric(batch, "ply_count", pa.int32())
 
     if not every_ply and plies is None:  # the final position of each game
@@ -48,7 +48,8 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
     moves = pa.Table.from_arrays([game_ids(move_game, batch), numeric(batch, "ply", pa.int16()),
                                   strings(batch, "san"), strings(batch, "fen")], schema=schema.POSITIONS)
     moves = moves.filter(pc.take(keep_game, move_game))
-    table = pa.concat_tables([start, moves]).sort_by([("game", "ascending"), ("ply", "ascending")])
+    key, ply = (c.name for c in schema.POSITION_COLUMNS[:2])
+    table = pa.concat_tables([start, moves]).sort_by([(key, "ascending"), (ply, "ascending")])
     if plies is not None:
-        table = table.filter(pc.is_in(table.column("ply"), value_set=ints(sorted(set(plies)), pa.int16())))
+        table = table.filter(pc.is_in(table.column(ply), value_set=ints(sorted(set(plies)), pa.int16())))
     return table

@@ -1,90 +1,198 @@
-"""The Arrow/Parquet schema of `pgntools export` and `pgntools to-fen --format parquet`: the one
-place where column names and types are declared (the README documents them from here).
+"""The tables of `pgntools export` (games, moves) and of `to-fen`'s table formats (positions):
+the one place where their columns are declared. Each column states once its name, Arrow type,
+nullability, where a batch of the C reader holds it (its *source*) and what it means; from this
+come the pyarrow schemas (below), the Arrow schema in the Parquet footers (arrow_ipc.py), the
+Parquet schema and encoders (parquet_file.py), the Arrow tables of the Dask API (tables.py) and
+the README's column tables (``python -m pgntools.sinks.schema --markdown``).
+
+Adding a column: one ``Column`` in its table below, and, when no batch column holds it yet,
+its C fill (pgntools/_c/batch.h's BATCH_COLUMNS and the code that pushes it).
+
+Column names are lower-case snake_case and unique regardless of case, as SQL engines need
+(DuckDB, Spark fold case): a tag's column is named after it (``white_elo`` holds WhiteElo); the
+``tags`` map keeps the other tags under their PGN names.
 
 Types are chosen for size: squares are uint8 (a1 = 0, h8 = 63), plies int16, pieces dictionary-
-encoded strings, flags booleans, clocks float64 seconds; absent values are null.
+encoded strings, flags booleans, clocks float64 seconds; absent values are null. A type is a
+name ("int64", "string", "bool", "float64", ...) or a tuple: ("dictionary", index, value),
+("list", item), ("struct", ((name, type), ...)) with nullable children, ("map", key, value).
 
 The declarations are plain Python: export writes its files without importing pyarrow (~30 ms of
-start-up), so its Parquet footers take the Arrow schema from arrow_ipc.py, which
-serializes these same declarations. ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow
-schemas, built on first use.
+start-up). ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow schemas, built on first use.
 """
-from typing import List, NamedTuple, Optional, Sequence
+from __future__ import annotations
 
-# The tags that get a column of their own in `games` (everything else goes to the `tags` map):
-# the Seven Tag Roster, the Elos (INTEGER_TAGS), TimeControl, ECO, ... (the C reader finds them)
-from pgntools.reader import INTEGER_TAGS, TAG_COLUMNS
+import functools
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+from pgntools.reader import HAS_BITS, MOVE_FLAGS, OUTCOMES, PIECES, RESULTS, STATUSES
+
+# ---------------------------------------------------------------- sources: where a batch holds a column
+
+
+class Fixed(NamedTuple):
+    """A numeric batch column, one value a row (its width follows the column's type); null where
+    the HAS_* bit ``has`` of the row is clear. ``dictionary``: dictionary-encoded in Parquet."""
+    column: str
+    has: int = 0
+    dictionary: bool = True
+
+
+class Strings(NamedTuple):
+    """A string batch column, one string a row; null where the HAS_* bit ``has`` is clear."""
+    column: str
+    has: int = 0
+    dictionary: bool = True
+
+
+class Codes(NamedTuple):
+    """A numeric batch column of codes into ``names``: code ``base + i`` is names[i]; with
+    ``base`` 1, code 0 is null."""
+    column: str
+    names: Tuple[str, ...]
+    base: int = 0
+
+
+class Flag(NamedTuple):
+    """One MF_* bit of the moves' ``flags`` batch column, as a boolean."""
+    bit: int
+
+
+class Tag(NamedTuple):
+    """The value of a PGN tag the C reader finds for each game (one of _core.TAG_COLUMNS); null
+    when the game has no such tag (or, for an integer column, when it is not a whole number)."""
+    tag: str
+
+
+class Built(NamedTuple):
+    """A column built from several batch columns by its own code in parquet_file.py and
+    tables.py: "game_ids" (per game, or per move from move_start), "source" (the input's name),
+    "tags" (the tags without a column, a map), "errors" (a list of structs), "nags" (a list)."""
+    what: str
+
+
+# ---------------------------------------------------------------- the declaration
 
 
 class Column(NamedTuple):
-    """A column: its name, type and whether it may hold nulls. A type is a name ("int64",
-    "string", "bool", "float64", ...) or a tuple: ("dictionary", index, value), ("list", item),
-    ("struct", ((name, type), ...)) with nullable children, ("map", key, value) with the
-    names pyarrow gives their fields (item; entries, key, value)."""
+    """A column: its name, type, whether it may hold nulls, its batch source (None: built by the
+    table's own code, as positions.py does), what it holds and what a null means."""
 
     name: str
     type: object
     nullable: bool = True
+    source: object = None
+    doc: str = ""
+    null: str = ""
+
+    @property
+    def tag(self) -> Optional[str]:
+        """The PGN tag the column comes from, if any."""
+        return self.source.tag if isinstance(self.source, Tag) else None
 
 
 PIECE = STATUS = ("dictionary", "int8", "string")
 ERROR = ("struct", (("kind", "string"), ("ply", "int32"), ("message", "string")))
+PIECE_NAMES = tuple(PIECES[1:])  # code 1 = pawn
+NO_TAG = "no such tag"
+
+
+def _tag(name: str, tag: str, doc: str, type_: str = "string") -> Column:
+    null = NO_TAG + (" or not a whole number" if type_ == "int32" else "")
+    return Column(name, type_, True, Tag(tag), doc, null)
+
 
 GAME_COLUMNS = [
-    Column("game_id", "int64", nullable=False),  # 0-based, input order over all inputs
-    Column("source", "string"),                  # the input file ('<stdin>' for stdin)
-    Column("offset", "int64"),                   # byte offset of the game in the (decompressed) input
-    *[Column(name, "int32" if name in INTEGER_TAGS else "string") for name in TAG_COLUMNS],
-    Column("tags", ("map", "string", "string")),  # all other tags
-    Column("start_fen", "string"),
-    Column("result", "string"),                  # the checked result: 1-0, 0-1, 1/2-1/2, *
-    Column("result_tag", "string"),              # the Result tag as read
-    Column("status", STATUS),                    # valid, fixed, invalid
-    Column("errors", ("list", ERROR)),
-    Column("ply_count", "int32"),                # mainline plies replayed (up to the first error)
-    Column("outcome", STATUS),                   # automatic end: checkmate, stalemate, ... or null
-    Column("final_fen", "string"),
+    Column("game_id", "int64", False, Built("game_ids"), "0-based index of the game over all inputs, in input order"),
+    Column("source", "string", True, Built("source"), "the input file (`<stdin>` for standard input)"),
+    Column("offset", "int64", True, Fixed("offset", dictionary=False),
+           "byte offset of the game in the (decompressed) input"),
+    _tag("event", "Event", "the event"),
+    _tag("site", "Site", "where it was played"),
+    _tag("date", "Date", "the date as written (YYYY.MM.DD, ?? for unknown parts)"),
+    _tag("round", "Round", "the round as written"),
+    _tag("white", "White", "the White player"),
+    _tag("black", "Black", "the Black player"),
+    _tag("white_elo", "WhiteElo", "White's rating", "int32"),
+    _tag("black_elo", "BlackElo", "Black's rating", "int32"),
+    _tag("time_control", "TimeControl", "the time control as written (e.g. 180+2)"),
+    _tag("eco", "ECO", "the opening's ECO code"),
+    _tag("opening", "Opening", "the opening's name"),
+    _tag("termination", "Termination", "how the game ended, as written (e.g. Normal, Time forfeit)"),
+    _tag("utc_date", "UTCDate", "the UTC date"),
+    _tag("utc_time", "UTCTime", "the UTC time"),
+    _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
+    Column("tags", ("map", "string", "string"), True, Built("tags"),
+           "every other tag: its name and value as written"),
+    Column("start_fen", "string", True, Strings("start_fen"),
+           "the start position: the standard one, or the FEN tag's (as written when invalid)"),
+    Column("result", "string", True, Codes("result", tuple(RESULTS)),
+           "the checked result: 1-0, 0-1, 1/2-1/2 or * (the marker, the Result tag and the final position agree)"),
+    _tag("result_tag", "Result", "the Result tag as read"),
+    Column("status", STATUS, True, Codes("status", tuple(STATUSES)), "valid, fixed or invalid"),
+    Column("errors", ("list", ERROR), True, Built("errors"),
+           "the errors (kind, ply, message) that make the game invalid; empty when it is not"),
+    Column("ply_count", "int32", True, Fixed("ply_count"), "mainline plies replayed (up to the first error)"),
+    Column("outcome", STATUS, True, Codes("outcome", tuple(OUTCOMES[1:]), base=1),
+           "the automatic end the game reached: checkmate, stalemate, insufficient_material, "
+           "seventyfive_moves or fivefold_repetition", "no automatic end"),
+    Column("final_fen", "string", True, Strings("final_fen", dictionary=False),
+           "the position after the last move replayed (start_fen when none was)"),
 ]
 
 # Columns that are never null are declared so: Parquet then stores no definition levels for them.
 MOVE_COLUMNS = [
-    Column("game_id", "int64", nullable=False),
-    Column("ply", "int16", nullable=False),     # 1-based half-move
-    Column("san", "string", nullable=False),
-    Column("uci", "string", nullable=False),    # Chess960 castling as king takes rook
-    Column("from_square", "uint8", nullable=False),
-    Column("to_square", "uint8", nullable=False),
-    Column("piece", PIECE, nullable=False),     # pawn, knight, bishop, rook, queen, king
-    Column("captured", PIECE),                  # null when nothing is captured
-    Column("promotion", PIECE),                 # null when not a promotion
-    Column("is_capture", "bool", nullable=False),
-    Column("is_check", "bool", nullable=False),
-    Column("is_mate", "bool", nullable=False),
-    Column("is_castle", "bool", nullable=False),
-    Column("is_en_passant", "bool", nullable=False),
-    Column("halfmove_clock", "uint16", nullable=False),  # after the move
-    Column("clock", "float64"),                 # seconds left, from [%clk]
-    Column("emt", "float64"),                   # seconds used, from [%emt]
-    Column("eval_cp", "int32"),                 # centipawns (White's view), from [%eval]
-    Column("eval_mate", "int16"),               # mate in n, from [%eval #n]
-    Column("nags", ("list", "uint8"), nullable=False),
+    Column("game_id", "int64", False, Built("game_ids"), "the game (games.game_id)"),
+    Column("ply", "int16", False, Fixed("ply"), "1-based half-move"),
+    Column("san", "string", False, Strings("san"), "the move in canonical SAN"),
+    Column("uci", "string", False, Strings("uci"), "the move in UCI (Chess960 castling as king takes rook)"),
+    Column("from_square", "uint8", False, Fixed("from_square"), "a1 = 0, b1 = 1, ..., h8 = 63"),
+    Column("to_square", "uint8", False, Fixed("to_square"), "a1 = 0, b1 = 1, ..., h8 = 63"),
+    Column("piece", PIECE, False, Codes("piece", PIECE_NAMES, base=1), "the piece moved: pawn, knight, ... king"),
+    Column("captured", PIECE, True, Codes("captured", PIECE_NAMES, base=1), "the piece captured", "not a capture"),
+    Column("promotion", PIECE, True, Codes("promotion", PIECE_NAMES, base=1), "the piece promoted to",
+           "not a promotion"),
+    Column("is_capture", "bool", False, Flag(MOVE_FLAGS["capture"]), "the move captures (en passant too)"),
+    Column("is_check", "bool", False, Flag(MOVE_FLAGS["check"]), "the move gives check"),
+    Column("is_mate", "bool", False, Flag(MOVE_FLAGS["mate"]), "the move gives checkmate"),
+    Column("is_castle", "bool", False, Flag(MOVE_FLAGS["castle"]), "the move castles"),
+    Column("is_en_passant", "bool", False, Flag(MOVE_FLAGS["en_passant"]), "the move captures en passant"),
+    Column("halfmove_clock", "uint16", False, Fixed("halfmove_clock"), "the halfmove clock after the move"),
+    Column("clock", "float64", True, Fixed("clock", has=HAS_BITS["clock"]),
+           "seconds left on the mover's clock, from the comment's [%clk]", "no [%clk]"),
+    Column("emt", "float64", True, Fixed("emt", has=HAS_BITS["emt"]),
+           "seconds the move took, from the comment's [%emt]", "no [%emt]"),
+    Column("eval_cp", "int32", True, Fixed("eval_cp", has=HAS_BITS["eval_cp"]),
+           "evaluation in centipawns (White's view), from the comment's [%eval]", "no [%eval], or a mate score"),
+    Column("eval_mate", "int16", True, Fixed("eval_mate", has=HAS_BITS["eval_mate"]),
+           "mate in n (negative: Black mates), from the comment's [%eval #n]", "no [%eval #n]"),
+    Column("nags", ("list", "uint8"), False, Built("nags"), "the move's NAGs ($1 = 1, ...); empty when none"),
 ]
 
-#: Columns of `moves` added on request.
-MOVE_COMMENT = Column("comment", "string")
-MOVE_FEN = Column("fen", "string")              # the position after the move
+#: Columns of `moves` added on request (--with-comments, --with-fen).
+MOVE_COMMENT = Column("comment", "string", True, Strings("comment", has=HAS_BITS["comment"], dictionary=False),
+                      "the comment after the move (--with-comments)", "no comment")
+MOVE_FEN = Column("fen", "string", True, Strings("fen", dictionary=False), "the position after the move (--with-fen)")
 
-#: `to-fen --format parquet|csv|jsonl` rows.
+#: `to-fen --format parquet|csv|jsonl` rows (built by positions.py).
 POSITION_COLUMNS = [
-    Column("game", "int64", nullable=False),
-    Column("ply", "int16", nullable=False),     # 0 = the start position
-    Column("move", "string"),                   # the SAN that led here; empty at ply 0
-    Column("fen", "string"),
+    Column("game_id", "int64", False, None, "the game's 0-based index over all inputs (export's game_id)"),
+    Column("ply", "int16", False, None, "plies played to reach the position; 0 = the start position"),
+    Column("san", "string", True, None, "the move that led here, in canonical SAN; empty at ply 0"),
+    Column("fen", "string", True, None, "the position"),
 ]
-
 
 def move_columns(with_comment: bool = False, with_fen: bool = False) -> List[Column]:
     return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen
+
+
+def suggest(name: str, names: Sequence[str]) -> str:
+    """An unknown column name, with the declared name it was likely meant as (WhiteElo: white_elo)."""
+    key = name.replace("_", "").lower()
+    for candidate in names:
+        if candidate.replace("_", "").lower() == key:
+            return f"{name} (did you mean {candidate}?)"
+    return name
 
 
 def select(columns: Sequence[Column], wanted: Optional[Sequence[str]], keys: Sequence[str]) -> List[Column]:
@@ -120,15 +228,83 @@ def arrow_schema(columns: Sequence[Column]):
 
 
 def moves_schema(with_comment: bool = False, with_fen: bool = False):
-    return arrow_schema(move_columns(with_comment, with_fen))
+    return _cached_schema(tuple(move_columns(with_comment, with_fen)))
 
 
-_SCHEMAS = {"GAMES": GAME_COLUMNS, "MOVES": MOVE_COLUMNS, "POSITIONS": POSITION_COLUMNS}
+@functools.lru_cache(maxsize=64)
+def _cached_schema(columns: Tuple[Column, ...]):
+    return arrow_schema(columns)
+
+
+_SCHEMAS = {"GAMES": "GAME_COLUMNS", "MOVES": "MOVE_COLUMNS", "POSITIONS": "POSITION_COLUMNS"}
 
 
 def __getattr__(name: str):
-    if name in _SCHEMAS:
-        schema = arrow_schema(_SCHEMAS[name])
-        globals()[name] = schema  # built once
-        return schema
+    if name in _SCHEMAS:  # built once per column list (a test may add a column to the list)
+        return _cached_schema(tuple(globals()[_SCHEMAS[name]]))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ---------------------------------------------------------------- the README's column tables
+
+def type_text(declared) -> str:
+    """A declared type as the README shows it."""
+    if isinstance(declared, str):
+        return declared
+    kind = declared[0]
+    if kind == "dictionary":
+        return f"{declared[2]} (dictionary)"
+    if kind == "list":
+        return f"list<{type_text(declared[1])}>"
+    if kind == "struct":
+        return "struct<" + ", ".join(f"{name} {type_text(t)}" for name, t in declared[1]) + ">"
+    return f"map<{type_text(declared[1])}, {type_text(declared[2])}>"
+
+
+def markdown(columns: Sequence[Column]) -> str:
+    """A table's columns as a Markdown table: name, type, what it holds, when it is null, tag."""
+    lines = ["| column | type | what it holds | null when | PGN tag |", "|---|---|---|---|---|"]
+    for c in columns:
+        tag = f"`{c.tag}`" if c.tag else ""
+        null = c.null if c.nullable and c.null else "never"
+        lines.append(f"| `{c.name}` | `{type_text(c.type)}` | {c.doc.replace('|', chr(92) + '|')} | {null} | {tag} |")
+    return "\n".join(lines) + "\n"
+
+
+def readme_tables() -> dict:
+    """{table: its Markdown table}, as README.md holds them between `<!-- columns: TABLE -->` and
+    `<!-- end columns -->`."""
+    return {"games": markdown(GAME_COLUMNS), "moves": markdown(move_columns(True, True)),
+            "positions": markdown(POSITION_COLUMNS)}
+
+
+def update_readme(text: str) -> str:
+    """README text with each generated table replaced by the declaration's."""
+    import re
+
+    for table, generated in readme_tables().items():
+        pattern = re.compile(rf"(<!-- columns: {table} -->\n).*?(<!-- end columns -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"README has no <!-- columns: {table} --> block")
+        text = pattern.sub(lambda m: m.group(1) + generated + m.group(2), text)
+    return text
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m pgntools.sinks.schema",
+                                     description="The declared columns of export's and to-fen's tables.")
+    parser.add_argument("--markdown", action="store_true", help="print each table's columns as Markdown")
+    parser.add_argument("--update", metavar="README", help="rewrite the column tables in this README")
+    args = parser.parse_args()
+    if args.update:
+        with open(args.update, encoding="utf-8") as f:
+            old = f.read()
+        new = update_readme(old)
+        if new != old:
+            with open(args.update, "w", encoding="utf-8") as f:
+                f.write(new)
+    else:
+        for name, generated in readme_tables().items():
+            print(f"### {name}\n\n{generated}")

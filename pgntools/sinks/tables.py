@@ -1,20 +1,22 @@
-"""Arrow tables from a GameBatch, column by column (no Python objects per move or tag)."""
+"""Arrow tables from a GameBatch, column by column (no Python objects per move or tag), as
+schema.py declares them: what the Dask API's partitions are (pgntools.dask), and what the tests
+compare export's own Parquet files with."""
 from __future__ import annotations
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pgntools.reader import ERROR_KINDS, OUTCOMES, PIECES, RESULTS, STATUSES, GameBatch
+import functools
+from typing import Sequence, Tuple
+
+from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.arrays import ints, numeric, scalar, strings, text, with_validity
+from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
 
-PIECE_NAMES = text(PIECES[1:])  # dictionary: index 0 = pawn
-STATUS_NAMES = text(STATUSES)
-OUTCOME_NAMES = text(OUTCOMES[1:])
-RESULT_NAMES = text(RESULTS)
 ERROR_NAMES = text(ERROR_KINDS)
 NO_STRING = pa.nulls(1, pa.string())
-TAG_COLUMN_NAMES = text(schema.TAG_COLUMNS)  # the tags with a column of their own
+TAG_COLUMN_NAMES = text(TAG_COLUMNS)  # the tags with a column of their own (none of them is in the map)
 
 
 def offsets(batch: GameBatch, start_column: str, total: int) -> pa.Array:
@@ -46,90 +48,124 @@ def masked(values: pa.Array, has: pa.Array, bit: int) -> pa.Array:
     return with_validity(values, flag(has, bit))
 
 
+@functools.lru_cache(maxsize=None)
+def _names(names: Tuple[str, ...]) -> pa.Array:
+    return text(names)
+
+
+@functools.lru_cache(maxsize=64)
+def _schema(columns: Tuple[Column, ...]) -> pa.Schema:
+    return schema.arrow_schema(columns)
+
+
+class _Columns:
+    """The arrays of one batch's table, each column's from its declared source; what several
+    columns share (flags, has bits, the tag columns) is made once."""
+
+    def __init__(self, batch: GameBatch, table: str):
+        self.batch, self.table = batch, table
+        self.shared: dict = {}
+
+    def once(self, key, make):
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
+    def bits(self, column: str) -> pa.Array:
+        return self.once(column, lambda: numeric(self.batch, column, pa.uint8()))
+
+    def array(self, column: Column) -> pa.Array:
+        source, batch = column.source, self.batch
+        if isinstance(source, Fixed):
+            values = numeric(batch, source.column, schema.arrow_type(column.type))
+            return masked(values, self.bits("has"), source.has) if source.has else values
+        if isinstance(source, Strings):
+            values = strings(batch, source.column)
+            return masked(values, self.bits("has"), source.has) if source.has else values
+        if isinstance(source, Codes):
+            codes, names = numeric(batch, source.column, pa.uint8()), _names(source.names)
+            if source.base == 1:
+                return dictionary(codes, names)
+            if isinstance(column.type, tuple):  # a dictionary
+                return pa.DictionaryArray.from_arrays(codes.cast(pa.int8()), names)
+            return pc.take(names, codes)
+        if isinstance(source, Flag):
+            return flag(self.bits("flags"), source.bit)
+        if isinstance(source, Tag):
+            value = self.once("tags", lambda: tag_columns(batch, strings(batch, "tag_value")))[source.tag]
+            return integers(value) if column.type == "int32" else value
+        if isinstance(source, Built):
+            return getattr(self, f"built_{source.what}")(column)
+        raise ValueError(f"column {column.name!r} has no batch source")
+
+    def built_game_ids(self, column: Column) -> pa.Array:
+        if self.table == "games":
+            return game_ids(pa.arange(0, self.batch.n_games), self.batch)
+        n_moves = len(self.batch.raw["from_square"])
+        return game_ids(parents(offsets(self.batch, "move_start", n_moves), n_moves), self.batch)
+
+    def built_source(self, column: Column) -> pa.Array:
+        return pa.repeat(text([self.batch.source])[0], self.batch.n_games)
+
+    def built_tags(self, column: Column) -> pa.Array:
+        return tags_map(self.batch)
+
+    def built_errors(self, column: Column) -> pa.Array:
+        return errors_column(self.batch, column)
+
+    def built_nags(self, column: Column) -> pa.Array:
+        nag_values = numeric(self.batch, "nag", pa.uint8())
+        return pa.ListArray.from_arrays(offsets(self.batch, "nag_start", len(nag_values)), nag_values)
+
+
+def table(batch: GameBatch, table_name: str, columns: Sequence[Column]) -> pa.Table:
+    """The rows of `games` or `moves` (table_name) of one batch, with the given columns."""
+    built = _Columns(batch, table_name)
+    columns = tuple(columns)
+    return pa.Table.from_arrays([built.array(c) for c in columns], schema=_schema(columns))
+
+
 def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = False) -> pa.Table:
-    n_moves = len(batch.raw["from_square"])
-    move_offsets = offsets(batch, "move_start", n_moves)
-    game_of = parents(move_offsets, n_moves)
-    flags, has = numeric(batch, "flags", pa.uint8()), numeric(batch, "has", pa.uint8())
-    nag_values = numeric(batch, "nag", pa.uint8())
-    nags = pa.ListArray.from_arrays(offsets(batch, "nag_start", len(nag_values)), nag_values)
-    columns = [
-        game_ids(game_of, batch),
-        numeric(batch, "ply", pa.int16()),
-        strings(batch, "san"),
-        strings(batch, "uci"),
-        numeric(batch, "from_square", pa.uint8()),
-        numeric(batch, "to_square", pa.uint8()),
-        dictionary(numeric(batch, "piece", pa.uint8()), PIECE_NAMES),
-        dictionary(numeric(batch, "captured", pa.uint8()), PIECE_NAMES),
-        dictionary(numeric(batch, "promotion", pa.uint8()), PIECE_NAMES),
-        flag(flags, 1), flag(flags, 2), flag(flags, 4), flag(flags, 8), flag(flags, 16),
-        numeric(batch, "halfmove_clock", pa.uint16()),
-        masked(numeric(batch, "clock", pa.float64()), has, 1),
-        masked(numeric(batch, "emt", pa.float64()), has, 2),
-        masked(numeric(batch, "eval_cp", pa.int32()), has, 4),
-        masked(numeric(batch, "eval_mate", pa.int16()), has, 8),
-        nags,
-    ]
-    if with_comment:
-        columns.append(masked(strings(batch, "comment"), has, 16))
-    if with_fen:
-        columns.append(strings(batch, "fen"))
-    return pa.Table.from_arrays(columns, schema=schema.moves_schema(with_comment, with_fen))
+    return table(batch, "moves", schema.move_columns(with_comment, with_fen))
+
+
+def games_table(batch: GameBatch) -> pa.Table:
+    return table(batch, "games", schema.GAME_COLUMNS)
 
 
 def tag_columns(batch: GameBatch, values: pa.Array) -> dict:
-    """{tag: per-game column} for schema.TAG_COLUMNS, from the slots the C reader filled
+    """{tag: per-game string column} for TAG_COLUMNS, from the slots the C reader filled
     (1 + the tag's row in the batch, 0 when the game lacks it: row 0 of the lookup is a null),
     which come tag by tag: one `take` gives every tag column as a slice."""
     n = batch.n_games
     slots = numeric(batch, "tag_slots", pa.int32())
     lookup = pa.concat_arrays([NO_STRING, values])
     every_tag = pc.take(lookup, slots)
-    columns = {}
-    for i, tag in enumerate(schema.TAG_COLUMNS):
-        column = every_tag.slice(i * n, n)
-        if tag in schema.INTEGER_TAGS:
-            digits = pc.match_substring_regex(column, r"^[0-9]{1,9}$")
-            column = pc.if_else(digits, column, NO_STRING[0]).cast(pa.int32())
-        columns[tag] = column
-    return columns
+    return {tag: every_tag.slice(i * n, n) for i, tag in enumerate(TAG_COLUMNS)}
 
 
-def games_table(batch: GameBatch) -> pa.Table:
-    n = batch.n_games
+def integers(column: pa.Array) -> pa.Array:
+    """A tag's values as int32: null unless a whole number (as the C encoder reads them)."""
+    digits = pc.match_substring_regex(column, r"^[0-9]{1,9}$")
+    return pc.if_else(digits, column, NO_STRING[0]).cast(pa.int32())
+
+
+def tags_map(batch: GameBatch) -> pa.Array:
+    """The tags without a column of their own, per game, as a map."""
     names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
     tag_offsets = offsets(batch, "tag_start", len(names))
     others = pc.invert(pc.is_in(names, value_set=TAG_COLUMN_NAMES))
     kept_before = pc.cumulative_sum(pa.concat_arrays([ints([0], pa.int32()), others.cast(pa.int32())]))
     other_offsets = pc.take(kept_before, tag_offsets).cast(pa.int32())
-    tags_map = pa.MapArray.from_arrays(other_offsets, pc.filter(names, others), pc.filter(values, others))
-    tags = tag_columns(batch, values)
-    status = numeric(batch, "status", pa.uint8())
-    columns = [
-        game_ids(pa.arange(0, n), batch),
-        pa.repeat(text([batch.source])[0], n),
-        numeric(batch, "offset", pa.int64()),
-        *tags.values(),
-        tags_map,
-        strings(batch, "start_fen"),
-        pc.take(RESULT_NAMES, numeric(batch, "result", pa.uint8())),
-        tags["Result"],
-        pa.DictionaryArray.from_arrays(status.cast(pa.int8()), STATUS_NAMES),
-        errors_column(batch),
-        numeric(batch, "ply_count", pa.int32()),
-        dictionary(numeric(batch, "outcome", pa.uint8()), OUTCOME_NAMES),
-        strings(batch, "final_fen"),
-    ]
-    return pa.Table.from_arrays(columns, schema=schema.GAMES)
+    return pa.MapArray.from_arrays(other_offsets, pc.filter(names, others), pc.filter(values, others))
 
 
-def errors_column(batch: GameBatch) -> pa.Array:
+def errors_column(batch: GameBatch, column: Column) -> pa.Array:
     """Errors per game as list<struct<kind, ply, message>>: the error table's rows, with the
     messages (a small Python loop over the errors only)."""
     kinds, plies = numeric(batch, "error_kind", pa.uint8()), numeric(batch, "error_ply", pa.int32())
     error_offsets = offsets(batch, "error_start", len(kinds))
     errors = pa.StructArray.from_arrays(
         [pc.take(ERROR_NAMES, kinds), with_validity(plies, plies.cast(pa.bool_())), text(batch.error_messages())],
-        fields=list(schema.GAMES.field("errors").type.value_type))
+        fields=list(schema.arrow_type(column.type).value_type))
     return pa.ListArray.from_arrays(error_offsets, errors)
