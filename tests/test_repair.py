@@ -154,6 +154,19 @@ def test_to_fen_writes_the_position_after_playing_on():
     assert run.stdout.splitlines()[0] == first.end().board().fen()
 
 
+def test_export_games_have_the_automatic_end_columns(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    for mode, plies in (("note", [4, 23, 4]), ("truncate", [1, 16, 1])):
+        out = tmp_path / mode
+        assert cli_run(["export", "--parquet", str(out), str(AUTOMATIC_ENDS), "--automatic-ends", mode, "-q"]).exit_code == 0
+        games = pq.read_table(out / "games").to_pylist()
+        assert [g["automatic_end"] for g in games] == [rule for rule, _, _ in PLAYED_ON]
+        assert [g["automatic_end_ply"] for g in games] == [ply for _, ply, _ in PLAYED_ON]
+        assert [g["ply_count"] for g in games] == plies
+        moves = pq.read_table(out / "moves", columns=["game_id"]).column("game_id").to_pylist()
+        assert [moves.count(i) for i in range(3)] == plies
+
+
 @pytest.mark.skipif(not MASTER.is_file(), reason=CORPORA_REASON)
 def test_master_games_that_play_on_are_valid_and_match_python_chess():
     """bench/master-games-30k.pgn: 28 games go on after an automatic draw (the only invalid games
@@ -229,4 +242,5 @@ def test_null_moves_through_the_cli(tmp_path):
     rows = pq.read_table(out / "moves").to_pylist()
     null = rows[1]
     assert (null["san"], null["uci"], null["piece"], null["from_square"], null["to_square"]) == ("--", "0000", "king", 60, 60)
+    assert [r["is_null"] for r in rows[:4]] == [False, True, False, True]
     assert rows[2]["san"] == "d4" and rows[2]["piece"] == "pawn"

@@ -111,7 +111,7 @@ typedef struct {
 enum { STATUS_VALID = 0, STATUS_FIXED = 1, STATUS_INVALID = 2 };
 enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICIENT, OUTCOME_SEVENTYFIVE, OUTCOME_FIVEFOLD };
 
-enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16 };
+enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16, MF_NULL = 32 };
 enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
 
 /* The names of the codes and bits of the batch columns, for the Python side (its tables and

@@ -142,7 +142,8 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     int from = mv_from(m), to = mv_to(m), type = mv_type(m), us = u->state.turn;
     uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
-                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0));
+                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
+                              (m == MOVE_NONE ? MF_NULL : 0));
     /* castling goes to the king's square, as UCI has it (Chess960: king takes rook); the king
      * stands there now */
     int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
