@@ -47,6 +47,7 @@ SYNTAX_DETAILS = {
     3: "malformed tag pair",
     4: "a termination marker inside a variation",
     5: "unexpected character",
+    6: "nested braces in a comment",
 }
 
 Source = Union[str, "os.PathLike[str]"]

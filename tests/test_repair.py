@@ -8,8 +8,11 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Tuple
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pgntools
 from pgn_helpers import (CORPORA_DIR, CORPORA_REASON, chess_or_skip, cli_run, kinds, note_kinds, pc_read_game,
@@ -244,3 +247,134 @@ def test_null_moves_through_the_cli(tmp_path):
     assert (null["san"], null["uci"], null["piece"], null["from_square"], null["to_square"]) == ("--", "0000", "king", 60, 60)
     assert [r["is_null"] for r in rows[:4]] == [False, True, False, True]
     assert rows[2]["san"] == "d4" and rows[2]["piece"] == "pawn"
+
+
+# ---------------------------------------------------------------- damaged tag lines, nested comments
+
+DAMAGED_TAGS = [
+    # the line, the tag, the value read, the fix kind (None: read as it always was)
+    ('[White ""Mephisto""]', "White", "Mephisto", "tag_doubled_quotes"),
+    ('[Event "The "Big" Open"]', "Event", 'The "Big" Open', "tag_unescaped_quotes"),
+    ('[Site "Here"', "Site", "Here", "tag_missing_bracket"),
+    ('[Date "2020.01.01]', "Date", "2020.01.01", "tag_missing_quote"),
+    ('[Annotator "Someone', "Annotator", "Someone", "tag_missing_quote"),
+    ("[Round]", "Round", "", "tag_without_value"),
+    ('[Event "Tournament \\"]', "Event", "Tournament \\", "tag_trailing_backslash"),  # chess-library's backslash_header
+    ('[ Black  "B" ]', "Black", "B", None),  # stray spaces inside the brackets: always accepted
+    ('[Opening "A \\"quoted\\" name"', "Opening", 'A "quoted" name', "tag_missing_bracket"),
+]
+
+
+@pytest.mark.parametrize("line, tag, value, fix", DAMAGED_TAGS, ids=[d[3] or "spaces" for d in DAMAGED_TAGS])
+def test_a_damaged_tag_line_is_read_past_as_a_fix(tmp_path, line, tag, value, fix):
+    data = f'{line}\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    game = read_one(tmp_path, data, pgn=True)
+    assert dict(game.tags)[tag] == value
+    assert game.ply_count == 7 and game.result == "1-0" and game.errors == []
+    if fix is None:
+        assert game.status == "valid" and game.fixes == []
+    else:
+        assert game.status == "fixed"
+        assert game.fixes == [{"kind": fix, "ply": None, "field": tag, "from": line, "to": game.fixes[0]["to"]}]
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        assert f'[{tag} "{escaped}"]' in game.pgn  # the written tag is the PGN-escaped value
+        strict = read_one(tmp_path, data, strict=True)
+        assert strict.status == "invalid" and kinds(strict) == ["syntax_error"]
+        assert strict.errors[0].token == line and tag not in dict(strict.tags)
+
+
+def test_doubled_quotes_read_as_python_chess_reads_the_game(tmp_path):
+    # Lichess study exports: [White ""Socrates Expert""]; python-chess keeps the moves too
+    chess_or_skip()
+    data = ('[Event "Study"]\n[White ""Socrates Expert""]\n[Black "Human"]\n[Result "*"]\n\n'
+            "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 *\n")
+    game = read_one(tmp_path, data)
+    assert game.status == "fixed" and dict(game.tags)["White"] == "Socrates Expert"
+    pc = pc_read_game(data)
+    assert game.uci == [m.uci() for m in pc.mainline_moves()]
+    assert game.final_fen == pc.end().board().fen()
+
+
+def test_tag_fixes_are_counted_in_the_summary_and_the_report(tmp_path):
+    src = tmp_path / "tags.pgn"
+    src.write_text("".join(f'{line}\n[Result "*"]\n\n1. e4 *\n\n' for line, *_ in DAMAGED_TAGS))
+    run = cli_run(["validate", str(src), "--summary", str(tmp_path / "s.json"), "--report", str(tmp_path / "r.jsonl")])
+    assert run.exit_code == 0, run.stderr
+    summary = json.loads((tmp_path / "s.json").read_text())
+    fixes = [fix for *_, fix in DAMAGED_TAGS if fix]
+    assert summary["games"] == len(DAMAGED_TAGS) and summary["fixed"] == len(fixes)
+    assert summary["fixes"] == {kind: fixes.count(kind) for kind in fixes}
+    report = report_lines((tmp_path / "r.jsonl").read_text())
+    assert [r["fixes"][0]["kind"] for r in report] == fixes
+    strict = cli_run(["validate", str(src), "--strict", "-q"])
+    assert strict.exit_code == 1
+
+
+def test_nested_braces_in_a_comment_are_read_to_the_matching_brace(tmp_path):
+    data = "[Result \"*\"]\n\n1. e4 { a { b } c } e5 2. Nf3 *\n"
+    game = read_one(tmp_path, data)
+    assert game.status == "valid" and game.san == ["e4", "e5", "Nf3"]
+    assert game.moves[0].comment == "a { b } c"
+    assert [(n["kind"], n["ply"]) for n in game.notes] == [("nested_comment", 1)]
+    strict = read_one(tmp_path, data, strict=True)
+    assert strict.status == "invalid" and kinds(strict) == ["syntax_error"]
+    assert "nested braces" in strict.errors[0].message
+
+
+def test_a_stray_brace_in_a_comment_ends_it_at_its_first_close(tmp_path):
+    # braces that never match: as before, the first '}' ends the comment; the moves after it stay moves
+    game = read_one(tmp_path, "[Result \"*\"]\n\n1. e4 { see {this } e5 {x} 2. Nf3 *\n")
+    assert game.status == "valid" and game.san == ["e4", "e5", "Nf3"] and game.notes == []
+    assert game.moves[0].comment == "see {this"
+
+
+TAG_VALUE = st.text(alphabet="abcXYZ019 .,-", min_size=1, max_size=12).map(str.strip).filter(bool)
+DAMAGES = ["none", "doubled", "inner", "no_bracket", "no_quote", "no_value", "spaces"]
+
+
+def damaged_line(name: str, value: str, damage: str) -> Tuple[str, str]:
+    """A tag line with one damage, and the value it should be read as."""
+    if damage == "doubled":
+        return f'[{name} ""{value}""]', value
+    if damage == "inner":
+        return f'[{name} "x "{value}" y"]', f'x "{value}" y'
+    if damage == "no_bracket":
+        return f'[{name} "{value}"', value
+    if damage == "no_quote":
+        return f'[{name} "{value}]', value
+    if damage == "no_value":
+        return f"[{name}]", ""
+    if damage == "spaces":
+        return f'[ {name}  "{value}" ]', value
+    return f'[{name} "{value}"]', value
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games=st.lists(st.lists(st.tuples(st.sampled_from(["Event", "Site", "White", "Black", "Round", "Annotator"]),
+                                         TAG_VALUE, st.sampled_from(DAMAGES)),
+                               min_size=1, max_size=5, unique_by=lambda t: t[0]),
+                      min_size=1, max_size=4))
+def test_damaged_tag_lines_never_lose_a_game(tmp_path, games):
+    text, expected = "", []
+    for i, tags in enumerate(games):
+        lines = [damaged_line(name, value, damage) for name, value, damage in tags]
+        text += "".join(line + "\n" for line, _ in lines) + f"\n1. e4 {{g{i}}} e5 *\n\n"
+        expected.append({name: value for (name, _, _), (_, value) in zip(tags, lines)})
+    src = tmp_path / "damaged.pgn"
+    src.write_text(text)
+    read_back = list(pgntools.read_games(str(src)))
+    assert len(read_back) == len(games)
+    for i, (game, tags, want) in enumerate(zip(read_back, games, expected)):
+        assert game.moves[0].comment == f"g{i}" and game.uci == ["e2e4", "e7e5"]
+        assert game.status == ("fixed" if any(d not in ("none", "spaces") for *_, d in tags) else "valid")
+        assert {k: v for k, v in game.tags if k in want} == want
+    strict = list(pgntools.read_games(str(src), strict=True))
+    assert len(strict) == len(games) and all(g.uci == ["e2e4", "e7e5"] for g in strict)
+    summary = cli_summary(src)
+    assert summary["games"] == summary["valid"] + summary["fixed"] + summary["invalid"] == len(games)
+
+
+def cli_summary(src: Path) -> dict:
+    out = src.with_suffix(".json")
+    cli_run(["validate", str(src), "--summary", str(out), "-q"])
+    return json.loads(out.read_text())

@@ -12,11 +12,14 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 };
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
-    "threefold_claimable", "play_after_automatic_end",
+    "threefold_claimable", "play_after_automatic_end", "nested_comment",
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
-    "truncated_at_automatic_end",
+    "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
+    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash",
 };
+_Static_assert((int)FIXK_TAG_TRAILING_BACKSLASH == (int)TAG_TRAILING_BACKSLASH && (int)TAG_DAMAGE_COUNT == (int)FIX_KIND_COUNT,
+               "a tag fix for each damage the scanner reads past");
 
 const char *game_error_name(int kind) { return kind > 0 && kind < ERR_COUNT ? ERROR_NAMES[kind] : "unknown"; }
 const char *game_note_name(int kind)
@@ -291,6 +294,8 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         int k = tok_next(sc, t);
         if (k == TOK_NEED_MORE || k == TOK_END)
             return k;
+        if (k == TOK_TAG && t->value && r->opt.strict)
+            k = TOK_BAD_TAG; /* a damaged tag line: with --strict an error, as it always was */
         if (!g->has_tags && !g->has_content && g->start == 0 && g->line == 0) {
             g->start = t->start;
             g->line = t->line;
@@ -315,6 +320,9 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         }
         if (k == TOK_TAG) {
             tags_read(r, g, t, duplicate);
+            if (t->value) /* read past its damage (recover_tag): a fix naming the tag */
+                game_add_fix(r, g, t->value, 0, sc->buf + t->a, t->alen, sc->buf + t->start, t->len,
+                             sc->buf + t->b, t->blen);
             g->last_tag_line = t->line;
             g->has_tags = g->has_content = true;
         } else if (k == TOK_BAD_TAG) {
@@ -357,7 +365,14 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
         case TOK_MOVE_NUMBER: break;
         case TOK_NAG: replay_nag(r, g, t); break;
         case TOK_UNTERMINATED_COMMENT: game_add_error(r, g, ERR_UNTERMINATED_COMMENT, g->ply, t, 0); /* fall through */
-        case TOK_COMMENT: replay_comment(r, g, t); break;
+        case TOK_COMMENT:
+            if (t->value) { /* nested braces, read to the match: a note, with --strict an error */
+                game_add_note(g, NOTE_NESTED_COMMENT, g->ply, t);
+                if (r->opt.strict)
+                    game_add_error(r, g, ERR_SYNTAX, g->ply, t, 6);
+            }
+            replay_comment(r, g, t);
+            break;
         case TOK_VAR_OPEN: replay_open_variation(r, g, t); break;
         case TOK_VAR_CLOSE: replay_close_variation(r, g, t); break;
         default: game_add_error(r, g, ERR_SYNTAX, g->ply, t, 5); break; /* a stray character */

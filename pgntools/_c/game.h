@@ -36,12 +36,20 @@ enum {
     NOTE_FIFTY_MOVE_CLAIMABLE,
     NOTE_THREEFOLD_CLAIMABLE,
     NOTE_PLAY_AFTER_AUTOMATIC_END, /* the mainline went on after a dead position, fivefold, 75 moves */
+    NOTE_NESTED_COMMENT,           /* { a { b } c }: read to the matching brace */
     NOTE_KIND_COUNT
 };
 
 /* Fix kinds (the fix table's rows; the result's fixes are G_FIXES bits, result.h). */
 enum {
     FIXK_TRUNCATED_AT_AUTOMATIC_END, /* --automatic-ends truncate: the moves after it dropped */
+    /* a tag line read past its damage: FIXK_TAG_* = the scanner's TAG_* (tokenizer.h) */
+    FIXK_TAG_DOUBLED_QUOTES = TAG_DOUBLED_QUOTES,
+    FIXK_TAG_UNESCAPED_QUOTES,
+    FIXK_TAG_MISSING_BRACKET,
+    FIXK_TAG_MISSING_QUOTE,
+    FIXK_TAG_WITHOUT_VALUE,
+    FIXK_TAG_TRAILING_BACKSLASH,
     FIX_KIND_COUNT
 };
 
