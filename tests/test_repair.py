@@ -378,3 +378,54 @@ def cli_summary(src: Path) -> dict:
     out = src.with_suffix(".json")
     cli_run(["validate", str(src), "--summary", str(out), "-q"])
     return json.loads(out.read_text())
+
+
+# ---------------------------------------------------------------- start FEN repairs
+
+FEN_REPAIRS = [
+    # FEN as read, the fixes (field, from, to)
+    ("r3k2r/8/8/8/8/8/8/2K4R w Kq - 0 1", [("castling", "Kq", "q")]),  # Lichess study: king on c1
+    ("r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1", [("castling", "KQkq", "kq")]),
+    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", [("castling", "K", "-")]),
+    ("4k3/8/8/8/8/8/8/4K2R w - e6 0 1", [("en_passant", "e6", "-")]),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 0", [("fullmove", "0", "1")]),
+    ("r3k3/8/8/8/8/8/8/4K2R b KQkq e3 3 0", [("castling", "KQkq", "Kq"), ("en_passant", "e3", "-"),
+                                              ("fullmove", "0", "1")]),
+]
+
+
+@pytest.mark.parametrize("fen, fixes", FEN_REPAIRS, ids=[f[0] for f in FEN_REPAIRS])
+def test_start_fen_repairs(tmp_path, fen, fixes):
+    chess = chess_or_skip()
+    data = f'[FEN "{fen}"]\n[SetUp "1"]\n[Result "*"]\n\n*\n'
+    game = read_one(tmp_path, data)
+    assert game.status == "fixed" and game.errors == []
+    assert [(f["field"], f["from"], f["to"]) for f in game.fixes if f["kind"].startswith("fen_")] == fixes
+    assert {f["kind"] for f in game.fixes if f["kind"].startswith("fen_")} == {f"fen_{field}" for field, _, _ in fixes}
+    # python-chess's clean_castling_rights drops the same rights; its board is then valid
+    board = chess.Board(fen)
+    board.castling_rights = board.clean_castling_rights()
+    board.ep_square = None
+    board.fullmove_number = max(board.fullmove_number, 1)
+    assert board.is_valid()
+    assert game.start_fen == board.fen()
+    strict = read_one(tmp_path, data, strict=True)
+    assert strict.status == "invalid" and kinds(strict) == ["invalid_start_position"] or \
+        fixes == [("fullmove", "0", "1")]  # fullmove 0 was always read as 1; --strict too
+
+
+def test_the_repaired_start_position_is_replayed(tmp_path):
+    # the white king on c1 cannot castle king side: the right is dropped, black's O-O-O stays
+    data = '[FEN "r3k2r/8/8/8/8/8/8/2K4R w Kq - 0 1"]\n[SetUp "1"]\n[Result "*"]\n\n1. Rh2 O-O-O *\n'
+    game = read_one(tmp_path, data)
+    assert game.status == "fixed" and game.uci == ["h1h2", "e8c8"]
+
+
+def test_an_illegal_start_position_stays_an_error_located_at_its_tag(tmp_path):
+    data = '[Event "x"]\n[FEN "4k3/8/8/8/8/8/8/4K2K w K - 0 1"]\n[SetUp "1"]\n[Result "*"]\n\n1. Kd2 *\n'
+    game = read_one(tmp_path, data)
+    assert game.status == "invalid" and game.fixes == []
+    error = game.errors[0]
+    assert (error.kind, error.token, error.line, error.column) == (
+        "invalid_start_position", '[FEN "4k3/8/8/8/8/8/8/4K2K w K - 0 1"]', 2, 1)
+    assert "too_many_kings" in error.message

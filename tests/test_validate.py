@@ -115,10 +115,13 @@ def test_invalid_start_position(tmp_path, name, fen):
         assert not board.is_valid(), "python-chess thinks this FEN is valid: the test data is wrong"
     except ValueError:
         pass
-    game = read_one(tmp_path, setup(fen) + "1. Kd2 *\n")
+    # strict: castling rights and en-passant squares that cannot be right are repaired by
+    # default (test_repair.py); the other problems stay errors in any case
+    game = read_one(tmp_path, setup(fen) + "1. Kd2 *\n", strict=True)
     assert game.status == "invalid"
     assert kinds(game) == ["invalid_start_position"]
     assert game.ply_count == 0
+    assert game.errors[0].token == f'[FEN "{fen}"]' and game.errors[0].line == 1  # located at the FEN tag
 
 
 def test_fen_without_setup_is_accepted_with_a_note(tmp_path):

@@ -31,6 +31,119 @@ static int classify_variant(const char *v, size_t n)
     return -1;
 }
 
+/* ---------------------------------------------------------------- start FEN repairs */
+
+enum { FEN_FIELDS = 6, FEN_REPAIR_MAX = 160 };
+
+/* The FEN text's fields (at most FEN_FIELDS: more is no FEN this repairs); their count. */
+static int fen_fields(const char *s, size_t n, const char *f[FEN_FIELDS], size_t len[FEN_FIELDS])
+{
+    int k = 0;
+    for (size_t i = 0; i < n;) {
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        if (k == FEN_FIELDS)
+            return -1;
+        f[k] = s + i;
+        while (i < n && s[i] != ' ')
+            i++;
+        len[k] = (size_t)(s + i - f[k]);
+        k++;
+    }
+    return k;
+}
+
+static size_t fen_join(char *out, const char *f[FEN_FIELDS], const size_t len[FEN_FIELDS], int k)
+{
+    size_t o = 0;
+    for (int i = 0; i < k; i++) {
+        if (i)
+            out[o++] = ' ';
+        memcpy(out + o, f[i], len[i]);
+        o += len[i];
+    }
+    return o;
+}
+
+static bool all_zeros(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '0')
+            return false;
+    return n > 0;
+}
+
+/* A start FEN whose only problems are castling rights the position cannot have, an en-passant
+ * square that cannot be right, or fullmove 0: repaired into pos (a fix for each field, with the
+ * field before and after). Returns the problems left: 0 when repaired, else `problems` as read
+ * (a position that is not legal is no repair's business). */
+static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
+{
+    const char *f[FEN_FIELDS];
+    size_t len[FEN_FIELDS];
+    int k = g->fen_len <= FEN_REPAIR_MAX ? fen_fields(g->fen, g->fen_len, f, len) : -1;
+    bool zero_fullmove = k == 6 && all_zeros(f[5], len[5]);
+    if (r->opt.strict || k < 4 || (problems & ~(FEN_BAD_CASTLING_RIGHTS | FEN_BAD_EN_PASSANT)) ||
+        (!problems && !zero_fullmove))
+        return problems;
+    const char *orig[FEN_FIELDS];
+    size_t orig_len[FEN_FIELDS];
+    memcpy(orig, f, sizeof f);
+    memcpy(orig_len, len, sizeof len);
+    char kept[16], text[FEN_REPAIR_MAX + 8];
+    size_t n_kept = 0;
+    if (problems & FEN_BAD_CASTLING_RIGHTS) { /* each right alone, kept when the position has it */
+        Position probe;
+        f[3] = "-", len[3] = 1; /* (en passant apart: probed below) */
+        for (size_t i = 0; i < orig_len[2] && n_kept < sizeof kept; i++) {
+            if (memchr(kept, orig[2][i], n_kept))
+                continue;
+            f[2] = orig[2] + i, len[2] = 1;
+            if (!(fen_parse(&probe, text, fen_join(text, f, len, k), g->chess960) & FEN_BAD_CASTLING_RIGHTS))
+                kept[n_kept++] = orig[2][i];
+        }
+        f[2] = n_kept ? kept : "-", len[2] = n_kept ? n_kept : 1;
+        f[3] = orig[3], len[3] = orig_len[3];
+    }
+    if (problems & FEN_BAD_EN_PASSANT)
+        f[3] = "-", len[3] = 1;
+    if (zero_fullmove)
+        f[5] = "1", len[5] = 1;
+    if (fen_parse(pos, text, fen_join(text, f, len, k), g->chess960))
+        return fen_parse(pos, g->fen, g->fen_len, g->chess960); /* the problems as read */
+    static const char *const names[] = {"castling", "en_passant", "fullmove"};
+    static const int kinds[] = {FIXK_FEN_CASTLING, FIXK_FEN_EN_PASSANT, FIXK_FEN_FULLMOVE};
+    for (int i = 2; i < k; i++)
+        if (i != 4 && (len[i] != orig_len[i] || memcmp(f[i], orig[i], len[i])))
+            game_add_fix(r, g, kinds[i == 2 ? 0 : i == 3 ? 1 : 2], 0, names[i == 2 ? 0 : i == 3 ? 1 : 2],
+                         strlen(names[i == 2 ? 0 : i == 3 ? 1 : 2]), orig[i], orig_len[i], f[i], len[i]);
+    return 0;
+}
+
+/* The FEN tag's line as a token, for its errors: from its '[' to its ']' (or the line's end). */
+static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
+{
+    const char *b = r->sc.buf;
+    size_t at = (size_t)(g->fen - b), a = at, z = at + g->fen_len;
+    while (a > g->start && b[a - 1] != '\n' && b[a - 1] != '\r' && b[a] != '[')
+        a--;
+    while (z < r->sc.len && b[z] != '\n' && b[z] != '\r' && b[z - 1] != ']')
+        z++;
+    memset(t, 0, sizeof *t);
+    t->start = t->a = a;
+    t->len = t->alen = z - a;
+    t->line = g->line;
+    size_t line_start = g->start;
+    for (size_t i = g->start; i < a; i++)
+        if (b[i] == '\n') {
+            t->line++;
+            line_start = i + 1;
+        }
+    t->col = (int64_t)(a - line_start) + 1;
+}
+
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -46,9 +159,11 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         g->replaying = false;
     }
     if (g->fen) {
-        int problems = fen_parse(&L->pos, g->fen, g->fen_len, g->chess960);
-        if (problems) {
-            game_add_error(r, g, ERR_INVALID_START_POSITION, 0, first_move_token, problems);
+        int problems = repair_start_fen(r, g, &L->pos, fen_parse(&L->pos, g->fen, g->fen_len, g->chess960));
+        if (problems) { /* located at the FEN tag */
+            Token fen_tag;
+            fen_tag_token(r, g, &fen_tag);
+            game_add_error(r, g, ERR_INVALID_START_POSITION, 0, &fen_tag, problems);
             g->replaying = false;
         }
         if (!g->has_setup)
