@@ -109,6 +109,7 @@ cdef extern from "game.h":
         int max_errors
         int automatic_ends
         bint allow_null_moves
+        bint repair_truncate
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY

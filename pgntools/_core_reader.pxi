@@ -148,7 +148,7 @@ cdef class BatchReader:
                   int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
                   size_t max_game_size=64 << 20,
                   int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0, bint detach=False,
-                  str automatic_ends=None, bint allow_null_moves=False):
+                  str automatic_ends=None, bint allow_null_moves=False, str repair="none"):
         cdef GameOptions opt
         memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
         if en_passant not in _EN_PASSANT_MODES:
@@ -159,6 +159,9 @@ cdef class BatchReader:
             raise ValueError(f"automatic_ends must be 'note', 'enforce' or 'truncate', not {automatic_ends!r}")
         opt.automatic_ends = _AUTOMATIC_END_MODES[automatic_ends]
         opt.allow_null_moves = allow_null_moves
+        if repair not in ("none", "truncate"):
+            raise ValueError(f"repair must be 'none' or 'truncate', not {repair!r}")
+        opt.repair_truncate = repair == "truncate"
         opt.replay = replay
         opt.moves = moves
         opt.comments = comments

@@ -96,14 +96,21 @@ def checking_options(f):
 
 def recovery_options(f):
     """What the reader recovers from instead of calling a game invalid (issue 20): play after an
-    automatic draw, null moves. The choices go to the Click context; reader_recovery() hands them to a Run."""
+    automatic draw, null moves, bad moves (--repair). The choices go to the Click context; reader_recovery() hands them to a Run."""
 
     @functools.wraps(f)
-    def wrapper(*args, automatic_ends, allow_null_moves, **kwargs):
+    def wrapper(*args, automatic_ends, allow_null_moves, repair, **kwargs):
         click.get_current_context().meta["pgntools.recovery"] = {"automatic_ends": automatic_ends,
-                                                                 "allow_null_moves": allow_null_moves or None}
+                                                                 "allow_null_moves": allow_null_moves or None,
+                                                                 "repair": repair}
         return f(*args, **kwargs)
 
+    wrapper = click.option(
+        "--repair", type=click.Choice(["none", "truncate"]), default=None,
+        help="truncate: a game stopped by an illegal or unreadable mainline move is kept as its legal "
+             "prefix (status truncated, Result *, a comment at the cut naming the error and the move "
+             "text dropped; --rejects still gets its bytes). A game with no legal move first stays "
+             "invalid. [default: none]")(wrapper)
     wrapper = click.option(
         "--allow-null-moves", is_flag=True,
         help="Read --, Z0, 0000 and @@@@ as a null move (the side to move passes; not when in check), "

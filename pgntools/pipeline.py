@@ -17,7 +17,7 @@ from pgntools.errors import OutputError
 from pgntools.storage import LocalStorage, is_url, storage_for
 from pgntools.io import check_inputs
 from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, STATUS_FIXED,
-                             STATUS_INVALID, STATUS_VALID, GameBatch, iter_batches)
+                             STATUS_INVALID, STATUS_TRUNCATED, STATUS_VALID, GameBatch, iter_batches)
 
 
 class AtomicOutput:
@@ -104,7 +104,7 @@ class Summary:
 
     def __init__(self, command: str):
         self.command = command
-        self.games = self.valid = self.fixed = self.invalid = 0
+        self.games = self.valid = self.fixed = self.invalid = self.truncated = 0
         self.errors: Counter = Counter()
         self.notes: Counter = Counter()
         self.fixes: Counter = Counter()  # per fix kind (a game may have several)
@@ -118,6 +118,7 @@ class Summary:
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
         self.invalid += status.count(STATUS_INVALID)
+        self.truncated += status.count(STATUS_TRUNCATED)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
         _count_codes(self.fixes, FIX_KINDS, batch.raw["fix_kind"])
@@ -132,20 +133,21 @@ class Summary:
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": self.errors, "notes": self.notes, "fixes": self.fixes}
+                "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes}
 
     def merge(self, counts: dict):
         self.games += counts["games"]
         self.valid += counts["valid"]
         self.fixed += counts["fixed"]
         self.invalid += counts["invalid"]
+        self.truncated += counts["truncated"]
         self.errors.update(counts["errors"])
         self.notes.update(counts["notes"])
         self.fixes.update(counts["fixes"])
 
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-               "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
+               "truncated": self.truncated, "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
                "fixes": dict(sorted(self.fixes.items())), "bytes": self.bytes, "seconds": round(self.seconds, 3)}
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
@@ -156,7 +158,8 @@ class Summary:
 
     def line(self) -> str:
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
-        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, "
+        truncated = f"{self.truncated:,} truncated, " if self.truncated else ""  # (only with --repair truncate)
+        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, {truncated}"
                 f"{self.invalid:,} invalid ({self.seconds:.2f} s, {rate:,.0f} games/s)")
 
 

@@ -35,7 +35,8 @@ def _by_code(codes: dict) -> tuple:
 
 # The codes and bits of the batch columns, named by the C core (batch.h's batch_names)
 STATUSES = _by_code(_core.STATUS_CODES)  # valid, fixed, invalid
-STATUS_VALID, STATUS_FIXED, STATUS_INVALID = (_core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid"))
+STATUS_VALID, STATUS_FIXED, STATUS_INVALID, STATUS_TRUNCATED = (
+    _core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid", "truncated"))
 OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
@@ -270,7 +271,7 @@ READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "
                   "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "tag_values", "en_passant",
                   "shredder", "batch_games", "max_batch_bytes",
                   "buffer_size", "max_game_size", "base_offset", "base_line", "detach", "automatic_ends",
-                  "allow_null_moves")
+                  "allow_null_moves", "repair")
 
 
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,

@@ -43,7 +43,7 @@ class Move:
 
 @dataclass
 class Game:
-    """One game as read and checked. ``status`` is "valid", "fixed" or "invalid"."""
+    """One game as read and checked. ``status`` is "valid", "fixed", "invalid" or "truncated" (repair="truncate")."""
 
     index: int
     source: str

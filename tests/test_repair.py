@@ -429,3 +429,52 @@ def test_an_illegal_start_position_stays_an_error_located_at_its_tag(tmp_path):
     assert (error.kind, error.token, error.line, error.column) == (
         "invalid_start_position", '[FEN "4k3/8/8/8/8/8/8/4K2K w K - 0 1"]', 2, 1)
     assert "too_many_kings" in error.message
+
+
+# ---------------------------------------------------------------- --repair truncate
+
+CUT = ('[Event "cut"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 {good} Nc6 3. Ke3 {bad} Nf6 4. Qxf7# 1-0\n\n'
+       '[Event "first move bad"]\n[Result "*"]\n\n1. e5 e4 *\n\n'
+       '[Event "bad start"]\n[FEN "4k3/8/8/8/8/8/8/4K2K w - - 0 1"]\n[SetUp "1"]\n[Result "*"]\n\n1. Kd2 Kd7 2. Kc2 *\n\n'
+       '[Event "fine"]\n[Result "*"]\n\n1. d4 *\n')
+
+
+def test_repair_truncate_keeps_the_legal_prefix(tmp_path):
+    src = tmp_path / "cut.pgn"
+    src.write_text(CUT)
+    out, rejects = tmp_path / "out.pgn", tmp_path / "rejects.pgn"
+    run = cli_run(["validate", str(src), "--repair", "truncate", "-o", str(out), "--rejects", str(rejects),
+                   "--report", str(tmp_path / "r.jsonl"), "--summary", str(tmp_path / "s.json")])
+    assert run.exit_code == 1  # two games stay invalid
+    assert "1 truncated" in run.stderr
+    report = report_lines((tmp_path / "r.jsonl").read_text())
+    assert [r["status"] for r in report] == ["truncated", "invalid", "invalid"]
+    assert (report[0]["errors"][0]["kind"], report[0]["errors"][0]["ply"]) == ("illegal_move", 5)
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert (summary["games"], summary["valid"], summary["truncated"], summary["invalid"]) == (4, 1, 1, 2)
+    games = list(pgntools.read_games(str(out)))
+    assert [g.tags[0][1] for g in games] == ["cut", "fine"]
+    cut = games[0]
+    assert cut.status == "valid" and cut.san == ["e4", "e5", "Nf3", "Nc6"] and cut.result == "*"
+    assert " ".join(cut.moves[3].comment.split()) == "pgntools: truncated at ply 5 (illegal_move), dropped: Ke3 (bad) Nf6 4. Qxf7#"
+    assert cut.moves[2].comment == "good"
+    # the original bytes of the truncated game go to --rejects, as those of the invalid ones
+    assert rejects.read_text().count("[Event") == 3 and "3. Ke3 {bad} Nf6" in rejects.read_text()
+
+
+def test_without_repair_the_game_stays_invalid(tmp_path):
+    games = read(tmp_path, CUT)
+    assert [g.status for g in games] == ["invalid", "invalid", "invalid", "valid"]
+
+
+def test_truncated_games_in_the_games_table_and_moves(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    src = tmp_path / "cut.pgn"
+    src.write_text(CUT)
+    out = tmp_path / "ds"
+    assert cli_run(["export", "--parquet", str(out), str(src), "--repair", "truncate", "-q"]).exit_code == 1
+    games = pq.read_table(out / "games").to_pylist()
+    assert [g["status"] for g in games] == ["truncated", "invalid", "invalid", "valid"]
+    assert games[0]["result"] == "*" and games[0]["ply_count"] == 4
+    moves = pq.read_table(out / "moves", columns=["game_id"]).column("game_id").to_pylist()
+    assert moves.count(0) == 4

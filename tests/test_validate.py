@@ -487,7 +487,8 @@ def test_summary_shape(tmp_path):
     result = cli_run(["validate", str(path), "--summary", str(summary)])
     assert result.exit_code == 1
     got = json.loads(summary.read_text())
-    assert set(got) == {"games", "valid", "fixed", "invalid", "errors", "notes", "fixes", "bytes", "seconds"}
+    assert set(got) == {"games", "valid", "fixed", "invalid", "truncated", "errors", "notes", "fixes", "bytes",
+                        "seconds"}
     assert (got["games"], got["valid"], got["fixed"], got["invalid"]) == (5, 2, 1, 2)
     assert got["errors"] == {"illegal_move": 1, "invalid_san": 1}
     assert got["bytes"] == len(data.encode())

@@ -17,7 +17,8 @@ const char *batch_column_name(int id) { return NAMES[id]; }
 const char *batch_column_format(int id) { return FORMATS[id]; }
 const char *batch_string_name(int id) { return STRING_NAMES[id]; }
 
-static const BatchName STATUS_NAMES[] = {{STATUS_VALID, "valid"}, {STATUS_FIXED, "fixed"}, {STATUS_INVALID, "invalid"}};
+static const BatchName STATUS_NAMES[] = {{STATUS_VALID, "valid"}, {STATUS_FIXED, "fixed"}, {STATUS_INVALID, "invalid"},
+                                              {STATUS_TRUNCATED, "truncated"}};
 static const BatchName OUTCOME_NAMES[] = {
     {OUTCOME_CHECKMATE, "checkmate"}, {OUTCOME_STALEMATE, "stalemate"}, {OUTCOME_INSUFFICIENT, "insufficient_material"},
     {OUTCOME_SEVENTYFIVE, "seventyfive_moves"}, {OUTCOME_FIVEFOLD, "fivefold_repetition"}};

@@ -1,3 +1,5 @@
+#include <stdio.h>
+
 #include "fen.h"
 #include "game_reader.h"
 #include "replay.h"
@@ -160,6 +162,27 @@ static void push_notes(GameReader *r, Game *g)
 
 /* ---------------------------------------------------------------- the game record */
 
+/* --repair truncate's comment at the cut: the error and the first of the move text dropped. */
+static void cut_comment(GameReader *r, Game *g)
+{
+    const char *b = r->sc.buf;
+    size_t end = g->marker_at > g->cut_at ? g->marker_at : g->end;
+    size_t n = end > g->cut_at ? end - g->cut_at : 0;
+    const char *kind = game_error_name(COL_AT(&r->batch, E_KIND, uint8_t, g->mark->cols[E_KIND]));
+    char text[320];
+    int k = snprintf(text, sizeof text, "pgntools: truncated at ply %d (%s), dropped: ", g->ply + 1, kind);
+    size_t room = sizeof text - (size_t)k - 4;
+    size_t take = token_prefix(b + g->cut_at, n, room, g->latin1);
+    memcpy(text + k, b + g->cut_at, take);
+    for (size_t i = (size_t)k; i < (size_t)k + take; i++) /* the dropped text's own comments, as (...) */
+        if (text[i] == '{' || text[i] == '}')
+            text[i] = text[i] == '{' ? '(' : ')';
+    size_t len = (size_t)k + take;
+    if (take < n)
+        memcpy(text + len, "...", 3), len += 3;
+    em_comment(&r->em, text, len, g->latin1);
+}
+
 /* The export format of a valid or fixed game: the movetext emitted while replaying, behind the
  * tag section (pgn_writer.c). */
 static void write_pgn(GameReader *r, Game *g)
@@ -167,6 +190,8 @@ static void write_pgn(GameReader *r, Game *g)
     StrCol *out = &r->batch.strs[S_PGN];
     size_t first = g->mark->strs[S_TAG_NAME];
     const char *result = result_string(g->result);
+    if (g->truncated) /* the cut: what stopped the game, and the move text dropped */
+        cut_comment(r, g);
     em_unit(&r->em, result, strlen(result));
     em_finish(&r->em);
     bool ok = !r->em.failed &&
@@ -225,7 +250,10 @@ static void finish_game(GameReader *r, Game *g)
     replay_finish(r, g);
     if (g->latin1)
         game_add_note(g, NOTE_LATIN1, 0, NULL);
-    int status = g->n_errors ? STATUS_INVALID : g->fixes || g->n_fixes ? STATUS_FIXED : STATUS_VALID;
+    int status = g->truncated && g->n_errors == 1 ? STATUS_TRUNCATED
+                 : g->n_errors                        ? STATUS_INVALID
+                 : g->fixes || g->n_fixes             ? STATUS_FIXED
+                                                      : STATUS_VALID;
     if (r->opt.final_fen) {
         char fen[FEN_MAX];
         game_push_text(r, S_FINAL_FEN, fen, fen_format(final, fen, r->opt.fen_options), false);
@@ -237,7 +265,8 @@ static void finish_game(GameReader *r, Game *g)
             write_pgn(r, g);
     }
     if (r->opt.raw_invalid)
-        game_push_text(r, S_RAW, r->sc.buf + g->start, status == STATUS_INVALID ? g->end - g->start : 0, false);
+        game_push_text(r, S_RAW, r->sc.buf + g->start,
+                       status == STATUS_INVALID || status == STATUS_TRUNCATED ? g->end - g->start : 0, false);
     push_notes(r, g);
     COL_PUSH(b, G_OFFSET, int64_t, r->sc.base + (int64_t)g->start);
     COL_PUSH(b, G_LENGTH, int64_t, (int64_t)(g->end - g->start));
@@ -357,6 +386,7 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
         case TOK_RESULT:
             if (g->depth == 0) {
                 g->result_marker = t->value;
+                g->marker_at = t->start;
                 g->has_content = true;
                 g->end = t->start + t->len;
                 return true;

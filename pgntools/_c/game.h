@@ -83,6 +83,8 @@ typedef struct {
     int max_errors;       /* errors kept per game */
     int automatic_ends;   /* AUTO_END_* */
     bool allow_null_moves; /* --, Z0, 0000, @@@@: the side to move passes (else null_move, an error) */
+    bool repair_truncate; /* --repair truncate: a game stopped by a bad mainline move is kept as its
+                           * legal prefix (STATUS_TRUNCATED), Result *, a comment at the cut */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };

@@ -48,6 +48,8 @@ typedef struct {
     bool played_on;  /* a mainline move came after it (AUTO_END_NOTE) */
     bool cut;        /* AUTO_END_TRUNCATE cut the game there: the rest of the movetext is dropped */
     int n_fixes;     /* rows in the fix table */
+    bool truncated;  /* repair_truncate cut the game at its bad move (the game's one error) */
+    size_t cut_at, marker_at; /* where the dropped move text starts; the termination marker */
     bool claim_fifty, claim_threefold;
     int result_tag, result_marker, result;
     uint8_t fixes;

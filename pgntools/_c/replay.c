@@ -296,6 +296,12 @@ static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *
 {
     game_add_error(r, g, kind, ply, t, detail);
     g->stopped = true;
+    /* --repair truncate: a bad mainline move after at least one good one cuts the game there */
+    if (r->opt.repair_truncate && g->depth == 0 && kind > 0 && kind < SAN_ERROR_COUNT && ply > 1 &&
+        g->n_errors == 1) {
+        g->truncated = g->cut = true;
+        g->cut_at = t->start;
+    }
 }
 
 static bool is_automatic_draw(int outcome)
@@ -554,8 +560,8 @@ static void check_result(GameReader *r, Game *g, const Position *final)
     int by_position = result_of_outcome(g->outcome, final->turn);
     /* a cut game takes the rule's result whatever --no-fix-results says: truncate asked for it */
     result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results || g->cut, g->n_errors > 0, &rc);
-    g->result = rc.result;
-    g->fixes = rc.fixes;
+    g->result = g->truncated ? RESULT_UNKNOWN : rc.result; /* a cut game's result is unknown */
+    g->fixes = g->truncated ? 0 : rc.fixes;
     if (rc.error)
         game_add_error(r, g, rc.error, 0, NULL, rc.detail);
     if (rc.missing_tag)

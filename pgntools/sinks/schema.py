@@ -129,7 +129,7 @@ GAME_COLUMNS = [
     Column("result", "string", True, Codes("result", tuple(RESULTS)),
            "the checked result: 1-0, 0-1, 1/2-1/2 or * (the marker, the Result tag and the final position agree)"),
     _tag("result_tag", "Result", "the Result tag as read"),
-    Column("status", STATUS, True, Codes("status", tuple(STATUSES)), "valid, fixed or invalid"),
+    Column("status", STATUS, True, Codes("status", tuple(STATUSES)), "valid, fixed, invalid, or truncated (--repair truncate)"),
     Column("errors", ("list", ERROR), True, Built("errors"),
            "the errors (kind, ply, message) that make the game invalid; empty when it is not"),
     Column("ply_count", "int32", True, Fixed("ply_count"), "mainline plies replayed (up to the first error)"),
