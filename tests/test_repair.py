@@ -478,3 +478,24 @@ def test_truncated_games_in_the_games_table_and_moves(tmp_path):
     assert games[0]["result"] == "*" and games[0]["ply_count"] == 4
     moves = pq.read_table(out / "moves", columns=["game_id"]).column("game_id").to_pylist()
     assert moves.count(0) == 4
+
+
+# ---------------------------------------------------------------- a game that runs into the next one
+
+def test_a_game_running_into_the_next_ones_tags_is_noted(tmp_path):
+    data = '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3\n[Event "b"]\n[Result "*"]\n\n1. d4 *\n'
+    first, second = read(tmp_path, data)
+    assert [(n["kind"], n["ply"], n["token"]) for n in first.notes] == [("missing_result", 3, None)]
+    assert first.status == "fixed" and first.result == "1-0" and first.san == ["e4", "e5", "Nf3"]
+    assert second.status == "valid" and second.notes == []
+    summary = tmp_path / "s.json"
+    assert cli_run(["validate", str(tmp_path / "games.pgn"), "--summary", str(summary), "-q"]).exit_code == 0
+    assert json.loads(summary.read_text())["notes"] == {"missing_result": 1}
+    # at the input's end too (a parallel run's chunk cannot tell the two apart)
+    assert "missing_result" in note_kinds(read_one(tmp_path, '[Result "*"]\n\n1. e4 e5\n'))
+    # a tag-only game before the next one, and a game that ends with its marker, have no such note
+    assert all("missing_result" not in note_kinds(g) for g in read(tmp_path, '[Event "a"]\n\n[Event "b"]\n\n1. e4 *\n'))
+    # the next game in Latin-1 after a UTF-8 game that runs into it (the note quotes nothing of it)
+    latin = b'[Event "a"]\n\n1. e4\n[Event "caf\xe9"]\n\n1. d4 *\n'
+    first, second = read(tmp_path, latin)
+    assert "missing_result" in note_kinds(first) and dict(second.tags)["Event"] == "caf\xe9"

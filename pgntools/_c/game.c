@@ -15,6 +15,7 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
     "threefold_claimable", "play_after_automatic_end", "nested_comment",
+    "missing_result",
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
     "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
@@ -250,6 +251,10 @@ static void finish_game(GameReader *r, Game *g)
     replay_finish(r, g);
     if (g->latin1)
         game_add_note(g, NOTE_LATIN1, 0, NULL);
+    /* moves and no termination marker: the game ran into the next one (or the input's end; which
+     * one a chunk of a parallel run cannot tell). The marker is filled in as for any game. */
+    if (g->move_syntax && g->result_marker == RESULT_NONE)
+        game_add_note(g, NOTE_MISSING_RESULT, g->ply, NULL);
     int status = g->truncated && g->n_errors == 1 ? STATUS_TRUNCATED
                  : g->n_errors                        ? STATUS_INVALID
                  : g->fixes || g->n_fixes             ? STATUS_FIXED

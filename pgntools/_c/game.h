@@ -37,6 +37,7 @@ enum {
     NOTE_THREEFOLD_CLAIMABLE,
     NOTE_PLAY_AFTER_AUTOMATIC_END, /* the mainline went on after a dead position, fivefold, 75 moves */
     NOTE_NESTED_COMMENT,           /* { a { b } c }: read to the matching brace */
+    NOTE_MISSING_RESULT,           /* moves and no termination marker (the next game's tags, or the end) */
     NOTE_KIND_COUNT
 };
 
