@@ -414,11 +414,14 @@ def test_start_fen_repairs(tmp_path, fen, fixes):
         fixes == [("fullmove", "0", "1")]  # fullmove 0 was always read as 1; --strict too
 
 
-def test_the_repaired_start_position_is_replayed(tmp_path):
+def test_the_repaired_start_position_is_replayed_and_written(tmp_path):
     # the white king on c1 cannot castle king side: the right is dropped, black's O-O-O stays
     data = '[FEN "r3k2r/8/8/8/8/8/8/2K4R w Kq - 0 1"]\n[SetUp "1"]\n[Result "*"]\n\n1. Rh2 O-O-O *\n'
-    game = read_one(tmp_path, data)
+    game = read_one(tmp_path, data, pgn=True)
     assert game.status == "fixed" and game.uci == ["h1h2", "e8c8"]
+    assert '[FEN "r3k2r/8/8/8/8/8/8/2K4R w q - 0 1"]' in game.pgn  # -o writes the repaired FEN
+    again = read_one(tmp_path, game.pgn)
+    assert again.status == "valid" and again.uci == game.uci
 
 
 def test_an_illegal_start_position_stays_an_error_located_at_its_tag(tmp_path):

@@ -163,6 +163,29 @@ static void push_notes(GameReader *r, Game *g)
 
 /* ---------------------------------------------------------------- the game record */
 
+/* The game's tag values with its FEN tag's as repaired (a start FEN fix; rare): a copy in *copy,
+ * the rows at the same indexes as the batch's names (rows before the game's left empty). */
+static bool with_repaired_fen(GameReader *r, const Game *g, StrCol *copy, StrCol **values, size_t *first)
+{
+    const StrCol *names = &r->batch.strs[S_TAG_NAME], *src = &r->batch.strs[S_TAG_VALUE];
+    if (!strcol_init(copy))
+        return false;
+    bool ok = true, replaced = false;
+    for (size_t i = 0; i < strcol_count(src) && ok; i++) {
+        int32_t a = src->offsets.data[i], z = src->offsets.data[i + 1];
+        int32_t na = names->offsets.data[i], nz = names->offsets.data[i + 1];
+        bool fen = i >= *first && !replaced && nz - na == 3 && memcmp(names->data.data + na, "FEN", 3) == 0;
+        if (fen)
+            replaced = true;
+        ok = i < *first ? strcol_end(copy)
+             : fen      ? strcol_push(copy, r->repaired_fen, r->repaired_fen_len)
+                        : strcol_push(copy, src->data.data + a, (size_t)(z - a));
+    }
+    (void)g;
+    *values = copy;
+    return ok;
+}
+
 /* --repair truncate's comment at the cut: the error and the first of the move text dropped. */
 static void cut_comment(GameReader *r, Game *g)
 {
@@ -195,11 +218,16 @@ static void write_pgn(GameReader *r, Game *g)
         cut_comment(r, g);
     em_unit(&r->em, result, strlen(result));
     em_finish(&r->em);
-    bool ok = !r->em.failed &&
-              pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], &r->batch.strs[S_TAG_VALUE], first,
-                             strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
-                             r->opt.reduced, &r->movetext) &&
-              strcol_end(out);
+    StrCol *values = &r->batch.strs[S_TAG_VALUE], repaired;
+    size_t values_first = first;
+    bool ok = !g->fen_repaired || with_repaired_fen(r, g, &repaired, &values, &values_first);
+    ok = ok && !r->em.failed &&
+         pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], values, first,
+                        strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
+                        r->opt.reduced, &r->movetext) &&
+         strcol_end(out);
+    if (g->fen_repaired)
+        strcol_free(&repaired);
     if (!ok)
         r->batch.failed = true;
 }

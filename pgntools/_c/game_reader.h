@@ -30,6 +30,8 @@ struct GameReader {
     size_t start_fen_len[2];
     I32Vec tag_set;                /* see tags_has: slots holding tag-name rows + 1 (0: empty) */
     size_t tag_set_first, tag_set_rows; /* it holds the rows [first, rows) of the current game */
+    char repaired_fen[176];        /* the current game's start FEN as repaired (Game.fen_repaired) */
+    size_t repaired_fen_len;
 };
 
 /* What one game needs while it is read. */
@@ -49,6 +51,7 @@ typedef struct {
     bool cut;        /* AUTO_END_TRUNCATE cut the game there: the rest of the movetext is dropped */
     int n_fixes;     /* rows in the fix table */
     bool truncated;  /* repair_truncate cut the game at its bad move (the game's one error) */
+    bool fen_repaired; /* the start FEN was repaired: -o writes GameReader.repaired_fen */
     size_t cut_at, marker_at; /* where the dropped move text starts; the termination marker */
     bool claim_fifty, claim_threefold;
     int result_tag, result_marker, result;

@@ -111,8 +111,13 @@ static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
         f[3] = "-", len[3] = 1;
     if (zero_fullmove)
         f[5] = "1", len[5] = 1;
-    if (fen_parse(pos, text, fen_join(text, f, len, k), g->chess960))
+    size_t text_len = fen_join(text, f, len, k);
+    if (fen_parse(pos, text, text_len, g->chess960))
         return fen_parse(pos, g->fen, g->fen_len, g->chess960); /* the problems as read */
+    _Static_assert(sizeof r->repaired_fen >= sizeof text, "room for a repaired FEN");
+    memcpy(r->repaired_fen, text, text_len);
+    r->repaired_fen_len = text_len;
+    g->fen_repaired = true;
     static const char *const names[] = {"castling", "en_passant", "fullmove"};
     static const int kinds[] = {FIXK_FEN_CASTLING, FIXK_FEN_EN_PASSANT, FIXK_FEN_FULLMOVE};
     for (int i = 2; i < k; i++)
