@@ -4,7 +4,7 @@
  * game whose FEN tag is invalid too); and when the FEN parses cleanly, format -> parse is the
  * identity in every output style, the incrementally kept state matches a recomputation, and
  * every position one legal move away round-trips the same way, as do the SAN and UCI of every
- * legal move. */
+ * legal move. fen_parse_why finds the same problems and explains each of them (and only those). */
 #include "common.h"
 
 static const int STYLES[] = {0, FEN_EP_ALWAYS, FEN_SHREDDER, FEN_EP_ALWAYS | FEN_SHREDDER};
@@ -41,6 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char out[FEN_MAX];
         int problems = fen_parse(&p, text, size, chess960);
         CHECK(problems >= 0 && problems < (1 << FEN_PROBLEM_COUNT), "problem bits %#x", problems);
+        /* the reasons: the same bits, and a text for each problem and none for the others */
+        Position q;
+        FenWhy why;
+        CHECK(fen_parse_why(&q, text, size, chess960, &why) == problems, "fen_parse_why: other problem bits");
+        for (int i = 0; i < FEN_PROBLEM_COUNT; i++)
+            CHECK((why.text[i][0] != 0) == ((problems >> i) & 1), "problem %d: text '%s' for bits %#x", i,
+                  why.text[i], problems);
         for (size_t i = 0; i < sizeof STYLES / sizeof *STYLES; i++)
             format_checked(&p, out, STYLES[i]);
         if (problems)

@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    if name in ("Game", "Move", "GameError"):  # pgntools.records, imported on first use (start-up)
+    if name in ("Game", "Move", "Finding", "GameError"):  # pgntools.records, imported on first use (start-up)
         from pgntools import records
 
         return getattr(records, name)
@@ -29,6 +29,7 @@ def __getattr__(name: str):
 __all__ = [
     "AmbiguousMoveError",
     "Board",
+    "Finding",
     "Game",
     "GameError",
     "IllegalMoveError",

@@ -11,6 +11,7 @@ cdef extern from "chess.h":
 
 cdef extern from "position.h":
     ctypedef struct Position:
+        uint8_t board[64]
         uint8_t turn
         uint8_t ep
         uint8_t chess960
@@ -35,6 +36,9 @@ cdef extern from "position.h":
 cdef extern from "fen.h":
     int FEN_EP_ALWAYS, FEN_SHREDDER, FEN_MAX, FEN_PROBLEM_COUNT
     int fen_parse(Position *p, const char *text, size_t len, bint chess960)
+    ctypedef struct FenWhy:
+        char text[10][128]  # [FEN_PROBLEM_COUNT]
+    int fen_parse_why(Position *p, const char *text, size_t len, bint chess960, FenWhy *why)
     const char *fen_problem_name(int bit_index)
     size_t fen_format(const Position *p, char *out, int options)
 
@@ -121,11 +125,13 @@ cdef extern from "game.h":
     Batch *gr_batch(GameReader *r)
     int gr_fill(GameReader *r) nogil
     int64_t gr_games_read(const GameReader *r)
+    int64_t gr_skipped_bytes(const GameReader *r)
     void gr_skip_oversized(GameReader *r, int64_t limit)
     void gr_set_games_read(GameReader *r, int64_t games)
     void gr_swap_batch(GameReader *r, Batch *other)
     const char *game_error_name(int kind)
     const char *game_tag_column_name(int i)
+    bint game_tag_column_is_integer(int i)
     const char *game_note_name(int kind)
     const char *game_fix_name(int kind)
 

@@ -10,6 +10,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 from pgntools.errors import InvalidFenError, move_error
 

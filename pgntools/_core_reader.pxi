@@ -8,6 +8,7 @@ cdef dict _AUTOMATIC_END_MODES = {"note": AUTO_END_NOTE, "enforce": AUTO_END_ENF
 RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
+INTEGER_TAGS = [TAG_COLUMNS[i] for i in range(TAG_COLUMN_COUNT) if game_tag_column_is_integer(i)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
 cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
 
@@ -29,7 +30,7 @@ MOVE_FLAGS = _batch_names(NAMES_MOVE_FLAG)     # bits of the flags column
 HAS_BITS = _batch_names(NAMES_HAS)             # bits of the has column: which move values are set
 FIX_BITS = _batch_names(NAMES_FIX)             # bits of the fixes column
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
-cdef list _BATCH_KEYS = ["n_games", "first_game", *_COLUMN_IDS, *_STRING_IDS]
+cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", *_COLUMN_IDS, *_STRING_IDS]
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
@@ -138,6 +139,7 @@ cdef class BatchReader:
     cdef object stream_error  # raised after the games read before it were handed out
     cdef bint detach
     cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
+    cdef int64_t skipped_seen # skipped bytes handed out with the batches so far
 
     def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
                   bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
@@ -235,8 +237,8 @@ cdef class BatchReader:
                 raise MemoryError("out of memory while reading games")
             if rc == GR_END:
                 self.done = True
-                if batch.n_games == 0:
-                    raise StopIteration
+                if batch.n_games == 0 and gr_skipped_bytes(self.reader) == self.skipped_seen:
+                    raise StopIteration  # (skipped text after the last batch comes in an empty one)
             return self._take_batch()
 
     cdef _refill(self):
@@ -275,13 +277,22 @@ cdef class BatchReader:
         cdef BatchColumns batch = BatchColumns.__new__(BatchColumns)
         batch.store, batch.spares = store, self.spares
         cdef size_t n_games = store.b.n_games
-        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games}
+        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games,
+                      "skipped_bytes": self._skipped()}
         return batch
+
+    cdef int64_t _skipped(self):
+        """The bytes of non-game text skipped since the last batch."""
+        cdef int64_t total = gr_skipped_bytes(self.reader)
+        cdef int64_t new = total - self.skipped_seen
+        self.skipped_seen = total
+        return new
 
     cdef dict _copy_batch(self):
         cdef Batch *b = gr_batch(self.reader)
-        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games}
-        for name in _BATCH_KEYS[2:]:
+        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games,
+               "skipped_bytes": self._skipped()}
+        for name in _BATCH_KEYS[3:]:
             out[name] = _batch_column(b, name)
         batch_clear(b)
         return out
@@ -295,4 +306,18 @@ cdef bytes _tag_by_tag(const int32_t *slots, size_t n_games):
     for g in range(n_games):
         for t in range(<size_t>TAG_COLUMN_COUNT):
             o[t * n_games + g] = slots[g * TAG_COLUMN_COUNT + t]
+    return out
+
+
+def split_strings(const unsigned char[:] offsets, bytes data):
+    """The strings of a batch string column (int32 offsets, UTF-8 data) as a list of str: one
+    C loop, twice as fast as slicing in Python (read_games decodes every tag this way)."""
+    cdef Py_ssize_t n = offsets.shape[0] // <Py_ssize_t>sizeof(int32_t) - 1, i
+    if n <= 0:
+        return []
+    cdef const int32_t *o = <const int32_t *>&offsets[0]
+    cdef const char *d = data
+    out = [None] * n
+    for i in range(n):
+        out[i] = PyUnicode_DecodeUTF8(d + o[i], o[i + 1] - o[i], NULL)
     return out

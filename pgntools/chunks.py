@@ -29,7 +29,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 from pgntools import _core
 from pgntools.errors import InputError
-from pgntools.io import Input
+from pgntools.io import Input, open_inputs
 from pgntools.reader import GameBatch
 
 SCAN_BATCH_GAMES = 8192
@@ -140,7 +140,8 @@ class Unreadable(Exception):
 
 
 def _plain_path(source: str, inp: Input, with_paths: bool) -> Optional[str]:
-    plain = source != "-" and inp.compression is None and os.path.isfile(source)
+    plain = isinstance(source, (str, os.PathLike)) and source != "-" and inp.compression is None \
+        and os.path.isfile(source)  # (not a zip archive's member)
     return os.path.abspath(source) if with_paths and plain else None
 
 
@@ -201,11 +202,11 @@ def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 
     An input that breaks while read ends with a ``cut`` chunk (the games before the break);
     its InputError is then raised, or passed to ``on_error`` and the next inputs are read."""
     index = next_game = 0
-    for source in sources:
-        with Input(source) as inp:
+    for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
+        with inp:
             if on_input:
                 on_input(inp)
-            path = _plain_path(source, inp, with_paths)
+            path = _plain_path(inp.source, inp, with_paths)
             tee = _Tee(inp.stream, path)
             scanner = _core.BatchReader(tee, replay=False, batch_games=SCAN_BATCH_GAMES,
                                         max_game_size=max_game_size, first_game=next_game)
@@ -292,11 +293,11 @@ def iter_seam_chunks(sources: Sequence[str], target: int, on_input=None,
     """Unnumbered chunks of about ``target`` bytes, in input order (checked by the workers). An
     input that breaks while read ends with a ``cut`` chunk, as in iter_chunks."""
     index = 0
-    for source in sources:
-        with Input(source) as inp:
+    for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
+        with inp:
             if on_input:
                 on_input(inp)
-            path = _plain_path(source, inp, with_paths)
+            path = _plain_path(inp.source, inp, with_paths)
             if path:
                 size = inp.size
                 start = 0

@@ -16,8 +16,11 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 import pgntools
 from pgntools.errors import PgnToolsError
-from pgntools.pipeline import ReportSink, Run, SinkSpec
+from pgntools.outputs import check_dataset
+from pgntools.pipeline import REPORT_LEVELS, ReportSink, Run, SinkSpec
 from pgntools.storage import is_url
+from pgntools.usage import (OptionError, check_export_columns, check_report_level, check_to_fen, check_validate,
+                            scheduler_address, to_fen_format)
 from pgntools.sinks import FORMATS
 from pgntools.sinks.pgn import PgnSink, RejectsSink
 
@@ -67,7 +70,16 @@ def cli():
 # ---------------------------------------------------------------- shared options
 
 def inputs(f):
-    return click.argument("files", nargs=-1, required=True, type=PATH)(f)
+    return click.argument("files", nargs=-1, type=PATH, metavar="FILES...", callback=_stdin_by_default)(f)
+
+
+def _stdin_by_default(ctx, param, files):
+    """No FILES: stdin when it is a pipe or a file (as jq and grep read it), the usage error on a terminal."""
+    if files:
+        return files
+    if sys.stdin is None or sys.stdin.isatty():
+        raise click.MissingParameter(ctx=ctx, param=param)
+    return ("-",)
 
 
 def checking_options(f):
@@ -75,9 +87,14 @@ def checking_options(f):
     decorators = [
         click.option("--report", type=PATH, metavar="PATH",
                      help="JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."),
+        click.option("--report-level", type=click.Choice(list(REPORT_LEVELS)), default=None, expose_value=False,
+                     callback=_remember,
+                     help="Which games --report writes: errors (invalid ones), fixes (invalid and fixed), notes "
+                          "(also valid games with notes) [default: notes]."),
         click.option("--summary", type=PATH, metavar="PATH",
-                     help="JSON: games, valid, fixed, invalid, counts per error kind, bytes, seconds "
-                          "(and input_errors: inputs whose compressed stream broke)."),
+                     help="JSON: games, valid, fixed, invalid, counts per error and note kind, bytes (of the "
+                          "inputs as stored: compressed bytes for compressed input), pgn_bytes (decompressed), "
+                          "seconds (and input_errors: inputs whose compressed stream broke)."),
         click.option("--strict", is_flag=True,
                      help="Treat notation that needed normalising (e8Q, 0-0, e2e4, Ngf3, a wrong +/#) as errors."),
         click.option("--fix-results/--no-fix-results", default=True, show_default=True,
@@ -133,22 +150,43 @@ JOBS_HELP = ("Threads to use [default: the number of CPUs]: N workers read chunk
              "Outputs are the same for any N; --jobs 1 reads in the main thread.")
 
 
-def parallel_options(f=None, *, jobs_help=JOBS_HELP):
+SCHEDULER_HELP = ("Run on a Dask cluster (tcp://HOST:PORT, or HOST:PORT; needs the dask extra: pip install "
+                  "'pgntools-chess[dask]', or '.[dask]' in a checkout): its workers read and check the games, "
+                  "the outputs are written here.")
+
+
+def parallel_options(f=None, *, jobs_help=JOBS_HELP, scheduler_help=SCHEDULER_HELP):
     """--jobs and --scheduler: where the games are read and checked."""
     if f is None:  # @parallel_options(jobs_help=...)
-        return functools.partial(parallel_options, jobs_help=jobs_help)
+        return functools.partial(parallel_options, jobs_help=jobs_help, scheduler_help=scheduler_help)
     decorators = [
         click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N", help=jobs_help),
-        click.option("--scheduler", metavar="ADDRESS",
-                     help="Run on a Dask cluster (tcp://HOST:PORT; needs the dask extra: pip install "
-                          "'pgntools-chess[dask]', or '.[dask]' in a checkout). "
-                          "Outputs are written here, Parquet parts by the workers into OUT_DIR."),
+        click.option("--scheduler", metavar="ADDRESS", callback=scheduler_address, help=scheduler_help),
+        click.option("--connect-timeout", type=click.FloatRange(0, min_open=True), default=10, show_default=True,
+                     metavar="SECONDS", expose_value=False, callback=_remember,
+                     help="With --scheduler: give up connecting to it after this long."),
         click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
                      help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
     ]
     for decorator in reversed(decorators):
         f = decorator(f)
     return f
+
+
+def _remember(ctx, param, value):
+    """Keeps a shared option's value for the helpers that use it (not a parameter of each command)."""
+    ctx.meta[f"pgntools.{param.name}"] = value
+
+
+def _remembered(name: str):
+    return click.get_current_context().meta.get(f"pgntools.{name}")
+
+
+def report_spec(report) -> SinkSpec:
+    """The --report sink, at --report-level."""
+    level = _remembered("report_level")
+    check_report_level(level, report)
+    return SinkSpec("report", functools.partial(ReportSink, level=level or "notes"))
 
 
 def threads_wanted(jobs) -> int:
@@ -163,6 +201,13 @@ def threads_wanted(jobs) -> int:
 def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
     """Run fields for the parallel options: the threads --jobs asks for, divided by the threads
     one job keeps busy."""
+    if scheduler:  # Dask's own setting, read when its client connects (pgntools.dask.ClusterExecutor)
+        try:
+            import dask
+        except ImportError:  # (pgntools.dask says how to install it)
+            pass
+        else:
+            dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
     return {"jobs": max(1, threads_wanted(jobs) // threads_per_job), "scheduler": scheduler,
             "chunk_bytes": chunk_bytes}
 
@@ -303,8 +348,10 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     Examples:
       pgntools validate games.pgn                      # check; exit status 1 if any game is invalid
       pgntools validate games.pgn.zst -o clean.pgn --rejects bad.pgn --report report.jsonl
-      zstdcat month.pgn.zst | pgntools validate - --summary summary.json
+      zstdcat month.pgn.zst | pgntools validate --summary summary.json   # no FILES: stdin
     """
+    check_validate(output, strip_comments, strip_variations, reduced)
+    report_sink = report_spec(report)
     run = Run("validate", list(files), dict(
         pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
         strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20,
@@ -314,55 +361,63 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
         outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
         numbered=report is not None,
         **parallel_settings(jobs, scheduler, chunk_bytes))
-    finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), SinkSpec("report", ReportSink)]))
+    finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), report_sink]))
 
 
 @cli.command("to-fen")
 @inputs
 @click.option("-o", "--output", type=PATH, default="-", show_default=True, metavar="PATH",
-              help="Where to write the positions.")
+              help="Where to write the positions; a name ending in .fen, .epd, .csv, .jsonl or .parquet "
+                   "(also before .gz, .bz2, .xz, .zst) sets the format when --format is not given.")
 @click.option("--every-ply", is_flag=True, help="The start position and the position after every move.")
 @click.option("--ply", "plies", type=click.IntRange(0), multiple=True, metavar="N",
               help="The position after N plies (0 = start); repeatable.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="fen", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="fen: bare FEN lines; epd: EPD with id \"game:ply\"; csv/jsonl/parquet: rows of "
-                   "game_id, ply, san (the move that led here), fen.")
+                   "game_id, ply, san (the move that led here), fen [default: by -o's suffix, else fen].")
 @click.option("--en-passant", type=click.Choice(["legal", "fen"]), default="legal", show_default=True,
               help="legal: the en-passant square only when a capture is legal (python-chess, Lichess); "
                    "fen: after every double step (the FEN standard).")
 @click.option("--shredder", is_flag=True, help="Chess960 castling rights as rook files (Shredder-FEN).")
 @click.option("--include-invalid", is_flag=True, help="Also write invalid games' positions, up to the last legal move.")
+@click.option("--keep-invalid", is_flag=True,
+              help="fen, epd: write the line '# invalid game N' (N: the game's 0-based number, as in EPD ids) "
+                   "where an invalid game's positions would be, so lines stay in step with the games.")
 @click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
 @checking_options
 @recovery_options
 @parallel_options
 @exit_options
 @handle_errors
-def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, c0, report, summary,
-           strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
+def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_invalid, keep_invalid, c0, report,
+           summary, strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
     """Write FEN positions of the games in FILES: by default the final position of each valid game,
-    one line per game, in input order.
+    one line per game, in input order. An invalid game gives no line (nor row), unless
+    --include-invalid (its positions up to the error) or --keep-invalid (a marker line).
 
     \b
     Examples:
       pgntools to-fen games.pgn > final.fen
-      pgntools to-fen --every-ply --format csv games.pgn.zst -o positions.csv
-      pgntools to-fen --ply 20 --format parquet games.pgn -o ply20.parquet
+      pgntools to-fen --every-ply games.pgn.zst -o positions.csv.gz
+      pgntools to-fen --ply 20 games.pgn -o ply20.parquet
     """
+    fmt = to_fen_format(fmt, output)
+    check_to_fen(every_ply, plies, fmt, c0, include_invalid, keep_invalid)
+    report_sink = report_spec(report)
     per_ply = every_ply or bool(plies)
     run = Run("to-fen", list(files), dict(
         moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
         strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder,
         max_game_size=max_game_size << 20, **reader_recovery()),
         outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
-        numbered=report is not None or fmt != "fen",
+        numbered=report is not None or fmt != "fen" or keep_invalid,  # (markers name the games)
         **parallel_settings(jobs, scheduler, chunk_bytes))
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
     positions = functools.partial(PositionSink, fmt=fmt, every_ply=every_ply, plies=list(plies) or None,
-                                  include_invalid=include_invalid, c0=c0)
-    finish(run.execute([SinkSpec("positions", positions), SinkSpec("report", ReportSink)]))
+                                  include_invalid=include_invalid, c0=c0, keep_invalid=keep_invalid)
+    finish(run.execute([SinkSpec("positions", positions), report_sink]))
 
 
 @cli.command()
@@ -376,16 +431,23 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
               help="En-passant field style of the FEN columns.")
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
               show_default=True)
+@click.option("--overwrite", is_flag=True,
+              help="Replace the part files an earlier export wrote into OUT_DIR/games and OUT_DIR/moves (removed "
+                   "only once the new export is complete; other files there are left alone).")
 @checking_options
 @recovery_options
 @parallel_options(jobs_help="Threads to use [default: the number of CPUs], two a worker: one reads and "
                             "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
                             "adds the writer thread, from 4 on N/2 workers share chunks of the input. The "
-                            "dataset's rows are the same for any N.")
+                            "dataset's rows are the same for any N.",
+                  scheduler_help="Run on a Dask cluster (tcp://HOST:PORT, or HOST:PORT; needs the dask extra: "
+                                 "pip install 'pgntools-chess[dask]', or '.[dask]' in a checkout): its workers "
+                                 "read the games and write the Parquet parts into OUT_DIR, which every worker "
+                                 "must be able to write.")
 @exit_options
 @handle_errors
-def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, report, summary, strict,
-           fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
+def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, overwrite, report, summary,
+           strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
     with their errors, and their moves up to the error.
@@ -407,14 +469,17 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
         # faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
         **parallel_settings(threads, scheduler, chunk_bytes, threads_per_job=2))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
+    check_export_columns(wanted, with_fen, with_comments)
+    report_sink = report_spec(report)
 
     from pgntools.sinks.parquet import ParquetDatasetSink
 
+    check_dataset(out_dir, files)  # no input is a part file this export would replace
     if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
-                                writer_thread=writer_thread)
-    finish(run.execute([SinkSpec(None, dataset), SinkSpec("report", ReportSink)]))
+                                writer_thread=writer_thread, overwrite=overwrite)
+    finish(run.execute([SinkSpec(None, dataset), report_sink]))
 
 
 @cli.command()
@@ -444,6 +509,8 @@ def perft(depth, fen, chess960):
 
     Exit status: 0, 2 usage error (a depth over 12, an invalid --fen).
     """
+    if chess960 and not fen:
+        raise OptionError("--chess960 reads --fen as a Chess960 position, and no --fen is given")
     board = pgntools.Board.from_fen(fen, chess960=chess960) if fen else pgntools.Board()
     click.echo(board.perft(depth))
 

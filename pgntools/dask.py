@@ -41,7 +41,7 @@ class ClusterExecutor:
 
     def __init__(self, address: str):
         distributed = _distributed()
-        try:  # the connect timeout is Dask's (distributed.comm.timeouts.connect, 30 s by default)
+        try:  # the connect timeout is Dask's (distributed.comm.timeouts.connect: the CLI's --connect-timeout)
             self.client = distributed.Client(address, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise PgnToolsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None

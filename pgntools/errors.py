@@ -14,13 +14,18 @@ class PgnToolsError(Exception):
 class InvalidFenError(PgnToolsError, ValueError):
     """A FEN that cannot be read or describes an impossible position.
 
-    ``problems`` lists every reason at once (snake_case names such as ``missing_white_king``).
+    ``problems`` lists every reason at once (snake_case names such as ``missing_white_king``);
+    ``details`` says, for each, which field is wrong and how ("placement: rank 8 has 9
+    squares", "castling: 'K' but no white rook on h1"), in the same order. The message holds
+    both: ``invalid FEN '...': placement: rank 8 has 9 squares (malformed)``.
     """
 
-    def __init__(self, fen: str, problems: list[str]):
+    def __init__(self, fen: str, problems: list[str], details: list[str] | None = None):
         self.fen = fen
         self.problems = problems
-        super().__init__(f"invalid FEN {fen!r}: {', '.join(problems)}")
+        self.details = details if details is not None else [""] * len(problems)
+        reasons = [f"{d} ({p})" if d else p for p, d in zip(problems, self.details)]
+        super().__init__(f"invalid FEN {fen!r}: {'; '.join(reasons)}")
 
 
 class MoveError(PgnToolsError, ValueError):
@@ -41,7 +46,8 @@ class AmbiguousMoveError(MoveError):
 
 
 class InvalidMoveError(MoveError):
-    """``invalid_san``, ``invalid_promotion``, ``null_move`` or ``drop``: not a playable move text."""
+    """``invalid_san``, ``invalid_uci`` (Board.push_uci and san), ``invalid_promotion``,
+    ``null_move`` or ``drop``: not a playable move text."""
 
 
 class InputError(PgnToolsError):

@@ -1,7 +1,13 @@
-"""Opening inputs: paths, '-' for stdin, and .gz/.bz2/.xz/.zst streams (by suffix or magic bytes).
+"""Opening inputs: paths, '-' for stdin, .gz/.bz2/.xz/.zst streams (by suffix or magic bytes),
+and .zip archives, read member by member (``open_inputs``: each member is an Input of its own,
+named ``archive.zip:member.pgn``).
 
-Progress counts the bytes read from the file itself, so compressed input shows progress in
-compressed bytes against the file's size.
+Progress counts the bytes read from the file itself, so compressed input (and a zip archive)
+shows progress in compressed bytes against the file's size; the summary's ``bytes`` counts the
+same (``Input.bytes_read``).
+
+An input in which no game is found says what it looks like instead (``not_pgn``): a PNG image,
+a Parquet file, CSV text, binary data.
 
 A stream that breaks while it is read (corrupt or truncated compressed data, a read error)
 raises InputError saying where: the offset in the decompressed stream (the offsets games are
@@ -16,7 +22,7 @@ import lzma
 import os
 import sys
 import zlib
-from typing import BinaryIO, Optional
+from typing import BinaryIO, Iterator, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
 from pgntools.storage import is_url, url_filesystem
@@ -26,8 +32,15 @@ MAGIC = [
     (b"BZh", "bz2"),
     (b"\xfd7zXZ\x00", "xz"),
     (b"\x28\xb5\x2f\xfd", "zst"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),  # an empty archive
 ]
-SUFFIXES = {".gz": "gz", ".gzip": "gz", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz", ".zst": "zst", ".zstd": "zst"}
+SUFFIXES = {".gz": "gz", ".gzip": "gz", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz", ".zst": "zst", ".zstd": "zst",
+            ".zip": "zip"}
+# Members of a zip archive that are read: PGN files, plain or compressed (others are left out).
+PGN_MEMBER_SUFFIXES = (".pgn",) + tuple(".pgn" + suffix for suffix in SUFFIXES if suffix != ".zip")
+# Bytes of each input's (decompressed) stream kept to say what a non-PGN input looks like.
+HEAD = 4096
 # What reading a decompressing stream raises on corrupt or truncated data (lzma's error is not
 # an OSError, unlike gzip's and bz2's); Input's stream turns these into InputError.
 STREAM_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
@@ -149,24 +162,52 @@ class StreamReader(io.RawIOBase):
                 view[:n] = data
             else:
                 n = self.stream.readinto(view) or 0
-        except STREAM_ERRORS as exc:
+        except self.inp.stream_errors as exc:
             self.error = self.inp.stream_error(exc, self.decoded)
             self.error.__cause__ = exc
             return 0
+        if self.decoded < HEAD and n:
+            self.inp.head += bytes(view[:min(n, HEAD - self.decoded)])
         self.decoded += n
         return n
 
 
+class ZipMember(NamedTuple):
+    """One member of an open zip archive, as a source of Input."""
+
+    archive: "ZipArchive"
+    info: object  # zipfile.ZipInfo
+
+    @property
+    def name(self) -> str:
+        return f"{self.archive.name}:{self.info.filename}"
+
+
 class Input:
     """One opened input: ``stream`` (binary, decompressed), ``name``, ``size`` (bytes on disk or
-    None) and ``bytes_read()`` (bytes consumed from the file, compressed ones for compressed input)."""
+    None) and ``bytes_read()`` (bytes consumed from the file, compressed ones for compressed input).
+    A zip archive opens with ``compression`` "zip" and no stream of its own: ``open_inputs``
+    reads its members. ``head`` holds the stream's first HEAD bytes (see not_pgn)."""
+
+    stream_errors = STREAM_ERRORS
 
     def __init__(self, source):
-        self.name = "<stdin>" if source in ("-", None) else os.fspath(source)
+        self.source = source
+        self.name = "<stdin>" if source in ("-", None) else source.name if isinstance(source, ZipMember) \
+            else os.fspath(source)
         self._owned = []
+        self.head = b""
+        self.zip_counter = None  # a zip member: the archive's counter, and its count when the member opened
+        self.zip_read: Optional[int] = None
         if source in ("-", None):
             raw = sys.stdin.buffer
             self.size = None
+        elif isinstance(source, ZipMember):
+            raw = source.archive.open(source.info)
+            self._owned.append(raw)
+            self.size = source.info.compress_size
+            self.stream_errors = STREAM_ERRORS + (source.archive.BadZipFile,)  # a CRC that does not match
+            self.zip_counter, self.zip_base = source.archive.counter, source.archive.counter.count
         elif is_url(source):
             raw, self.size = _open_url(source)
             self._owned.append(raw)
@@ -179,13 +220,19 @@ class Input:
                 raise InputError(f"{self.name}: cannot open: {exc.strerror}") from None
             self._owned.append(raw)
             self.size = os.fstat(raw.fileno()).st_size
+        self.raw = raw
         self.counter = CountingReader(raw)
         buffered = io.BufferedReader(self.counter, buffer_size=1 << 16)
+        self.buffered = buffered
+        self.compression = None  # (until detected: a read error while detecting is reported as plain)
         self.compression = self._detect(buffered)
         self.stream = StreamReader(self._decompressor(buffered), self)
 
     def _detect(self, buffered) -> Optional[str]:
-        head = buffered.peek(8)[:8]
+        try:
+            head = buffered.peek(8)[:8]
+        except self.stream_errors as exc:  # (a small zip member is read whole here, its CRC checked)
+            raise self.stream_error(exc, 0) from exc
         for magic, kind in MAGIC:
             if head.startswith(magic):
                 return kind
@@ -205,7 +252,7 @@ class Input:
             return lzma.LZMAFile(buffered)
         if self.compression == "zst":
             return ZstdReader(buffered)
-        return buffered
+        return buffered  # (a zip archive's members are read by open_inputs)
 
     def stream_error(self, exc: BaseException, offset: int) -> InputError:
         """An InputError for a stream that broke after ``offset`` decompressed bytes."""
@@ -221,9 +268,20 @@ class Input:
                           f"~{self.bytes_read()}); the games before it were read")
 
     def bytes_read(self) -> int:
+        if self.zip_counter is not None:  # the archive's bytes read since this member opened (until it closed)
+            return self.zip_counter.count - self.zip_base if self.zip_read is None else self.zip_read
         return self.counter.count
 
+    def pgn_bytes(self) -> int:
+        """The PGN bytes read (decompressed). A plain file a parallel run's workers read
+        themselves is not read through this stream: its bytes handed out are bytes_read()."""
+        if self.compression is None and self.zip_counter is None:
+            return self.bytes_read()
+        return self.stream.decoded
+
     def close(self):
+        if self.zip_counter is not None and self.zip_read is None:
+            self.zip_read = self.bytes_read()  # the next members read on from the same archive
         for f in self._owned:
             f.close()
 
@@ -232,6 +290,148 @@ class Input:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class _CountingFile:
+    """A seekable binary file that counts the bytes read through it (a zip archive's progress)."""
+
+    def __init__(self, f):
+        self.file = f
+        self.count = 0
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.file.read(n)
+        self.count += len(data)
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.file.tell()
+
+    def seekable(self) -> bool:
+        return True
+
+
+class ZipArchive:
+    """A zip input's PGN members (names ending in .pgn, or .pgn.gz and the other compressed
+    suffixes), in the archive's order; stdin is copied to a temporary file first (a zip is read
+    from its end)."""
+
+    def __init__(self, inp: Input):
+        import zipfile
+
+        self.BadZipFile = zipfile.BadZipFile
+        self.name = inp.name
+        f = inp.raw
+        if not _seekable(f):
+            import shutil
+            import tempfile
+
+            f = tempfile.TemporaryFile()
+            inp._owned.append(f)
+            shutil.copyfileobj(inp.buffered, f, 1 << 20)
+        f.seek(0)
+        self.counter = _CountingFile(f)
+        try:
+            self.zip = zipfile.ZipFile(self.counter)
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+            raise InputError(f"{self.name}: not a readable zip archive ({exc})") from None
+        files = [info for info in self.zip.infolist() if not info.is_dir()]
+        self.members = [info for info in files if info.filename.lower().endswith(PGN_MEMBER_SUFFIXES)]
+        if not self.members:
+            names = ", ".join(info.filename for info in files[:3]) + (", ..." if len(files) > 3 else "")
+            raise InputError(f"{self.name}: a ZIP archive with no .pgn member ({names or 'empty'}), not PGN")
+
+    def open(self, info):
+        try:
+            return self.zip.open(info)
+        except (self.BadZipFile, NotImplementedError, OSError, EOFError) as exc:  # e.g. an unknown method
+            raise InputError(f"{self.name}:{info.filename}: cannot read this member ({exc})") from None
+
+
+def _seekable(f) -> bool:
+    try:
+        return f.seekable()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def open_inputs(sources: Sequence) -> Iterator[Input]:
+    """The inputs of ``sources`` opened in order, a zip archive's PGN members one by one; the
+    caller closes each (``with inp:``)."""
+    for source in sources:
+        inp = Input(source)
+        if inp.compression != "zip":
+            yield inp
+            continue
+        with inp:
+            archive = ZipArchive(inp)
+            for info in archive.members:
+                yield Input(ZipMember(archive, info))
+
+
+# ---------------------------------------------------------------- what an input that is not PGN looks like
+
+SIGNATURES = [
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF-", "a PDF document"),
+    (b"PAR1", "a Parquet file"),
+    (b"ARROW1", "an Arrow file"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x7fELF", "an executable (ELF)"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office document"),
+    (b"PK\x03\x04", "a ZIP archive"),
+]
+
+
+def looks_like(head: bytes) -> str:
+    """What the first bytes of a non-PGN input look like: a known format, CSV or JSON text,
+    other text, or binary data."""
+    for magic, what in SIGNATURES:
+        if head.startswith(magic):
+            return what
+    sample = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    text = sample.decode("utf-8", "replace")  # (Latin-1 text has a few replaced bytes; binary data many)
+    odd = sum(c == "\ufffd" or (c < " " and c not in "\t\r\n\f") for c in text)
+    if "\x00" in text or odd > len(text) // 20:
+        return "binary data"
+    if text.startswith(("{", "[{", '["')):
+        return "JSON text"
+    if text.startswith("<"):
+        return "XML or HTML text"
+    lines = [line for line in text.splitlines()[:20] if line]
+    if len(lines) >= 2 and lines[0].count(",") >= 1 and len({line.count(",") for line in lines[:-1]}) == 1:
+        return "CSV text"
+    return "text with no PGN game in it"
+
+
+def not_pgn(inp: Input) -> Optional[str]:
+    """For an input read to its end without a game: the one-line error that says what it looks
+    like (None when it is empty or blank, or its stream broke: that has its own error)."""
+    head = inp.head
+    if not head and isinstance(inp.source, str) and inp.compression is None and os.path.isfile(inp.source):
+        with open(inp.source, "rb") as f:  # a parallel run's workers read the file, not this stream
+            head = f.read(HEAD)
+    if inp.stream.error is not None or not head.strip(b"\xef\xbb\xbf \t\r\n"):
+        return None
+    return f"{inp.name}: {looks_like(head)}, not PGN (no game found)"
+
+
+def check_games_found(inputs: Sequence[Input], games_by_source: dict) -> None:
+    """After a run has read its inputs: raises InputError for the first one that is not empty
+    but held no game (not_pgn says what it looks like)."""
+    for inp in inputs:
+        if not games_by_source.get(inp.name):
+            message = not_pgn(inp)
+            if message:
+                raise InputError(message)
 
 
 def _open_url(url: str):
@@ -266,3 +466,26 @@ def check_inputs(sources) -> None:
             raise InputError(f"{source}: no such file")
         if not os.access(source, os.R_OK):
             raise InputError(f"{source}: permission denied")
+        _check_format(source)
+
+
+def _check_format(path: str) -> None:
+    """A file whose first bytes show a format that is not PGN (a PNG image, a Parquet file, ...)
+    fails here, before any output exists; so does a zip archive without a PGN member. Only
+    regular files: a pipe's bytes (a FIFO, /dev/fd/N) can be read once."""
+    if not os.path.isfile(path):
+        return
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return  # (opening it says why)
+    for magic, kind in MAGIC:
+        if head.startswith(magic):
+            if kind == "zip":
+                with Input(path) as inp:
+                    ZipArchive(inp)
+            return
+    for magic, what in SIGNATURES:
+        if head.startswith(magic):
+            raise InputError(f"{path}: {what}, not PGN")

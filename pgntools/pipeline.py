@@ -8,90 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
 from collections import Counter
 from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
-from pgntools.errors import OutputError
-from pgntools.storage import LocalStorage, is_url, storage_for
-from pgntools.io import check_inputs
+from pgntools.io import check_games_found, check_inputs
+from pgntools.outputs import AtomicOutput, open_outputs  # noqa: F401 (AtomicOutput: for the sinks' imports)
 from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, STATUS_FIXED,
                              STATUS_INVALID, STATUS_TRUNCATED, STATUS_VALID, GameBatch, iter_batches)
-
-
-class AtomicOutput:
-    """A binary output file that appears under its name only when complete. '-' is stdout.
-
-    A path that exists and is not a regular file (a FIFO, /dev/null, /dev/stdout, a process
-    substitution's /dev/fd/N) is written in place: renaming over it would replace the device or
-    pipe with a plain file. A symlink to a file is followed, so the link stays a link."""
-
-    def __init__(self, path: str):
-        self.path = path
-        self.tmp = None
-        self.in_place = False  # a device or pipe opened here (closed at the end), not stdout
-        self.storage = LocalStorage()  # or an fsspec URL's (pgntools.storage)
-        if path == "-":
-            self.file = sys.stdout.buffer
-            return
-        if is_url(path):
-            self._open_url(path)
-            return
-        if os.path.isdir(path):
-            raise OutputError(f"{path}: is a directory")
-        if os.path.exists(path) and not os.path.isfile(path):
-            self.file = self._open_in_place(path)
-            self.in_place = True
-            return
-        target = os.path.realpath(path)
-        try:
-            fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part",
-                                            dir=os.path.dirname(target))
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
-        self.target = target
-        self.file = os.fdopen(fd, "wb", buffering=1 << 20)
-
-    def _open_url(self, url: str):
-        self.storage, self.target = storage_for(url, OutputError)
-        directory, _, name = self.target.rpartition("/")
-        self.tmp = self.storage.join(directory, f".{name}.{os.getpid()}-{id(self):x}.part")
-        try:
-            self.file = self.storage.open_write(self.tmp)
-        except OSError as exc:
-            raise OutputError(f"{url}: cannot write: {exc.strerror or exc}") from None
-
-    @staticmethod
-    def _open_in_place(path: str):
-        try:
-            return open(path, "wb", buffering=1 << 20)
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
-
-    def write(self, data: bytes):
-        self.file.write(data)
-
-    def commit(self):
-        if self.tmp is None:  # stdout, or a device or pipe written in place
-            if self.in_place:
-                self.file.close()
-            else:
-                self.file.flush()
-            return
-        self.file.close()
-        if not is_url(self.path):
-            os.chmod(self.tmp, 0o644)  # mkstemp made it private
-        self.storage.rename(self.tmp, self.target)
-        self.tmp = None
-
-    def abort(self):
-        if self.in_place:
-            self.file.close()
-        if self.tmp is not None:
-            self.file.close()
-            self.storage.remove(self.tmp)  # (already gone if interrupted just after commit()'s rename)
-            self.tmp = None
 
 
 def _count_codes(counter: Counter, names, codes: bytes):
@@ -108,13 +32,18 @@ class Summary:
         self.errors: Counter = Counter()
         self.notes: Counter = Counter()
         self.fixes: Counter = Counter()  # per fix kind (a game may have several)
-        self.bytes = 0
+        self.bytes = 0  # of the inputs as stored: compressed bytes for compressed input (as progress counts)
+        self.pgn_bytes = 0  # the PGN text read: decompressed bytes
+        self.skipped_bytes = 0  # of text before or between games that is no game (junk, prose): counted in C
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see Run)
+        self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
 
     def add(self, batch: GameBatch):
         status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
         self.games += batch.n_games
+        self.games_by_source[batch.source] += batch.n_games
+        self.skipped_bytes += batch.raw.get("skipped_bytes", 0)
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
         self.invalid += status.count(STATUS_INVALID)
@@ -133,7 +62,9 @@ class Summary:
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes}
+                "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes,
+                "games_by_source": self.games_by_source,
+                "skipped_bytes": self.skipped_bytes}
 
     def merge(self, counts: dict):
         self.games += counts["games"]
@@ -144,11 +75,14 @@ class Summary:
         self.errors.update(counts["errors"])
         self.notes.update(counts["notes"])
         self.fixes.update(counts["fixes"])
+        self.games_by_source.update(counts["games_by_source"])
+        self.skipped_bytes += counts["skipped_bytes"]
 
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-               "truncated": self.truncated, "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
-               "fixes": dict(sorted(self.fixes.items())), "bytes": self.bytes, "seconds": round(self.seconds, 3)}
+               "truncated": self.truncated, "errors": dict(sorted(self.errors.items())),
+               "notes": dict(sorted(self.notes.items())), "fixes": dict(sorted(self.fixes.items())), "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "skipped_bytes": self.skipped_bytes,
+               "seconds": round(self.seconds, 3)}
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
         return out
@@ -158,13 +92,15 @@ class Summary:
 
     def line(self) -> str:
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        skipped = f", {self.skipped_bytes:,} bytes of non-PGN text skipped" if self.skipped_bytes else ""
         truncated = f"{self.truncated:,} truncated, " if self.truncated else ""  # (only with --repair truncate)
         return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, {truncated}"
-                f"{self.invalid:,} invalid ({self.seconds:.2f} s, {rate:,.0f} games/s)")
+                f"{self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")
 
 
 class Progress:
-    """A tqdm bar of input bytes on stderr; off unless asked for or stderr is a terminal."""
+    """A tqdm bar of input bytes on stderr (as stored: compressed ones for compressed input, in MB
+    and MB/s, 10^6 bytes), with games and games/s; off unless asked for or stderr is a terminal."""
 
     def __init__(self, sources: Sequence[str], enabled: Optional[bool]):
         self.bar = None
@@ -174,7 +110,8 @@ class Progress:
 
         sizes = [os.path.getsize(s) if s != "-" and os.path.isfile(s) else None for s in sources]
         total = None if None in sizes else sum(sizes)
-        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
+        self.format_sizeof = tqdm.format_sizeof
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000, file=sys.stderr,
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
         self.seen = 0
@@ -192,7 +129,12 @@ class Progress:
         self.bar.update(now - self.seen)
         self.seen = now
         rate = summary.games / max(time.monotonic() - self.started, 1e-9)
-        self.bar.set_postfix_str(f"games={summary.games:,} ({rate:,.0f}/s), invalid={summary.invalid:,}", refresh=False)
+        games, per_second = self._count(summary.games), self._count(rate)  # 1.23M, 95.1k
+        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, {summary.invalid:,} invalid", refresh=False)
+
+    def _count(self, n: float) -> str:
+        """12, 950, 95.1k, 1.23M."""
+        return f"{n:.0f}" if n < 999.5 else self.format_sizeof(n)
 
     def close(self):
         if self.bar is not None:
@@ -200,25 +142,35 @@ class Progress:
 
 
 def report_record(game) -> dict:
+    """A report line: errors, fixes and notes (pgntools.records.Finding) in the report's JSON shapes."""
     return {
         "game": game.index, "file": game.source, "offset": game.offset, "line": game.line, "status": game.status,
-        "errors": [{"kind": e.kind, "ply": e.ply, "token": e.token, "message": e.message, "line": e.line,
-                    "column": e.column, "offset": e.byte_offset} for e in game.errors],
-        "fixes": game.fixes,
-        "notes": game.notes,
+        "errors": [e.report_dict() for e in game.errors],
+        "fixes": [f.report_dict() for f in game.fixes],
+        "notes": [n.report_dict() for n in game.notes],
     }
 
 
-class ReportSink:
-    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."""
+# --report-level: the least status a game needs to be reported (0 also takes valid games with notes)
+REPORT_LEVELS = {"errors": 2, "fixes": 1, "notes": 0}
 
-    def __init__(self, output: AtomicOutput):
+
+class ReportSink:
+    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes), or with
+    ``level`` "fixes" only invalid and fixed games, "errors" only invalid ones."""
+
+    def __init__(self, output: AtomicOutput, level: str = "notes"):
         self.output = output
+        self.least = REPORT_LEVELS[level]
 
     def write(self, batch: GameBatch):
         import json  # here, not at start-up: only --report and --summary need it (~1.5 ms)
 
-        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(batch.unclean())]
+        games = batch.unclean()
+        if self.least:
+            status = batch.column("status")
+            games = [g for g in games if status[g] >= self.least]
+        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(games)]
         if lines:
             self.output.write("".join(lines).encode("utf-8"))
 
@@ -265,21 +217,7 @@ class Run:
         self.numbered = numbered  # whether an output names games (ids, lines): see pgntools.chunks
 
     def open_outputs(self) -> dict:
-        files = [path for path in self.outputs.values() if path not in (None, "-")]
-        real = [os.path.realpath(path) for path in files]
-        for i, target in enumerate(real):
-            if target in real[:i]:  # the last output renamed there would replace the other
-                raise OutputError(f"{files[real.index(target)]} and {files[i]}: one file for two outputs")
-        opened = {}
-        try:
-            for name, path in self.outputs.items():
-                if path is not None:
-                    opened[name] = AtomicOutput(path)
-        except Exception:
-            for out in opened.values():
-                out.abort()
-            raise
-        return opened
+        return open_outputs(self.outputs, self.sources)  # (checks that no output is an input)
 
     def execute(self, sinks: Union[Sequence[SinkSpec], Callable]) -> Summary:
         """``sinks``: SinkSpecs, or make_sinks(opened outputs) -> objects with write(batch), and
@@ -321,10 +259,12 @@ class Run:
         try:
             sinks = make_sinks(opened)
             inputs = feed(opened, sinks, summary, progress)
+            check_games_found(inputs, summary.games_by_source)  # an input that is not PGN: exit 2, no output
             for sink in sinks:
                 if hasattr(sink, "commit"):
                     sink.commit()
             summary.bytes = sum(inp.bytes_read() for inp in inputs)
+            summary.pgn_bytes = sum(inp.pgn_bytes() for inp in inputs)
             summary.seconds = time.perf_counter() - started
             if "summary" in opened:
                 import json

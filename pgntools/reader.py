@@ -7,21 +7,23 @@ Two ways in:
 """
 from __future__ import annotations
 
+import gc
 import os
 from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from pgntools import _core
 from pgntools.errors import InputError
-from pgntools.io import Input
+from pgntools.io import open_inputs
 
 if TYPE_CHECKING:  # for the annotations; imported where records are made (see pgntools.records)
-    from pgntools.records import Game, GameError, Move
+    from pgntools.records import Finding, Game, Move
 
 ERROR_KINDS = _core.ERROR_KINDS
 NOTE_KINDS = _core.NOTE_KINDS
 FIX_KINDS = _core.FIX_KINDS  # the fix table's kinds; the result's fixes are the `fixes` bits
 AUTOMATIC_ENDS = ("note", "enforce", "truncate")  # what a move after an automatic draw does
 RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
+RESULT_UNKNOWN = RESULTS.index("*")  # a Result tag that is none of the three results (RESULT_UNKNOWN in C)
 TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags the C reader finds for export's games columns (G_TAG_SLOTS order)
 
 
@@ -71,12 +73,8 @@ class GameBatch:
         return self.raw[name]
 
     def strings(self, name: str) -> List[str]:
-        offsets_raw, data = self.raw[name]
-        offsets = memoryview(offsets_raw).cast("i")
-        text = data.decode("utf-8")
-        if len(text) == len(data):  # ASCII: byte offsets are character offsets
-            return [text[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
-        return [data[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]
+        offsets, data = self.raw[name]
+        return _core.split_strings(offsets, data)
 
     def ranges(self, start_column: str, total: int) -> List[Tuple[int, int]]:
         """Per game, the [start, end) rows of a child table (tags, moves, errors, notes)."""
@@ -132,8 +130,7 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "drop":
         return f"piece drop {token!r}{where} in a standard game"
     if kind == "invalid_start_position":
-        problems = [name for i, name in enumerate(_core.FEN_PROBLEMS) if detail & (1 << i)]
-        return f"invalid start position FEN {tags.get('FEN', '')!r}: {', '.join(problems)}"
+        return f"invalid start position FEN {tags.get('FEN', '')!r}: {'; '.join(fen_reasons(tags.get('FEN', ''), detail))}"
     if kind == "unsupported_variant":
         return f"unsupported variant {tags.get('Variant', '')!r} (only standard chess and Chess960)"
     if kind == "move_after_game_end":
@@ -158,9 +155,50 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     return kind
 
 
-def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cache: dict) -> List[GameError]:
-    """The GameError records of game g of the batch (rows of the error table)."""
-    from pgntools.records import GameError
+NOTE_DESCRIPTIONS = {
+    "castling_with_zeros": "castling written with zeros",
+    "long_algebraic": "long algebraic notation",
+    "uci_notation": "UCI notation in the movetext",
+    "promotion_without_equals": "a promotion without '='",
+    "over_disambiguation": "more disambiguation than needed",
+    "missing_check_marker": "a missing check marker",
+    "wrong_check_marker": "a wrong check marker",
+    "en_passant_suffix": "an 'e.p.' suffix",
+    "missing_capture_marker": "a missing capture marker",
+    "lowercase_promotion": "a lower-case promotion piece",
+    "wrong_capture_marker": "a capture marker on a move that takes nothing",
+    "latin1_encoding": "not UTF-8: read as Latin-1",
+    "fen_without_setup": "a FEN tag without SetUp \"1\"",
+    "duplicate_tag": "a repeated tag (the first value stands)",
+    "missing_result_tag": "no Result tag",
+    "fifty_move_claimable": "a draw claimable by the 50-move rule",
+    "threefold_claimable": "a draw claimable by threefold repetition",
+    "invalid_tag_value": "a tag value its column cannot hold (null there, kept as written in the tags)",
+}
+
+
+def note_message(kind: str, token: Optional[str], ply: Optional[int], count: int) -> str:
+    """A one-line description of a note (ply and token are its first occurrence's)."""
+    text = NOTE_DESCRIPTIONS.get(kind, kind.replace("_", " "))
+    where = " ".join(part for part in (repr(token) if token else "", f"at ply {ply}" if ply else "") if part)
+    if count > 1:
+        return f"{text} ({count} times{', first ' + where if where else ''})"
+    return f"{text}: {where}" if where else text
+
+
+def fen_reasons(fen: str, problems: int) -> List[str]:
+    """What is wrong with a start position's FEN, field by field (the reader kept only the
+    problem bits: the FEN is read again, in the mode, standard or Chess960, that gives them)."""
+    for chess960 in (False, True):
+        bits, reasons = _core.explain_fen(fen, chess960)
+        if bits == problems:
+            return reasons
+    return [name for i, name in enumerate(_core.FEN_PROBLEMS) if problems & (1 << i)]
+
+
+def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cache: dict) -> List[Finding]:
+    """The error Findings of game g of the batch (rows of the error table)."""
+    from pgntools.records import Finding
 
     if "errors" not in cache:
         cache["errors"] = (batch.column("error_kind"), batch.column("error_ply"), batch.column("error_offset"),
@@ -170,99 +208,167 @@ def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cac
     out = []
     for i in range(*rows):
         kind = ERROR_KINDS[kinds[i]]
-        out.append(GameError(kind=kind, message=error_message(kind, tokens[i], plies[i], details[i], tags),
-                             game_index=batch.first_game + g, byte_offset=offsets[i], line=lines[i],
-                             ply=plies[i] or None, token=tokens[i] or None, column=columns[i] or None))
+        out.append(Finding(kind=kind, message=error_message(kind, tokens[i], plies[i], details[i], tags),
+                           game_index=batch.first_game + g, byte_offset=offsets[i], line=lines[i],
+                           ply=plies[i] or None, token=tokens[i] or None, column=columns[i] or None))
     return out
 
 
-def game_fixes(batch: GameBatch, rows: Tuple[int, int], fixes: int, result_tag: int, result_marker: int,
-               result: int, cache: dict) -> List[dict]:
-    """The fix records of one game: the fix table's rows (kind, ply, field, from, to), then the
-    result's fixes (the `fixes` bits)."""
+def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict,
+               rule: Optional[str] = None) -> List[Finding]:
+    """The note Findings of game g of the batch (rows of the note table)."""
+    from pgntools.records import Finding
+
+    if "notes" not in cache:
+        cache["notes"] = (batch.column("note_kind"), batch.column("note_ply"), batch.column("note_count"),
+                          batch.strings("note_token"))
+    kinds, plies, counts, tokens = cache["notes"]
     out = []
-    if rows[0] != rows[1]:
-        if "fixes" not in cache:
-            cache["fixes"] = (batch.column("fix_kind"), batch.column("fix_ply"), batch.strings("fix_field"),
-                              batch.strings("fix_from"), batch.strings("fix_to"))
-        kinds, plies, fields, froms, tos = cache["fixes"]
-        out += [{"kind": FIX_KINDS[kinds[i]], "ply": plies[i] or None, "field": fields[i] or None,
-                 "from": froms[i], "to": tos[i]} for i in range(*rows)]
+    for i in range(*rows):
+        kind, ply, token = NOTE_KINDS[kinds[i]], plies[i] or None, tokens[i] or None
+        out.append(Finding(kind=kind, message=note_message(kind, token, ply, counts[i]), game_index=batch.first_game + g,
+                           ply=ply, token=token, category="note", count=counts[i],
+                           field=rule if kind == "play_after_automatic_end" else None))  # (the report's "rule")
+    return out
+
+
+def table_fixes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict) -> List[Finding]:
+    """The fix Findings of the fix table's rows of game g (a repaired tag or start FEN, a game cut
+    at an automatic end): kind, ply, field, what was read and what is written."""
+    from pgntools.records import Finding
+
+    if "fixes" not in cache:
+        cache["fixes"] = (batch.column("fix_kind"), batch.column("fix_ply"), batch.strings("fix_field"),
+                          batch.strings("fix_from"), batch.strings("fix_to"))
+    kinds, plies, fields, froms, tos = cache["fixes"]
+    out = []
+    for i in range(*rows):
+        kind = FIX_KINDS[kinds[i]]
+        out.append(Finding(kind=kind, message=f"{kind.replace('_', ' ')}: {froms[i]!r} read as {tos[i]!r}",
+                           game_index=batch.first_game + g, ply=plies[i] or None, category="fix",
+                           before=froms[i], after=tos[i], field=fields[i] or None))
+    return out
+
+
+def game_fixes(fixes: int, result_tag: int, result_marker: int, result: int, game_index: int = 0) -> List[Finding]:
+    """The fix Findings of a game: what was read (``before``) and what is written (``after``)."""
+    from pgntools.records import Finding
+
+    out = []
     if fixes & FIX_RESULT_TAG:
-        out.append({"kind": "result_tag", "from": RESULTS[result_tag], "to": RESULTS[result]})
+        before, after = RESULTS[result_tag], RESULTS[result]
+        out.append(Finding(kind="result_tag", message=f"Result tag {before!r} corrected to {after!r}",
+                           game_index=game_index, category="fix", before=before, after=after))
     if fixes & FIX_RESULT_MARKER:
-        out.append({"kind": "result_marker", "from": RESULTS[result_marker] or None, "to": RESULTS[result]})
+        before, after = RESULTS[result_marker] or None, RESULTS[result]
+        message = (f"termination marker {before!r} corrected to {after!r}" if before
+                   else f"missing termination marker written as {after!r}")
+        out.append(Finding(kind="result_marker", message=message, game_index=game_index, category="fix",
+                           before=before, after=after))
     return out
 
 
 def _records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
-    from pgntools.records import Game
+    """Game records: per batch, each column is read once; per game, only what the record
+    holds (its moves are MoveRows until asked for, see pgntools.records).
+
+    The records hold no reference cycles, so the cyclic garbage collector is paused while they
+    are made: ~10 container objects a game set it off every ~70 games (20-30 % of the time)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _make_records(batch, indices)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
+    from pgntools.records import Game, MoveRows
 
     names, values = batch.strings("tag_name"), batch.strings("tag_value")
-    tag_rows = batch.ranges("tag_start", len(names))
-    error_rows = batch.ranges("error_start", len(batch.column("error_kind")))
-    note_kinds = batch.column("note_kind")
-    note_rows = batch.ranges("note_start", len(note_kinds))
-    note_plies, note_counts, note_tokens = batch.column("note_ply"), batch.column("note_count"), batch.strings("note_token")
-    fix_rows = batch.ranges("fix_start", len(batch.column("fix_kind")))
-    col = {name: batch.column(name) for name in ("offset", "length", "line", "ply_count", "status", "result",
-                                                  "result_tag", "result_marker", "outcome", "outcome_ply", "fixes",
-                                                  "chess960", "automatic_end", "automatic_end_ply")}
+    tag_starts = batch.column("tag_start").tolist() + [len(names)]
+    error_starts = batch.column("error_start").tolist() + [len(batch.column("error_kind"))]
+    note_starts = batch.column("note_start").tolist() + [len(batch.column("note_kind"))]
+    fix_starts = batch.column("fix_start").tolist() + [len(batch.column("fix_kind"))]
+    col = {name: batch.column(name).tolist() for name in (
+        "offset", "length", "line", "ply_count", "status", "result", "result_tag", "result_marker", "outcome",
+        "outcome_ply", "fixes", "chess960", "automatic_end", "automatic_end_ply")}
+    automatic_end, automatic_end_ply = col["automatic_end"], col["automatic_end_ply"]
+    offset, length, line, ply_count = col["offset"], col["length"], col["line"], col["ply_count"]
+    status, result, result_tag, result_marker = col["status"], col["result"], col["result_tag"], col["result_marker"]
+    outcome, outcome_ply, fixes, chess960 = col["outcome"], col["outcome_ply"], col["fixes"], col["chess960"]
     start_fens = batch.strings("start_fen")
-    final_fens = batch.strings("final_fen")
-    pgns = batch.strings("pgn")
-    moves = _moves(batch)
+    final_fens = batch.strings("final_fen") or None
+    pgns = batch.strings("pgn") or None
+    table = MoveTable(batch) if len(batch.column("from_square")) else None  # None: no game has moves
+    move_starts = batch.column("move_start").tolist() + [table.count] if table else None
+    source, first = batch.source, batch.first_game
     cache: dict = {}
+    pairs = list(zip(names, values))  # the batch's (name, value) pairs; a game's tags are a slice
     games = []
     for g in indices:
-        tags = list(zip(names[tag_rows[g][0]:tag_rows[g][1]], values[tag_rows[g][0]:tag_rows[g][1]]))
-        tag_dict = dict(tags)
-        notes = [{"kind": NOTE_KINDS[note_kinds[i]], "ply": note_plies[i] or None, "count": note_counts[i],
-                  "token": note_tokens[i] or None} for i in range(*note_rows[g])]
-        automatic_end = OUTCOMES[col["automatic_end"][g]]
-        for note in notes:
-            if note["kind"] == "play_after_automatic_end":
-                note["rule"] = automatic_end
+        a, z = tag_starts[g], tag_starts[g + 1]
+        code = result_tag[g]  # a Result tag that reads as a result is written as that result
+        if code == RESULT_UNKNOWN:
+            result_tag_text = values[names.index("Result", a, z)]
+        else:
+            result_tag_text = RESULTS[code] or None
+        ea, ez = error_starts[g], error_starts[g + 1]
+        na, nz = note_starts[g], note_starts[g + 1]
+        fa, fz = fix_starts[g], fix_starts[g + 1]
+        rule = OUTCOMES[automatic_end[g]]
         games.append(Game(
-            index=batch.first_game + g, source=batch.source, offset=col["offset"][g], length=col["length"][g],
-            line=col["line"][g], tags=tags, status=STATUSES[col["status"][g]], result=RESULTS[col["result"][g]],
-            result_tag=tag_dict.get("Result"), result_marker=RESULTS[col["result_marker"][g]] or None,
-            outcome=OUTCOMES[col["outcome"][g]],
-            outcome_ply=col["outcome_ply"][g] if col["outcome"][g] else None, ply_count=col["ply_count"][g], chess960=bool(col["chess960"][g]),
-            start_fen=start_fens[g], errors=game_errors(batch, g, error_rows[g], tag_dict, cache),
-            notes=notes, fixes=game_fixes(batch, fix_rows[g], col["fixes"][g], col["result_tag"][g],
-                                          col["result_marker"][g], col["result"][g], cache),
-            moves=moves[g] if moves else [], final_fen=final_fens[g] if final_fens else None,
-            pgn=pgns[g] if pgns else None, automatic_end=automatic_end,
-            automatic_end_ply=col["automatic_end_ply"][g] if automatic_end else None,
+            first + g, source, offset[g], length[g], line[g], pairs[a:z], STATUSES[status[g]], RESULTS[result[g]],
+            result_tag_text, RESULTS[result_marker[g]] or None, OUTCOMES[outcome[g]],
+            outcome_ply[g] if outcome[g] else None, ply_count[g], bool(chess960[g]), start_fens[g],
+            game_errors(batch, g, (ea, ez), dict(pairs[a:z]), cache) if ea != ez else [],
+            game_notes(batch, g, (na, nz), cache, rule) if na != nz else [],
+            (table_fixes(batch, g, (fa, fz), cache) if fa != fz else []) +
+            (game_fixes(fixes[g], result_tag[g], result_marker[g], result[g], first + g) if fixes[g] else []),
+            MoveRows(table, move_starts[g], move_starts[g + 1]) if table else [],
+            final_fens[g] if final_fens else None, pgns[g] if pgns else None,
+            rule, automatic_end_ply[g] if rule else None,
         ))
     return games
 
 
-def _moves(batch: GameBatch) -> Optional[List[List[Move]]]:
-    from pgntools.records import Move
+class MoveTable:
+    """The move table of one batch, shared by the batch's Game records: each column is decoded
+    when a game first asks for it."""
 
-    sans = batch.strings("san")
-    if not sans:
-        return None
-    ucis, comments = batch.strings("uci"), batch.strings("comment")
-    has, clock, emt = batch.column("has"), batch.column("clock"), batch.column("emt")
-    has_clock, has_emt, has_cp, has_mate, has_comment = (HAS_BITS[k] for k in ("clock", "emt", "eval_cp", "eval_mate",
-                                                                               "comment"))
-    eval_cp, eval_mate = batch.column("eval_cp"), batch.column("eval_mate")
-    nag_starts, nags = batch.column("nag_start").tolist(), batch.column("nag").tolist()
-    nag_ends = nag_starts[1:] + [len(nags)]
-    out = []
-    for start, end in batch.ranges("move_start", len(sans)):
-        game_moves = []
+    def __init__(self, batch: GameBatch):
+        self.batch = batch
+        self.count = len(batch.column("from_square"))
+        self._strings: dict = {}
+        self._columns: Optional[tuple] = None
+
+    def strings(self, name: str) -> List[str]:
+        if name not in self._strings:
+            self._strings[name] = self.batch.strings(name)
+        return self._strings[name]
+
+    def moves(self, start: int, end: int) -> List[Move]:
+        from pgntools.records import Move
+
+        if self._columns is None:
+            b = self.batch
+            nag_starts = b.column("nag_start").tolist()
+            nags = b.column("nag").tolist()
+            self._columns = (b.column("has"), b.column("clock"), b.column("emt"), b.column("eval_cp"),
+                             b.column("eval_mate"), nag_starts, nag_starts[1:] + [len(nags)], nags)
+        has, clock, emt, eval_cp, eval_mate, nag_starts, nag_ends, nags = self._columns
+        has_clock, has_emt, has_cp, has_mate, has_comment = (HAS_BITS[k] for k in ("clock", "emt", "eval_cp", "eval_mate",
+                                                                                   "comment"))
+        sans, ucis, comments = self.strings("san"), self.strings("uci"), self.strings("comment")
+        out = []
         for i in range(start, end):
             h = has[i]
-            game_moves.append(Move(
+            out.append(Move(
                 san=sans[i], uci=ucis[i], clock=clock[i] if h & has_clock else None, emt=emt[i] if h & has_emt else None,
                 eval_cp=eval_cp[i] if h & has_cp else None, eval_mate=eval_mate[i] if h & has_mate else None,
                 nags=nags[nag_starts[i]:nag_ends[i]], comment=comments[i] if comments and h & has_comment else None))
-        out.append(game_moves)
-    return out
+        return out
 
 
 # ---------------------------------------------------------------- entry points
@@ -289,8 +395,8 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
     if unknown:
         raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
     next_game = 0
-    for source in sources:
-        with Input(source) as inp:
+    for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
+        with inp:
             if on_input:
                 on_input(inp)
             try:
@@ -315,7 +421,7 @@ def read_games(source: Union[Source, Sequence[Source]], *, moves: bool = True, c
 
 
 def __getattr__(name: str):
-    if name in ("Game", "Move", "GameError"):  # the records live in pgntools.records, imported on first use
+    if name in ("Game", "Move", "Finding", "GameError"):  # the records live in pgntools.records, imported on first use
         from pgntools import records
 
         return getattr(records, name)

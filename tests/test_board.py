@@ -370,3 +370,216 @@ def test_status_agrees_with_python_chess(chess_oracle):
             move = chess.Move.from_uci(uci)
             assert b.san(move) == san
             b.push(move)
+
+
+# --------------------------------------------------------------------------------------
+# python-chess's conventions (issue 22): Board(fen), pop, piece_at, str, repr, errors
+# --------------------------------------------------------------------------------------
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def test_board_takes_a_fen_positionally():
+    assert pgntools.Board(KIWIPETE).fen() == KIWIPETE
+    assert pgntools.Board(KIWIPETE) == pgntools.Board.from_fen(KIWIPETE)
+    assert pgntools.Board().fen() == START and pgntools.Board(None).fen() == START
+    c960 = pgntools.Board("1r3kr1/8/8/8/8/8/8/1R3KR1 w GBgb - 0 1", chess960=True)
+    assert c960.chess960 and "O-O-O" in [c960.san(m) for m in c960.legal_moves()]
+    with pytest.raises(TypeError):
+        pgntools.Board(42)
+    with pytest.raises(pgntools.InvalidFenError):
+        pgntools.Board("not a fen")
+
+
+# (FEN, problem, what the message must say about the field)
+FEN_FIELD_MESSAGES = [
+    ("rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "malformed", "placement: rank 8 has 9 squares"),
+    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "malformed", "placement: rank 6 has 9 squares"),
+    ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "malformed", "placement: rank 7 has 7 squares"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "malformed", "placement: 7 ranks, not 8"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "malformed", "placement: more than 8 ranks"),
+    ("rnbqkbnx/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "malformed", "placement: 'x' on rank 8"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "malformed", "side to move: 'x'"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "malformed", "halfmove clock: 'x'"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 70000 1", "malformed", "halfmove clock: '70000'"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x", "malformed", "fullmove number: 'x'"),
+    ("hello world", "malformed", "fields: 2, not 6"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", "malformed", "fields: more than 6"),
+    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "bad_castling_rights", "castling: 'K' but no white rook"),
+    ("r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1", "bad_castling_rights", "castling: 'K' but the white king is not on e1"),
+    ("4k3/8/8/8/8/8/8/4K2R w KX - 0 1", "bad_castling_rights", "castling: 'X' is not a castling right"),
+    ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "bad_castling_rights", "castling: the white king-side right twice"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "bad_en_passant",
+     "en passant: e6 but no black pawn on e5"),
+    ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1", "bad_en_passant",
+     "en passant: e3 is not on the 6th rank (white to move)"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "bad_en_passant", "en passant: 'e9' is neither"),
+    ("4k3/8/8/8/8/8/8/8 w - - 0 1", "missing_white_king", "placement: no white king"),
+    ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "too_many_kings", "placement: 2 white kings"),
+    ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn_on_back_rank", "placement: a pawn on a1"),
+    ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "opposite_check", "black is in check but it is white's move"),
+]
+
+
+@pytest.mark.parametrize("fen, problem, said", FEN_FIELD_MESSAGES, ids=[m[2][:40] for m in FEN_FIELD_MESSAGES])
+def test_a_bad_fen_names_the_field_and_the_problem(fen, problem, said):
+    with pytest.raises(pgntools.InvalidFenError) as info:
+        pgntools.Board(fen)
+    err = info.value
+    assert problem in err.problems
+    assert len(err.details) == len(err.problems) and all(err.details), err.details
+    assert said in err.details[err.problems.index(problem)], err.details
+    assert said in str(err) and not str(err).endswith(": malformed")
+
+
+def test_a_bad_fen_tag_is_explained_in_the_report(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "bad.pgn"
+    path.write_text('[FEN "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n[SetUp "1"]\n\n1. e4 *\n')
+    proc = subprocess.run([sys.executable, "-m", "pgntools", "validate", str(path), "--report", "-"],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    error, = json.loads(proc.stdout.splitlines()[0])["errors"]
+    assert error["kind"] == "invalid_start_position"
+    assert "placement: rank 8 has 9 squares" in error["message"]
+
+
+@pytest.mark.parametrize("text", ["zz", "e2", "e2e4e5", "e2e9", "e7e8x", "Nf3"])
+def test_push_uci_says_invalid_uci(text):
+    board = pgntools.Board()
+    with pytest.raises(pgntools.InvalidMoveError) as info:
+        board.push_uci(text)
+    assert info.value.kind == "invalid_uci"
+    assert str(info.value).startswith(f"invalid UCI {text!r}")
+    with pytest.raises(pgntools.InvalidMoveError, match="invalid UCI"):
+        board.san(text)
+    assert board.fen() == START and board.move_stack == []
+
+
+def test_push_uci_keeps_the_other_kinds():
+    with pytest.raises(pgntools.IllegalMoveError):
+        pgntools.Board().push_uci("e2e5")
+    with pytest.raises(pgntools.InvalidMoveError) as info:
+        pgntools.Board().push_uci("0000")
+    assert info.value.kind == "null_move"
+
+
+@pytest.mark.parametrize("depth", [-1, -100, 13, 40])
+def test_perft_refuses_a_depth_out_of_range(depth):
+    with pytest.raises(ValueError, match=r"0\.\.12"):
+        pgntools.Board().perft(depth)
+
+
+def test_perft_accepts_the_range():
+    assert pgntools.Board().perft(0) == 1
+    assert pgntools.Board().perft(2) == 400
+
+
+def test_pop_takes_back_moves():
+    board = pgntools.Board()
+    fens = [board.fen(en_passant="fen")]  # the en-passant square after every double step
+    for san in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4", "c6", "Nf3", "Bf5", "Bc4", "e6", "O-O"]:
+        board.push_san(san)
+        fens.append(board.fen(en_passant="fen"))
+    assert board.move_stack[:3] == ["e2e4", "d7d5", "e4d5"] and board.move_stack[-1] == "e1g1"
+    popped = []
+    while board.move_stack:
+        popped.append(board.pop())
+        fens.pop()
+        assert board.fen(en_passant="fen") == fens[-1]
+    assert popped[0] == "e1g1" and popped[-1] == "e2e4"
+    assert board.fen() == START
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+def test_pop_restores_repetitions_and_notes():
+    board = pgntools.Board()
+    play(board, ["Nf3", "Nf6", "Ng1", "Ng8"] * 2)
+    assert board.repetition_count() == 3
+    board.pop()
+    assert board.repetition_count() == 2 and board.last_notes == []  # after Nf3 Nf6 Ng1, twice
+    board.push_san("Ng8")
+    assert board.can_claim_threefold_repetition()
+
+
+def test_pop_on_a_board_from_a_fen_and_on_a_copy():
+    board = pgntools.Board(KIWIPETE)
+    with pytest.raises(IndexError):
+        board.pop()
+    board.push_san("O-O")
+    copy = board.copy()
+    assert copy.pop() == "e1g1" and copy.fen() == KIWIPETE
+    assert board.move_stack == ["e1g1"] and board.fen() != KIWIPETE
+
+
+def test_pop_agrees_with_python_chess(chess_oracle):
+    import random
+
+    rng = random.Random(22)
+    for _ in range(20):
+        ours, theirs = pgntools.Board(), chess_oracle.Board()
+        for _ in range(rng.randrange(1, 60)):
+            moves = sorted(ours.legal_moves())
+            if not moves:
+                break
+            uci = rng.choice(moves)
+            ours.push_uci(uci)
+            theirs.push_uci(uci)
+        while theirs.move_stack:
+            assert ours.pop() == theirs.pop().uci()
+            assert ours.fen() == theirs.fen()
+            assert ours.can_claim_threefold_repetition() == theirs.is_repetition(3)
+        assert ours.fen() == START
+
+
+@pytest.mark.parametrize("square, piece", [("e1", "K"), ("E1", "K"), (4, "K"), (0, "R"), ("a1", "R"), (63, "r"),
+                                           ("h8", "r"), ("d8", "q"), ("b2", "P"), (49, "p"), ("e4", None), (36, None)])
+def test_piece_at(square, piece):
+    assert pgntools.Board().piece_at(square) == piece
+
+
+@pytest.mark.parametrize("square, exc", [("z9", ValueError), ("e", ValueError), (64, ValueError), (-1, ValueError),
+                                         (True, TypeError), (4.0, TypeError), (None, TypeError)])
+def test_piece_at_refuses_what_is_not_a_square(square, exc):
+    with pytest.raises(exc):
+        pgntools.Board().piece_at(square)
+
+
+def test_piece_at_agrees_with_python_chess(chess_oracle):
+    theirs = chess_oracle.Board(KIWIPETE)
+    ours = pgntools.Board(KIWIPETE)
+    for sq in range(64):
+        piece = theirs.piece_at(sq)
+        assert ours.piece_at(sq) == (piece.symbol() if piece else None)
+        assert ours.piece_at(chess_oracle.square_name(sq)) == ours.piece_at(sq)
+
+
+def test_str_is_a_diagram_rank_8_first():
+    board = pgntools.Board()
+    board.push_san("e4")
+    assert str(board) == "\n".join([
+        "r n b q k b n r",
+        "p p p p p p p p",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . P . . .",
+        ". . . . . . . .",
+        "P P P P . P P P",
+        "R N B Q K B N R",
+    ])
+
+
+def test_str_agrees_with_python_chess(chess_oracle):
+    assert str(pgntools.Board(KIWIPETE)) == str(chess_oracle.Board(KIWIPETE))
+
+
+def test_repr_gives_the_board_back():
+    for board in (pgntools.Board(KIWIPETE), pgntools.Board("1r3kr1/8/8/8/8/8/8/1R3KR1 w GBgb - 0 1", chess960=True)):
+        again = eval(repr(board), {"Board": pgntools.Board})
+        assert again == board and again.chess960 == board.chess960
+    assert repr(pgntools.Board()) == f"Board({START!r})"

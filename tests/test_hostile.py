@@ -248,7 +248,7 @@ def outputs_of(folder: Path) -> dict:
             rows.sort(key=lambda row: (row["game_id"], row.get("ply", 0)))
         elif path.name == "summary.json":
             summary = json.loads(path.read_text())
-            got[name] = {k: v for k, v in summary.items() if k not in ("seconds", "bytes", "input_errors")}
+            got[name] = {k: v for k, v in summary.items() if k not in ("seconds", "bytes", "pgn_bytes", "input_errors")}
         else:
             got[name] = path.read_bytes()
     return got
@@ -372,7 +372,8 @@ def test_nul_bytes(tmp_path):
     assert after.status == "valid" and after.uci == ["d2d4", "d7d5"] and after.offset == data.index(b'[Event "after"]')
     only_nuls = write(tmp_path, b"\x00" * 100_000, "nuls.pgn")
     assert list(pgntools.read_games(only_nuls)) == []
-    assert run_child(["validate", only_nuls, "--jobs", 1]).returncode == 0
+    done = run_child(["validate", only_nuls, "--jobs", 1])  # not PGN (issue 22.6): says so, exit 2
+    assert done.returncode == 2 and done.stderr.decode().strip() == f"pgntools: error: {only_nuls}: binary data, not PGN (no game found)"
 
 
 @pytest.mark.parametrize("name, data", [("empty.pgn", b""), ("blank.pgn", b" \n\r\n\t\n"),
@@ -585,5 +586,10 @@ def test_one_file_named_for_two_outputs(tmp_path):
                                         "for two outputs"]
     result = run(["validate", src, "-o", tmp_path / "dir" / "out.txt", "--rejects", tmp_path / "link.txt"], expect=2)
     assert "one file for two outputs" in result.stderr and not list(tmp_path.rglob("*out.txt*"))
-    result = run(["validate", src, "-o", "-", "--report", "-", "--jobs", 1], expect=1)  # stdout twice: allowed
-    assert result.stdout.count('[Event "') == 6 and result.stdout.count('{"game": ') == 6
+    result = run(["validate", src, "-o", "-", "--report", "-", "--jobs", 1], expect=2)  # stdout twice: they would mix
+    assert "write to stdout" in result.stderr and result.stdout == ""
+    (tmp_path / "dir" / "existing.txt").write_text("x")
+    os.link(tmp_path / "dir" / "existing.txt", tmp_path / "hard.txt")  # a hard link: one file, two names
+    result = run(["validate", src, "-o", tmp_path / "dir" / "existing.txt", "--report", tmp_path / "hard.txt"], expect=2)
+    assert "one file for two outputs" in result.stderr and (tmp_path / "hard.txt").read_text() == "x"
+    run(["validate", src, "-o", os.devnull, "--rejects", os.devnull, "--jobs", 1], expect=1)  # a device takes both

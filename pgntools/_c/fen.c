@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,25 @@ const char *fen_problem_name(int bit_index)
 {
     return bit_index >= 0 && bit_index < FEN_PROBLEM_COUNT ? PROBLEM_NAMES[bit_index] : "unknown";
 }
+
+/* Adds a description to a problem's text (why may be NULL: fen_parse wants the bits only). */
+static void explain(FenWhy *why, int problem, const char *format, ...)
+{
+    if (!why)
+        return;
+    char *text = why->text[__builtin_ctz((unsigned)problem)];
+    size_t used = strlen(text), cap = sizeof why->text[0];
+    if (used && used + 2 < cap) {
+        memcpy(text + used, "; ", 3);
+        used += 2;
+    }
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text + used, cap - used, format, args);
+    va_end(args);
+}
+
+static const char *const COLOR_NAMES[2] = {"white", "black"};
 
 static int piece_type_of(char c)
 {
@@ -41,29 +61,70 @@ static int split_fields(const char *text, size_t len, const char *start[7], size
     return n;
 }
 
-static bool parse_board(Position *p, const char *s, size_t n)
+/* The squares a rank of the placement field describes (for the message). */
+static int rank_squares(const char *s, size_t n)
+{
+    int squares = 0;
+    for (size_t i = 0; i < n && s[i] != '/'; i++)
+        squares += s[i] >= '1' && s[i] <= '9' ? s[i] - '0' : 1;
+    return squares;
+}
+
+static bool parse_board(Position *p, const char *s, size_t n, FenWhy *why)
 {
     int rank = 7, file = 0;
+    size_t rank_start = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (c == '/') {
-            if (file != 8 || rank == 0)
+            if (file != 8) {
+                explain(why, FEN_MALFORMED, "placement: rank %d has %d squares", rank + 1, file);
                 return false;
+            }
+            if (rank == 0) {
+                explain(why, FEN_MALFORMED, "placement: more than 8 ranks");
+                return false;
+            }
             rank--;
             file = 0;
+            rank_start = i + 1;
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
-            if (file > 8)
+            if (file > 8) {
+                explain(why, FEN_MALFORMED, "placement: rank %d has %d squares", rank + 1,
+                        rank_squares(s + rank_start, n - rank_start));
                 return false;
+            }
         } else {
             int type = piece_type_of(c);
-            if (!type || file > 7)
+            if (c == '9') {
+                explain(why, FEN_MALFORMED, "placement: rank %d has %d squares", rank + 1,
+                        rank_squares(s + rank_start, n - rank_start));
                 return false;
+            }
+            if (!type) {
+                explain(why, FEN_MALFORMED, "placement: '%c' on rank %d is neither a piece nor a count of empty squares (1-8)",
+                        c, rank + 1);
+                return false;
+            }
+            if (file > 7) {
+                explain(why, FEN_MALFORMED, "placement: rank %d has %d squares", rank + 1,
+                        rank_squares(s + rank_start, n - rank_start));
+                return false;
+            }
             pos_put(p, SQ(file, rank), (c >= 'a') ? BLACK : WHITE, type);
             file++;
         }
     }
-    return rank == 0 && file == 8;
+    if (rank != 0) {
+        explain(why, FEN_MALFORMED, "placement: %d ranks, not 8", 8 - rank);
+        return false;
+    }
+    if (file != 8) {
+        explain(why, FEN_MALFORMED, "placement: rank 1 has %d squares", file);
+        return false;
+    }
+    return true;
 }
 
 /* Any uint32: every move number pos_make can reach (it stops at UINT32_MAX) reads back. */
@@ -96,7 +157,7 @@ static int outer_rook(const Position *p, int color, int side)
     return NO_SQ;
 }
 
-static bool parse_castling(Position *p, const char *s, size_t n, bool chess960)
+static bool parse_castling(Position *p, const char *s, size_t n, bool chess960, FenWhy *why)
 {
     if (n == 1 && s[0] == '-')
         return true;
@@ -104,61 +165,124 @@ static bool parse_castling(Position *p, const char *s, size_t n, bool chess960)
         char c = s[i];
         int color = (c >= 'a' && c <= 'z') ? BLACK : WHITE, lower = c | 0x20;
         int back = color == WHITE ? 0 : 7, ksq = pos_king(p, color), rsq;
-        if (ksq == NO_SQ || RANK_OF(ksq) != back)
-            return false;
-        if (lower == 'k' || lower == 'q') {
-            rsq = outer_rook(p, color, lower == 'k' ? 0 : 1);
-        } else if (lower >= 'a' && lower <= 'h') {
-            rsq = SQ(lower - 'a', back);
-        } else {
+        const char *who = COLOR_NAMES[color];
+        if (lower != 'k' && lower != 'q' && !(lower >= 'a' && lower <= 'h')) {
+            explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: '%c' is not a castling right", c);
             return false;
         }
-        if (rsq == NO_SQ || p->board[rsq] != PIECE(color, ROOK) || rsq == ksq)
+        if (ksq == NO_SQ || RANK_OF(ksq) != back) {
+            explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: '%c' but no %s king on its first rank", c, who);
             return false;
+        }
+        if (lower == 'k' || lower == 'q') {
+            rsq = outer_rook(p, color, lower == 'k' ? 0 : 1);
+            if (rsq == NO_SQ) {
+                explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: '%c' but no %s rook on the %s side of its king", c,
+                        who, lower == 'k' ? "king's" : "queen's");
+                return false;
+            }
+        } else {
+            rsq = SQ(lower - 'a', back);
+            if (p->board[rsq] != PIECE(color, ROOK) || rsq == ksq) {
+                explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: '%c' but no %s rook on %c%d", c, who, lower,
+                        back + 1);
+                return false;
+            }
+        }
         int side = FILE_OF(rsq) > FILE_OF(ksq) ? 0 : 1;
-        if (!chess960 && (FILE_OF(ksq) != 4 || FILE_OF(rsq) != (side == 0 ? 7 : 0)))
+        if (!chess960 && FILE_OF(ksq) != 4) {
+            explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: '%c' but the %s king is not on e%d (not Chess960)", c,
+                    who, back + 1);
             return false;
-        if (p->castle[color][side] != NO_SQ)
-            return false; /* the same right twice */
+        }
+        if (!chess960 && FILE_OF(rsq) != (side == 0 ? 7 : 0)) {
+            explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: '%c' but no %s rook on %c%d (not Chess960)", c, who,
+                    side == 0 ? 'h' : 'a', back + 1);
+            return false;
+        }
+        if (p->castle[color][side] != NO_SQ) { /* the same right twice */
+            explain(why, FEN_BAD_CASTLING_RIGHTS, "castling: the %s %s-side right twice", who,
+                    side == 0 ? "king" : "queen");
+            return false;
+        }
         p->castle[color][side] = (uint8_t)rsq;
     }
     return true;
 }
 
-static bool parse_en_passant(Position *p, const char *s, size_t n)
+static bool parse_en_passant(Position *p, const char *s, size_t n, FenWhy *why)
 {
     if (n == 1 && s[0] == '-')
         return true;
-    if (n != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
+    if (n != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') {
+        explain(why, FEN_BAD_EN_PASSANT, "en passant: '%.*s' is neither a square nor '-'", (int)(n > 12 ? 12 : n), s);
         return false;
+    }
     int sq = SQ(s[0] - 'a', s[1] - '1');
     int us = p->turn, them = us ^ 1;
     int pawn_sq = us == WHITE ? sq - 8 : sq + 8, origin = us == WHITE ? sq + 8 : sq - 8;
-    if (RANK_OF(sq) != (us == WHITE ? 5 : 2) || p->board[pawn_sq] != PIECE(them, PAWN) || p->board[sq] ||
-        p->board[origin])
+    if (RANK_OF(sq) != (us == WHITE ? 5 : 2)) {
+        explain(why, FEN_BAD_EN_PASSANT, "en passant: %.2s is not on the %s rank (%s to move)", s,
+                us == WHITE ? "6th" : "3rd", COLOR_NAMES[us]);
         return false;
+    }
+    if (p->board[pawn_sq] != PIECE(them, PAWN)) {
+        explain(why, FEN_BAD_EN_PASSANT, "en passant: %.2s but no %s pawn on %c%d", s, COLOR_NAMES[them], s[0],
+                RANK_OF(pawn_sq) + 1);
+        return false;
+    }
+    if (p->board[sq] || p->board[origin]) {
+        explain(why, FEN_BAD_EN_PASSANT, "en passant: %.2s but %c%d is not empty", s, s[0],
+                (p->board[sq] ? RANK_OF(sq) : RANK_OF(origin)) + 1);
+        return false;
+    }
     p->ep = (uint8_t)sq;
     return true;
 }
 
-int fen_parse(Position *p, const char *text, size_t len, bool chess960)
+/* A clock field: the halfmove clock (at most 65535) or the fullmove number. */
+static bool parse_clock(const char *s, size_t n, uint32_t max, const char *name, uint32_t *out, FenWhy *why)
+{
+    if (!parse_uint(s, n, out) || *out > max) {
+        explain(why, FEN_MALFORMED, "%s: '%.*s' is not a number from 0 to %lu", name, (int)(n > 12 ? 12 : n), s,
+                (unsigned long)max);
+        return false;
+    }
+    return true;
+}
+
+int fen_parse(Position *p, const char *text, size_t len, bool chess960) { return fen_parse_why(p, text, len, chess960, NULL); }
+
+int fen_parse_why(Position *p, const char *text, size_t len, bool chess960, FenWhy *why)
 {
     const char *field[7];
     size_t flen[7];
     int problems = 0;
 
+    if (why)
+        memset(why, 0, sizeof *why);
     pos_clear(p);
     p->chess960 = chess960;
     int n = split_fields(text, len, field, flen);
-    if (n < 4 || n > 6 || !parse_board(p, field[0], flen[0]))
+    if (n < 4 || n > 6) {
+        if (n > 6)
+            explain(why, FEN_MALFORMED, "fields: more than 6 (placement, side to move, castling, en passant, clocks)");
+        else
+            explain(why, FEN_MALFORMED, "fields: %d, not 6 (or 4 without the clocks)", n);
         return FEN_MALFORMED;
-    if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b'))
+    }
+    if (!parse_board(p, field[0], flen[0], why))
+        return FEN_MALFORMED;
+    if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b')) {
+        explain(why, FEN_MALFORMED, "side to move: '%.*s' is neither 'w' nor 'b'", (int)(flen[1] > 12 ? 12 : flen[1]),
+                field[1]);
         problems |= FEN_MALFORMED;
+    }
     p->turn = field[1][0] == 'b' ? BLACK : WHITE;
     if (n >= 5) {
         uint32_t half = 0, full = 1;
-        if (!parse_uint(field[4], flen[4], &half) || half > 65535 ||
-            (n == 6 && !parse_uint(field[5], flen[5], &full)))
+        if (!parse_clock(field[4], flen[4], 65535, "halfmove clock", &half, why) ||
+            (n == 6 && !parse_clock(field[5], flen[5], UINT32_MAX, "fullmove number", &full, why)))
             problems |= FEN_MALFORMED;
         p->halfmove = (uint16_t)half;
         p->fullmove = full ? full : 1;
@@ -166,26 +290,48 @@ int fen_parse(Position *p, const char *text, size_t len, bool chess960)
 
     for (int c = 0; c < 2; c++) {
         int kings = bb_count(pos_pieces(p, c, KING));
-        if (kings == 0)
+        if (kings == 0) {
             problems |= c == WHITE ? FEN_MISSING_WHITE_KING : FEN_MISSING_BLACK_KING;
-        if (kings > 1)
+            explain(why, c == WHITE ? FEN_MISSING_WHITE_KING : FEN_MISSING_BLACK_KING, "placement: no %s king",
+                    COLOR_NAMES[c]);
+        }
+        if (kings > 1) {
             problems |= FEN_TOO_MANY_KINGS;
-        if (bb_count(p->by_color[c]) > 16 || bb_count(pos_pieces(p, c, PAWN)) > 8)
+            explain(why, FEN_TOO_MANY_KINGS, "placement: %d %s kings", kings, COLOR_NAMES[c]);
+        }
+        int pieces = bb_count(p->by_color[c]), pawns = bb_count(pos_pieces(p, c, PAWN));
+        if (pieces > 16 || pawns > 8) {
             problems |= FEN_TOO_MANY_PIECES;
+            if (pieces > 16)
+                explain(why, FEN_TOO_MANY_PIECES, "placement: %d %s pieces (at most 16)", pieces, COLOR_NAMES[c]);
+            else
+                explain(why, FEN_TOO_MANY_PIECES, "placement: %d %s pawns (at most 8)", pawns, COLOR_NAMES[c]);
+        }
     }
-    if (p->by_type[PAWN] & (RANK_1 | RANK_8))
+    bb_t back_pawns = p->by_type[PAWN] & (RANK_1 | RANK_8);
+    if (back_pawns) {
         problems |= FEN_PAWN_ON_BACK_RANK;
-    if (!parse_castling(p, field[2], flen[2], chess960))
+        int sq = bb_lsb(back_pawns);
+        explain(why, FEN_PAWN_ON_BACK_RANK, "placement: a pawn on %c%d", 'a' + FILE_OF(sq), RANK_OF(sq) + 1);
+    }
+    if (!parse_castling(p, field[2], flen[2], chess960, why))
         problems |= FEN_BAD_CASTLING_RIGHTS;
-    if (!parse_en_passant(p, field[3], flen[3]))
+    if (!parse_en_passant(p, field[3], flen[3], why))
         problems |= FEN_BAD_EN_PASSANT;
 
     if (!(problems & (FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS))) {
         int them = p->turn ^ 1, their_king = pos_king(p, them);
-        if (pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn])
+        if (pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn]) {
             problems |= FEN_OPPOSITE_CHECK;
-        if (bb_count(pos_compute_checkers(p)) > 2)
+            explain(why, FEN_OPPOSITE_CHECK, "%s is in check but it is %s's move", COLOR_NAMES[them],
+                    COLOR_NAMES[p->turn]);
+        }
+        int checkers = bb_count(pos_compute_checkers(p));
+        if (checkers > 2) {
             problems |= FEN_IMPOSSIBLE_CHECK;
+            explain(why, FEN_IMPOSSIBLE_CHECK, "%s is in check from %d pieces (at most 2)", COLOR_NAMES[p->turn],
+                    checkers);
+        }
     }
     pos_rehash(p);
     return problems;

@@ -29,6 +29,16 @@ enum {
 /* Parses `len` bytes of `text` into p. Returns 0 or a set of FEN_* problem bits; on problems
  * the position holds whatever could be read. */
 int fen_parse(Position *p, const char *text, size_t len, bool chess960);
+
+/* What was wrong, per problem bit (index = bit number), in words that name the field:
+ * "placement: rank 8 has 9 squares", "castling: 'K' but no white rook on h1". Empty for the
+ * bits not set. */
+typedef struct {
+    char text[FEN_PROBLEM_COUNT][128];
+} FenWhy;
+
+/* fen_parse, and when why is not NULL the reasons too (for messages; fen_parse is the fast path). */
+int fen_parse_why(Position *p, const char *text, size_t len, bool chess960, FenWhy *why);
 const char *fen_problem_name(int bit_index);
 /* Writes a NUL-terminated FEN into out (at least FEN_MAX bytes); returns its length. */
 size_t fen_format(const Position *p, char *out, int options);

@@ -14,7 +14,7 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 };
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
-    "threefold_claimable", "play_after_automatic_end", "nested_comment",
+    "threefold_claimable", "invalid_tag_value", "play_after_automatic_end", "nested_comment",
     "missing_result",
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
@@ -83,6 +83,7 @@ void gr_free(GameReader *r)
 Scanner *gr_scanner(GameReader *r) { return &r->sc; }
 Batch *gr_batch(GameReader *r) { return &r->batch; }
 int64_t gr_games_read(const GameReader *r) { return r->games; }
+int64_t gr_skipped_bytes(const GameReader *r) { return r->skipped_bytes; }
 void gr_set_games_read(GameReader *r, int64_t games) { r->games = games; }
 
 void gr_swap_batch(GameReader *r, Batch *other)
@@ -465,6 +466,8 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
         replay_start(r, g, NULL); /* a tag-only game */
     if (!g->has_content) { /* only comments or stray text between games: not a game */
         batch_rollback(&r->batch, g->mark);
+        if (g->end > g->start)
+            r->skipped_bytes += (int64_t)(g->end - g->start);
         return GAME_SKIPPED;
     }
     if (!g->latin1 && !valid_utf8((const unsigned char *)r->sc.buf + g->start, g->end - g->start))

@@ -35,6 +35,7 @@ enum {
     NOTE_MISSING_RESULT_TAG,
     NOTE_FIFTY_MOVE_CLAIMABLE,
     NOTE_THREEFOLD_CLAIMABLE,
+    NOTE_INVALID_TAG_VALUE, /* a WhiteElo/BlackElo that is not a number: null in its column */
     NOTE_PLAY_AFTER_AUTOMATIC_END, /* the mainline went on after a dead position, fivefold, 75 moves */
     NOTE_NESTED_COMMENT,           /* { a { b } c }: read to the matching brace */
     NOTE_MISSING_RESULT,           /* moves and no termination marker (the next game's tags, or the end) */
@@ -101,6 +102,8 @@ Batch *gr_batch(GameReader *r);
  * caller keeps buf[pos..], refills and calls again) or the input ends (GR_END). */
 int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
+/* Bytes of text between games (or before the first) that held no game: skipped so far. */
+int64_t gr_skipped_bytes(const GameReader *r);
 /* Numbers the next game (for a chunk cut from a larger stream). */
 void gr_set_games_read(GameReader *r, int64_t games);
 /* Between batches: hands the batch read so far to *other and goes on in other's buffers (an
@@ -113,6 +116,7 @@ void gr_skip_oversized(GameReader *r, int64_t limit);
 /* The tags that get a column of their own in exports (G_TAG_SLOTS holds one slot per name). */
 enum { TAG_COLUMN_COUNT = 16 };
 const char *game_tag_column_name(int i);
+bool game_tag_column_is_integer(int i); /* WhiteElo, BlackElo: int32 columns */
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);

@@ -20,6 +20,7 @@ struct GameReader {
     GameOptions opt;
     Batch batch;
     int64_t games;
+    int64_t skipped_bytes; /* text between games that is no game (prose, junk): skipped, counted */
     VEC(uint64_t) history; /* mainline hashes, for repetitions */
     VEC(Level) levels;
     ByteVec movetext;

@@ -10,6 +10,14 @@ static const char *const TAG_COLUMN_NAMES[TAG_COLUMN_COUNT] = {
 
 const char *game_tag_column_name(int i) { return i >= 0 && i < TAG_COLUMN_COUNT ? TAG_COLUMN_NAMES[i] : "unknown"; }
 
+/* The tag columns of integers (the Elos): an int32 column in exports, so a value must be 1 to 9
+ * digits (what the exporters turn into a number). */
+bool game_tag_column_is_integer(int i)
+{
+    const char *name = game_tag_column_name(i);
+    return strcmp(name, "WhiteElo") == 0 || strcmp(name, "BlackElo") == 0;
+}
+
 static bool name_is(const char *s, size_t n, const char *name) { return strlen(name) == n && memcmp(s, name, n) == 0; }
 
 static int tag_column_of(const char *name, size_t n)
@@ -112,6 +120,20 @@ static void push_tag_value(GameReader *r, const Game *g, const char *s, size_t n
         r->batch.failed = true;
 }
 
+/* A value an integer tag column can hold (1 to 9 digits), or one that says "unknown" ("", "?",
+ * "-": null in the column, and nothing to note). */
+static bool integer_value_or_unknown(const char *v, size_t n)
+{
+    if (n == 0 || (n == 1 && (v[0] == '?' || v[0] == '-')))
+        return true;
+    if (n > 9)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] < '0' || v[i] > '9')
+            return false;
+    return true;
+}
+
 /* `duplicate`: the game already has a tag of this name (tags_has, asked once by the caller). */
 void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
 {
@@ -142,6 +164,9 @@ void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
     } else if (name_is(name, t->alen, "Variant")) {
         g->variant = value;
         g->variant_len = t->blen;
+    } else if (name_is(name, t->alen, "WhiteElo") || name_is(name, t->alen, "BlackElo")) {
+        if (!integer_value_or_unknown(value, t->blen)) /* null in its column: say why */
+            game_add_note(g, NOTE_INVALID_TAG_VALUE, 0, t);
     }
 }
 

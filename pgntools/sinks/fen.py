@@ -18,9 +18,10 @@ class PositionSink:
     """Writes the positions of each batch in one of FORMATS."""
 
     def __init__(self, output: AtomicOutput, fmt: str, every_ply: bool, plies, include_invalid: bool,
-                 c0: bool = False):
+                 c0: bool = False, keep_invalid: bool = False):
         self.output, self.format = output, fmt
         self.every_ply, self.plies, self.include_invalid, self.c0 = every_ply, plies, include_invalid, c0
+        self.keep_invalid = keep_invalid  # fen and epd: a marker line (MARKER) where an invalid game's would be
         self.header_written = False
         self.parquet = None
         if fmt == "parquet":
@@ -43,6 +44,8 @@ class PositionSink:
             self.write_csv(table)
         else:
             text = {"fen": self.fen_lines, "epd": self.epd_lines, "jsonl": self.json_lines}[self.format](table, batch)
+            if self.keep_invalid:
+                text = with_markers(text, table.column("game_id").to_pylist(), invalid_games(batch))
             self.output.write(text.encode("utf-8"))
 
     def commit(self):
@@ -62,6 +65,11 @@ class PositionSink:
     def final_fen_lines(self, batch: GameBatch) -> str:
         """The common case, without Arrow: one final FEN per game that was replayed."""
         status, replayed = batch.column("status"), batch.column("replayed")
+        if self.keep_invalid:
+            lines = [MARKER.format(game=batch.first_game + g) if st == STATUS_INVALID else fen
+                     for g, (fen, st, rep) in enumerate(zip(batch.strings("final_fen"), status, replayed))
+                     if rep or st == STATUS_INVALID]
+            return "\n".join(lines) + "\n" if lines else ""
         lines = [fen for fen, st, rep in zip(batch.strings("final_fen"), status, replayed)
                  if rep and (st != STATUS_INVALID or self.include_invalid)]
         return "\n".join(lines) + "\n" if lines else ""
@@ -94,6 +102,31 @@ class PositionSink:
         csv.write_csv(table, buffer, csv.WriteOptions(include_header=not self.header_written, quoting_style="needed"))
         self.header_written = True
         self.output.write(buffer.getvalue())
+
+
+# to-fen --keep-invalid: the line written for an invalid game (once, whatever --ply or
+# --every-ply ask for), in input order among the positions; N is the 0-based game number, as
+# in EPD ids ("N:ply"). A FEN reader sees a line that is no FEN; grep -v '^#' drops them.
+MARKER = "# invalid game {game}"
+
+
+def invalid_games(batch: GameBatch) -> list:
+    status = batch.column("status")
+    return [batch.first_game + g for g in range(batch.n_games) if status[g] == STATUS_INVALID]
+
+
+def with_markers(text: str, row_games: list, invalid: list) -> str:
+    """``text``'s lines (one a row, in the order of ``row_games``) with a MARKER line for each
+    game of ``invalid``, before the rows of the games after it."""
+    lines = [line + "\n" for line in text.split("\n")[:-1]]  # (not splitlines: a c0 name may hold U+2028)
+    out, i = [], 0
+    for game in invalid:
+        while i < len(lines) and row_games[i] < game:
+            out.append(lines[i])
+            i += 1
+        out.append(MARKER.format(game=game) + "\n")
+    out += lines[i:]
+    return "".join(out)
 
 
 def _epd(text: str) -> str:

@@ -14,6 +14,7 @@ from collections import deque
 from typing import List, Optional, Sequence
 
 from pgntools.errors import OutputError
+from pgntools.outputs import PART_NAME
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
 from pgntools.sinks.parquet_file import ParquetPartFile
@@ -86,6 +87,7 @@ class TableParts:
         self.compression = compression
         self.file: Optional[ParquetPartFile] = None  # the open part
         self.written: List[str] = []  # temporary paths of finished parts
+        self.committed = 0  # parts renamed to their final names
 
     def temp_path(self, part: int) -> str:
         return self.storage.join(self.directory, f".part-{self.prefix}{part:05d}.parquet.tmp")
@@ -117,6 +119,7 @@ class TableParts:
             self.written.append(self.temp_path(0))
         for part, path in enumerate(self.written):
             self.storage.rename(path, self.final_path(part))
+        self.committed = len(self.written)
 
     def abort(self):
         if self.file is not None:
@@ -132,7 +135,7 @@ class ParquetDatasetSink:
 
     def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
                  with_comment: bool = False, compression: str = "zstd", part_prefix: str = "",
-                 writer_thread: bool = True):
+                 writer_thread: bool = True, overwrite: bool = False):
         self.with_fen, self.with_comment = with_fen, with_comment
         games_names = [c.name for c in schema.GAME_COLUMNS]
         moves_names = [c.name for c in schema.move_columns(with_comment, with_fen)]
@@ -144,12 +147,18 @@ class ParquetDatasetSink:
                                   f"games has {', '.join(games_names)}; moves has {', '.join(moves_names)}")
         self.storage, root = storage_for(out_dir, OutputError)
         dirs = {name: self.storage.join(root, name) for name in ("games", "moves")}
+        # --overwrite: the parts an earlier export wrote, removed once this one's are in place
+        self.old_parts = {name: [] for name in dirs}
         for name, path in dirs.items():
             shown = self.storage.join(out_dir, name)
             try:
                 self.storage.makedirs(path)
-                if any(f.endswith(".parquet") for f in self.storage.names(path)):
-                    raise OutputError(f"{shown} already holds part files: choose an empty output directory")
+                names = self.storage.names(path)
+                if overwrite:
+                    self.old_parts[name] = sorted(f for f in names if PART_NAME.fullmatch(f))
+                elif any(f.endswith(".parquet") for f in names):
+                    raise OutputError(f"{shown} already holds part files: choose an empty output directory, "
+                                      "or --overwrite to replace an earlier export's parts")
             except OSError as exc:
                 raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror or exc}") from None
             if not self.storage.writable(path):
@@ -187,6 +196,17 @@ class ParquetDatasetSink:
             self.moves.commit()
         finally:
             self.background.close()
+        self._remove_old_parts()
+
+    def _remove_old_parts(self):
+        """--overwrite: an earlier export's parts that this one's did not replace (renamed over
+        them at commit); only part-N.parquet names, never another file."""
+        for name, table in (("games", self.games), ("moves", self.moves)):
+            new = {self.storage.join(self.dirs[name], f"part-{i:05d}.parquet") for i in range(table.committed)}
+            for old in self.old_parts[name]:
+                path = self.storage.join(self.dirs[name], old)
+                if path not in new:
+                    self.storage.remove(path)
 
     def abort(self):
         self.background.drain(raise_errors=False)
