@@ -126,8 +126,8 @@ def recovery_options(f):
         "--repair", type=click.Choice(["none", "truncate"]), default=None,
         help="truncate: a game stopped by an illegal or unreadable mainline move is kept as its legal "
              "prefix (status truncated, Result *, a comment at the cut naming the error and the move "
-             "text dropped; --rejects still gets its bytes). A game with no legal move first stays "
-             "invalid. [default: none]")(wrapper)
+             "text dropped; validate's rejects file still gets its bytes). A game with no legal move "
+             "first stays invalid. [default: none]")(wrapper)
     wrapper = click.option(
         "--allow-null-moves", is_flag=True,
         help="Read --, Z0, 0000 and @@@@ as a null move (the side to move passes; not when in check), "
