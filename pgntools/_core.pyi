@@ -1,6 +1,8 @@
 """Type stubs for the compiled module (private: import from ``pgntools``)."""
 from typing import BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
+from pgntools.options import ReaderOptions
+
 STANDARD_START_FEN: str
 ERROR_KINDS: List[str]
 TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
@@ -64,15 +66,8 @@ class BatchColumns(Mapping[str, object]):
     def __len__(self) -> int: ...
 
 class BatchReader(Iterator[Union[dict, BatchColumns]]):
-    def __init__(self, stream: BinaryIO, *, replay: bool = ..., moves: bool = ..., comments: bool = ...,
-                 fen_every_ply: bool = ..., final_fen: bool = ..., pgn: bool = ..., raw_invalid: bool = ...,
-                 strict: bool = ..., fix_results: bool = ..., strip_comments: bool = ...,
-                 strip_variations: bool = ..., reduced: bool = ..., tag_columns: bool = ..., tag_values: bool = ...,
-                 en_passant: str = ..., shredder: bool = ...,
-                 batch_games: int = ..., max_batch_bytes: int = ..., buffer_size: int = ..., max_game_size: int = ...,
-                 base_offset: int = ..., base_line: int = ..., first_game: int = ..., detach: bool = ...,
-                 automatic_ends: Optional[str] = ..., allow_null_moves: bool = ...,
-                 repair: str = ...) -> None: ...
+    """``options`` (pgntools.options.ReaderOptions, its defaults when None), or its fields by keyword."""
+    def __init__(self, stream: BinaryIO, options: Optional[ReaderOptions] = ..., **fields: object) -> None: ...
     def __next__(self) -> Union[dict, BatchColumns]: ...
 
 def split_strings(offsets: bytes, data: bytes) -> List[str]: ...  # a batch string column as str

@@ -1,6 +1,8 @@
 # The batch reader of pgntools._core (included by _core.pyx): the C game reader's batches as
 # Python buffers, one batch at a time, and the names of the C core's enums.
 
+from pgntools.options import ReaderOptions  # the reader's options and defaults (mapped onto GameOptions)
+
 ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
 NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
 FIX_KINDS = [game_fix_name(i).decode() for i in range(FIX_KIND_COUNT)]
@@ -128,6 +130,9 @@ cdef class BatchReader:
     consumer on another thread; the reader then fills other buffers, kept for reuse). When the
     stream raises, the games that ended before are handed out first, then the error is raised.
     ``tag_values=False`` leaves every tag value empty (the tag rows stay), unless ``pgn``.
+
+    Its options: ``options`` (a pgntools.options.ReaderOptions, where each is declared with its
+    default) with ``fields`` replaced, mapped here onto the C GameOptions (_c/game.h).
     """
 
     cdef GameReader *reader
@@ -141,50 +146,47 @@ cdef class BatchReader:
     cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
     cdef int64_t skipped_seen # skipped bytes handed out with the batches so far
 
-    def __cinit__(self, stream, *, bint replay=True, bint moves=False, bint comments=False,
-                  bint fen_every_ply=False, bint final_fen=False, bint pgn=False, bint raw_invalid=False,
-                  bint strict=False,
-                  bint fix_results=True, bint strip_comments=False, bint strip_variations=False,
-                  bint reduced=False, bint tag_columns=False, bint tag_values=True, str en_passant="legal",
-                  bint shredder=False,
-                  int batch_games=1024, size_t max_batch_bytes=1 << 20, size_t buffer_size=1 << 20,
-                  size_t max_game_size=64 << 20,
-                  int64_t base_offset=0, int64_t base_line=1, int64_t first_game=0, bint detach=False,
-                  str automatic_ends=None, bint allow_null_moves=False, str repair="none"):
+    def __cinit__(self, stream, options=None, **fields):
+        # the options and their defaults: pgntools.options.ReaderOptions (stated there, once)
+        if options is None:
+            options = ReaderOptions(**fields)  # a TypeError names an unknown option
+        elif fields:
+            options = options._replace(**fields)
         cdef GameOptions opt
         memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
-        if en_passant not in _EN_PASSANT_MODES:
-            raise ValueError(f"en_passant must be 'legal' or 'fen', not {en_passant!r}")
+        if options.en_passant not in _EN_PASSANT_MODES:
+            raise ValueError(f"en_passant must be 'legal' or 'fen', not {options.en_passant!r}")
+        automatic_ends = options.automatic_ends
         if automatic_ends is None:  # --strict keeps play after an automatic draw an error
-            automatic_ends = "enforce" if strict else "note"
+            automatic_ends = "enforce" if options.strict else "note"
         if automatic_ends not in _AUTOMATIC_END_MODES:
             raise ValueError(f"automatic_ends must be 'note', 'enforce' or 'truncate', not {automatic_ends!r}")
+        if options.repair not in ("none", "truncate"):
+            raise ValueError(f"repair must be 'none' or 'truncate', not {options.repair!r}")
         opt.automatic_ends = _AUTOMATIC_END_MODES[automatic_ends]
-        opt.allow_null_moves = allow_null_moves
-        if repair not in ("none", "truncate"):
-            raise ValueError(f"repair must be 'none' or 'truncate', not {repair!r}")
-        opt.repair_truncate = repair == "truncate"
-        opt.replay = replay
-        opt.moves = moves
-        opt.comments = comments
-        opt.fen_every_ply = fen_every_ply
-        opt.final_fen = final_fen
-        opt.pgn = pgn
-        opt.raw_invalid = raw_invalid
-        opt.strict = strict
-        opt.fix_results = fix_results
-        opt.strip_comments = strip_comments
-        opt.strip_variations = strip_variations
-        opt.reduced = reduced
-        opt.tag_columns = tag_columns
-        opt.skip_tag_values = not tag_values
-        opt.fen_options = _EN_PASSANT_MODES[en_passant] | (FEN_SHREDDER if shredder else 0)
-        opt.max_games = batch_games
-        opt.max_batch_bytes = max_batch_bytes  # a batch ends at batch_games games or this many bytes
+        opt.allow_null_moves = options.allow_null_moves
+        opt.repair_truncate = options.repair == "truncate"
+        opt.replay = options.replay
+        opt.moves = options.moves
+        opt.comments = options.comments
+        opt.fen_every_ply = options.fen_every_ply
+        opt.final_fen = options.final_fen
+        opt.pgn = options.pgn
+        opt.raw_invalid = options.raw_invalid
+        opt.strict = options.strict
+        opt.fix_results = options.fix_results
+        opt.strip_comments = options.strip_comments
+        opt.strip_variations = options.strip_variations
+        opt.reduced = options.reduced
+        opt.tag_columns = options.tag_columns
+        opt.skip_tag_values = not options.tag_values
+        opt.fen_options = _EN_PASSANT_MODES[options.en_passant] | (FEN_SHREDDER if options.shredder else 0)
+        opt.max_games = options.batch_games
+        opt.max_batch_bytes = options.max_batch_bytes  # a batch ends at batch_games games or this many bytes
         opt.max_errors = 16
         self.reader = gr_new(&opt)
-        self.cap = max(buffer_size, 4096)
-        self.max_buffer = max(max_game_size, self.cap)
+        self.cap = max(<size_t>options.buffer_size, <size_t>4096)
+        self.max_buffer = max(<size_t>options.max_game_size, self.cap)
         self.buf = <char *>malloc(self.cap)
         if self.reader == NULL or self.buf == NULL:
             raise MemoryError()
@@ -193,13 +195,13 @@ cdef class BatchReader:
         sc.len = 0
         sc.pos = 0
         sc.eof = False
-        sc.base = base_offset  # a chunk cut from a larger stream keeps the stream's offsets,
-        sc.line = base_line    # lines and game numbers (a chunk starts at a line start)
-        sc.line_start_abs = base_offset
-        gr_set_games_read(self.reader, first_game)
+        sc.base = options.base_offset  # a chunk cut from a larger stream keeps the stream's offsets,
+        sc.line = options.base_line    # lines and game numbers (a chunk starts at a line start)
+        sc.line_start_abs = options.base_offset
+        gr_set_games_read(self.reader, options.first_game)
         self.stream = stream
         self.done = False
-        self.detach = detach
+        self.detach = options.detach
         self.spares = []
 
     def __dealloc__(self):

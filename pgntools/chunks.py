@@ -30,6 +30,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 from pgntools import _core
 from pgntools.errors import InputError
 from pgntools.io import Input, open_inputs
+from pgntools.options import MAX_GAME_SIZE, ReaderOptions
 from pgntools.reader import GameBatch
 
 SCAN_BATCH_GAMES = 8192
@@ -195,7 +196,7 @@ class _Tee(io.RawIOBase):
         super().close()
 
 
-def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = 64 << 20, on_input=None,
+def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = MAX_GAME_SIZE, on_input=None,
                 with_paths: bool = True, on_error=None) -> Iterator[Chunk]:
     """Numbered chunks of about ``target`` bytes, in input order. ``with_paths``: chunks of
     plain files name the file instead of holding the bytes, and a worker reads them itself.
@@ -402,7 +403,7 @@ class _Cut(Exception):
     ended before it, then raises it)."""
 
 
-def _reader(chunk: Chunk, data, reader_options: dict, start: int = 0, cut: bool = False, **options):
+def _reader(chunk: Chunk, data, options: ReaderOptions, start: int = 0, cut: bool = False):
     """A BatchReader over data[start:] (``data`` may also be a stream of the chunk, start 0),
     located as in the whole input."""
     offset = chunk.offset + start
@@ -413,17 +414,17 @@ def _reader(chunk: Chunk, data, reader_options: dict, start: int = 0, cut: bool 
         stream, base_offset, base_line = _View(b"\n", body, cut), offset - 1, line - 1
     else:
         stream, base_offset, base_line = _View(b"", body, cut), offset, line
-    return _core.BatchReader(stream, base_offset=base_offset, base_line=base_line,
-                             first_game=chunk.first_game or 0, **{**reader_options, **options})
+    located = options._replace(base_offset=base_offset, base_line=base_line, first_game=chunk.first_game or 0)
+    return _core.BatchReader(stream, located)
 
 
-def chunk_batches(chunk: Chunk, data, reader_options: dict) -> Iterator[GameBatch]:
+def chunk_batches(chunk: Chunk, data, options: ReaderOptions) -> Iterator[GameBatch]:
     """The batches of one chunk's games, numbered and located as in the whole input. ``data``
     is ``chunk.body()``: bytes that may run past the chunk (an unnumbered chunk's lookahead;
     only the chunk is read), or a stream of the chunk."""
     body = memoryview(data)[:chunk.size] if isinstance(data, (bytes, memoryview)) else data
     try:
-        for raw in _reader(chunk, body, reader_options, cut=chunk.cut):
+        for raw in _reader(chunk, body, options, cut=chunk.cut):
             yield GameBatch(raw, chunk.source, raw["first_game"])
     except _Cut:  # the game the input's break cut off: not read (the parent reports the break)
         pass
@@ -438,8 +439,8 @@ def seam_holds(chunk: Chunk, data: bytes, last_game_offset: Optional[int], max_g
     if start and data[start - 1:start] not in (b"\n", b"\r"):
         start = 0  # a game that does not start a line: check from the chunk's start
     offsets = []
-    for raw in _reader(chunk, data, {}, start, replay=False, batch_games=SCAN_BATCH_GAMES,
-                       max_game_size=max_game_size):
+    scan = ReaderOptions(replay=False, batch_games=SCAN_BATCH_GAMES, max_game_size=max_game_size)
+    for raw in _reader(chunk, data, scan, start):
         offsets += memoryview(raw["offset"]).cast("q").tolist()
         if offsets and offsets[-1] >= chunk.offset + chunk.size:
             break

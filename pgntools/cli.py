@@ -16,13 +16,17 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 import pgntools
 from pgntools.errors import PgnToolsError
+from pgntools import options
+from pgntools.options import ReaderOptions, Workers
 from pgntools.outputs import check_dataset
-from pgntools.pipeline import REPORT_LEVELS, ReportSink, Run, SinkSpec
+from pgntools.pipeline import Run
 from pgntools.storage import is_url
 from pgntools.usage import (OptionError, check_export_columns, check_report_level, check_to_fen, check_validate,
                             scheduler_address, to_fen_format)
 from pgntools.sinks import FORMATS
+from pgntools.sinks.base import SinkSpec
 from pgntools.sinks.pgn import PgnSink, RejectsSink
+from pgntools.sinks.report import REPORT_LEVELS, ReportSink
 
 # Exit statuses (README "Exit status"): each failure has its own, so a pipeline can tell a data
 # problem (1) from a broken run. 70 and 74 are sysexits.h's EX_SOFTWARE and EX_IOERR.
@@ -189,18 +193,8 @@ def report_spec(report) -> SinkSpec:
     return SinkSpec("report", functools.partial(ReportSink, level=level or "notes"))
 
 
-def threads_wanted(jobs) -> int:
-    """--jobs, or by default the number of CPUs this process may use."""
-    if jobs is None:
-        from pgntools import parallel
-
-        return parallel.default_jobs()
-    return jobs
-
-
 def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
-    """Run fields for the parallel options: the threads --jobs asks for, divided by the threads
-    one job keeps busy."""
+    """The Workers fields for the parallel options (the policy: pgntools.options.workers_for)."""
     if scheduler:  # Dask's own setting, read when its client connects (pgntools.dask.ClusterExecutor)
         try:
             import dask
@@ -208,8 +202,12 @@ def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) ->
             pass
         else:
             dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
-    return {"jobs": max(1, threads_wanted(jobs) // threads_per_job), "scheduler": scheduler,
-            "chunk_bytes": chunk_bytes}
+    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job)._asdict()
+
+
+def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
+    """The reader options of the checking options (what the outputs need, the run adds)."""
+    return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
 
 
 def handle_errors(f):
@@ -352,16 +350,11 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     """
     check_validate(output, strip_comments, strip_variations, reduced)
     report_sink = report_spec(report)
-    run = Run("validate", list(files), dict(
-        pgn=output is not None, raw_invalid=rejects is not None, strict=strict, fix_results=fix_results,
-        strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced, max_game_size=max_game_size << 20,
-        # tag values only when an output shows them (-o writes them, --report's messages quote
-        # FEN and Variant): copying them is 1 % of the replay
-        tag_values=output is not None or report is not None, **reader_recovery()),
-        outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
-        numbered=report is not None,
-        **parallel_settings(jobs, scheduler, chunk_bytes))
-    finish(run.execute([SinkSpec("pgn", PgnSink), SinkSpec("rejects", RejectsSink), report_sink]))
+    run = Run("validate", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
+              outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)))
+    pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced)
+    finish(run.execute([SinkSpec("pgn", pgn), SinkSpec("rejects", RejectsSink), report_sink]))
 
 
 @cli.command("to-fen")
@@ -404,19 +397,15 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
     fmt = to_fen_format(fmt, output)
     check_to_fen(every_ply, plies, fmt, c0, include_invalid, keep_invalid)
     report_sink = report_spec(report)
-    per_ply = every_ply or bool(plies)
-    run = Run("to-fen", list(files), dict(
-        moves=per_ply or fmt in ("csv", "jsonl", "parquet"), fen_every_ply=per_ply, final_fen=not per_ply,
-        strict=strict, fix_results=fix_results, en_passant=en_passant, shredder=shredder,
-        max_game_size=max_game_size << 20, **reader_recovery()),
-        outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
-        numbered=report is not None or fmt != "fen" or keep_invalid,  # (markers name the games)
-        **parallel_settings(jobs, scheduler, chunk_bytes))
+    run = Run("to-fen", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
+              outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)))
 
     from pgntools.sinks.fen import PositionSink  # imports pyarrow: only for the commands that need it
 
     positions = functools.partial(PositionSink, fmt=fmt, every_ply=every_ply, plies=list(plies) or None,
-                                  include_invalid=include_invalid, c0=c0, keep_invalid=keep_invalid)
+                                  include_invalid=include_invalid, c0=c0, keep_invalid=keep_invalid,
+                                  en_passant=en_passant, shredder=shredder)
     finish(run.execute([SinkSpec("positions", positions), report_sink]))
 
 
@@ -457,17 +446,12 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
       pgntools export --parquet out/ lichess_db_standard_rated_2024-01.pgn.zst
       duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
     """
-    threads = threads_wanted(jobs)
-    writer_thread = threads >= 2 or bool(scheduler)
-    run = Run("export", list(files), dict(
-        moves=True, comments=with_comments, fen_every_ply=with_fen, final_fen=True, tag_columns=True, strict=strict,
-        fix_results=fix_results, en_passant=en_passant, max_game_size=max_game_size << 20,
-        batch_games=512,  # half the default: the batches queued for the writer thread stay small
-        detach=writer_thread, **reader_recovery()),  # the writer thread copies the batches' columns, not the reader
-        outputs={"report": report, "summary": summary}, progress=progress,
-        # a reader and its writer thread: two threads a job (on 2 CPUs, one job with its writer is
-        # faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
-        **parallel_settings(threads, scheduler, chunk_bytes, threads_per_job=2))
+    # a reader and its writer thread: two threads a worker (on 2 CPUs, one worker with its writer
+    # is faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
+    writer_thread = options.writer_thread(jobs, scheduler)
+    run = Run("export", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
+              outputs={"report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)))
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
     check_export_columns(wanted, with_fen, with_comments)
     report_sink = report_spec(report)
@@ -478,7 +462,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
-                                writer_thread=writer_thread, overwrite=overwrite)
+                                writer_thread=writer_thread, en_passant=en_passant, overwrite=overwrite)
     finish(run.execute([SinkSpec(None, dataset), report_sink]))
 
 
@@ -491,8 +475,8 @@ def scan(files):
     Exit status: 0, 2 unreadable input, 74 stdout could not be written, 141 stdout closed by its
     reader.
     """
-    run = Run("scan", list(files), dict(replay=False), progress=False)
-    summary = run.execute(lambda opened: [])
+    run = Run("scan", list(files), ReaderOptions(replay=False), progress=False)
+    summary = run.execute([])
     click.echo(summary.games)
     broken_inputs(summary)
 

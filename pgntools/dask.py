@@ -20,11 +20,12 @@ from typing import List, Optional, Sequence, Union
 
 from pgntools.errors import PgnToolsError
 from pgntools.chunks import Chunk, chunk_batches, iter_chunks
-from pgntools.parallel import Job, read_here, run_chunk
+from pgntools.options import MAX_GAME_SIZE, ReaderOptions
+from pgntools.work import ChunkWork, read_here, run_chunk
 
 __all__ = ["ClusterExecutor", "read_games", "read_moves"]
 
-DATAFRAME_CHUNK = 64 << 20
+DATAFRAME_CHUNK = 64 << 20  # (a partition's PGN bytes)
 
 
 def _distributed():
@@ -37,7 +38,7 @@ def _distributed():
 
 
 class ClusterExecutor:
-    """Runs chunk jobs on a Dask cluster; the interface of pgntools.parallel.LocalPool."""
+    """Runs the chunks of a run on a Dask cluster; the interface of pgntools.parallel.LocalThreads."""
 
     def __init__(self, address: str):
         distributed = _distributed()
@@ -50,21 +51,21 @@ class ClusterExecutor:
         self.paths_readable = True
         self.futures: list = []
 
-    def submit(self, job: Job, chunk: Chunk):
+    def submit(self, work: ChunkWork, chunk: Chunk):
         if chunk.data is None and self.paths_readable:
-            future = self.client.submit(run_chunk, job, chunk, pure=False)
+            future = self.client.submit(run_chunk, work, chunk, pure=False)
         else:
             data = chunk.read() if chunk.data is not None else read_here(chunk)
             scattered = self.client.scatter(data, hash=False)
-            future = self.client.submit(run_chunk, job, chunk.without_data(), scattered, pure=False)
+            future = self.client.submit(run_chunk, work, chunk.without_data(), scattered, pure=False)
         self.futures.append(future)
         if len(self.futures) > 4 * self.window:
             self.futures = [f for f in self.futures if not f.done()]
         return future
 
-    def resubmit_with_bytes(self, job: Job, chunk: Chunk):
+    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk):
         self.paths_readable = False
-        return self.submit(job, chunk)
+        return self.submit(work, chunk)
 
     @staticmethod
     def result(future) -> dict:
@@ -101,7 +102,7 @@ def _arrow_to_pandas(table):
     return table.to_pandas(types_mapper=pd.ArrowDtype)
 
 
-def _games_partition(chunk: Chunk, options: dict):
+def _games_partition(chunk: Chunk, options: ReaderOptions):
     import pyarrow as pa
 
     from pgntools.sinks import schema
@@ -111,7 +112,7 @@ def _games_partition(chunk: Chunk, options: dict):
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else schema.GAMES.empty_table())
 
 
-def _moves_partition(chunk: Chunk, options: dict, with_comments: bool, with_fen: bool):
+def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, with_fen: bool):
     import pyarrow as pa
 
     from pgntools.sinks import schema
@@ -122,12 +123,12 @@ def _moves_partition(chunk: Chunk, options: dict, with_comments: bool, with_fen:
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else empty)
 
 
-def _options(strict: bool, fix_results: bool, max_game_size: int, **extra) -> dict:
-    return dict(strict=strict, fix_results=fix_results, max_game_size=max_game_size, **extra)
+def _options(strict: bool, fix_results: bool, max_game_size: int, **extra) -> ReaderOptions:
+    return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size, **extra)
 
 
 def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], *, strict: bool = False,
-               fix_results: bool = True, max_game_size: int = 64 << 20, en_passant: str = "legal",
+               fix_results: bool = True, max_game_size: int = MAX_GAME_SIZE, en_passant: str = "legal",
                chunk_bytes: int = DATAFRAME_CHUNK):
     """A Dask DataFrame with one row per game: the columns and types of the ``games`` table of
     ``pgntools export`` (pyarrow-backed pandas dtypes), one partition per chunk of the inputs."""
@@ -147,7 +148,7 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
 
 def read_moves(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], *, with_comments: bool = False,
                with_fen: bool = False, strict: bool = False, fix_results: bool = True,
-               max_game_size: int = 64 << 20, en_passant: str = "legal", chunk_bytes: int = DATAFRAME_CHUNK):
+               max_game_size: int = MAX_GAME_SIZE, en_passant: str = "legal", chunk_bytes: int = DATAFRAME_CHUNK):
     """A Dask DataFrame with one row per mainline ply: the ``moves`` table of ``pgntools export``
     (``comment`` and ``fen`` columns on request), one partition per chunk of the inputs."""
     import dask.dataframe as dd
@@ -164,6 +165,6 @@ def read_moves(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                        with_fen=with_fen, meta=meta, enforce_metadata=False, label="pgntools-moves")
 
 
-def partition_count(paths, chunk_bytes: int = DATAFRAME_CHUNK, max_game_size: int = 64 << 20) -> Optional[int]:
+def partition_count(paths, chunk_bytes: int = DATAFRAME_CHUNK, max_game_size: int = MAX_GAME_SIZE) -> Optional[int]:
     """How many partitions read_games/read_moves would make (for planning)."""
     return len(_chunks(paths, chunk_bytes, max_game_size))

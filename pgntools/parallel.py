@@ -7,13 +7,14 @@ the Parquet encoders while they encode, so threads use every core without the st
 processes (each its own interpreter and imports: a fifth of validating a 20 MB file) and without
 sending outputs between processes. Measured on 2 cores (benchmarks/RESULTS.md): validate of the
 20 MB master file 1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
-export's --jobs counts its workers' writer threads too (pgntools.cli).
+export's --jobs counts its workers' writer threads too (pgntools.options.workers_for).
 
-- Workers run the same sinks as the in-process run on their chunk (SinkSpec factories) and send
-  back the bytes written (PGN, FEN, report lines), the counts, and, for the Parquet dataset, the
-  part files they wrote under temporary names. The parent takes results in chunk order, so text
-  outputs are byte-identical whatever the number of jobs, and renames the parts when the whole run
-  has succeeded (a failed or interrupted run removes them).
+- Workers run the same sinks as the in-process run on their chunk (pgntools.work: SinkSpec
+  factories) and send back each sink's part (``Sink.finish_chunk``: the bytes written, the part
+  files written under temporary names, the counts). The parent hands the parts to its sinks in
+  chunk order (``Sink.merge``), so text outputs are byte-identical whatever the number of jobs;
+  the sinks rename their files when the whole run has succeeded (a failed or interrupted run
+  removes them: ``Sink.abort``, ``Sink.discard``).
 - Chunks are numbered (cut by the scanner in the parent) when an output names games, and
   unnumbered (cut by a byte search, each seam checked by a worker) otherwise: see pgntools.chunks.
 - At most ``window`` chunks are in flight, so memory stays bounded. An input that fits in one
@@ -21,19 +22,21 @@ export's --jobs counts its workers' writer threads too (pgntools.cli).
 """
 from __future__ import annotations
 
-import io
 import os
 import signal
 import threading
 import uuid
 from collections import deque
-from typing import List, NamedTuple, Optional, Sequence
+from typing import List, Sequence
 
-from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks, iter_seam_chunks, seam_holds
-from pgntools.errors import InputError
-from pgntools.io import MAGIC
-from pgntools.pipeline import SinkSpec, Summary
+from pgntools.chunks import Chunk, iter_chunks, iter_seam_chunks
+from pgntools.inputs import InputInfo, plain_size
+from pgntools.options import ReaderOptions, Workers
+from pgntools.selection import KEEP_ALL, Selection
+from pgntools.sinks.base import Sink, SinkSpec
+from pgntools.summary import Summary
 from pgntools.tasks import Pool, Task
+from pgntools.work import ChunkWork, read_here, run_chunk
 
 MIN_CHUNK = 1 << 20
 # The 2 x N chunks in flight hold their output bytes: chunks of one fixed size keep peak RSS the
@@ -48,120 +51,18 @@ MAX_CHUNK = 2 << 20
 PARQUET_CHUNK = 4 << 20
 MAX_CHUNK_PARQUET_CLUSTER = 16 << 20
 CHUNKS_PER_JOB = 4        # for an input of known size: ~4 chunks per job, for load balance
-
-
-def default_jobs() -> int:
-    """The number of CPUs this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
-
-
 COMPRESSION_GUESS = 5     # decompressed / compressed size, to size the chunks of compressed files
 
 
-def chunk_target(sources: Sequence[str], jobs: int, max_chunk: int = MAX_CHUNK) -> int:
+def chunk_target(inputs: Sequence[InputInfo], jobs: int, max_chunk: int = MAX_CHUNK) -> int:
     """Chunk size: max_chunk, or less for files that would give fewer than CHUNKS_PER_JOB
     chunks per job (compressed files counted at COMPRESSION_GUESS times their size)."""
     total = 0
-    for source in sources:
-        if source == "-" or not os.path.isfile(source):
+    for info in inputs:
+        if info.size is None:
             return max_chunk
-        plain = _plain_size([source])
-        total += plain or os.path.getsize(source) * COMPRESSION_GUESS
+        total += info.size if info.plain else info.size * COMPRESSION_GUESS
     return max(MIN_CHUNK, min(max_chunk, total // (jobs * CHUNKS_PER_JOB) + 1))
-
-
-# ---------------------------------------------------------------- the worker side
-
-class Job(NamedTuple):
-    """What every chunk of a run needs: the reader options and the sinks (only those the run
-    writes), and a run-unique prefix for the temporary names of Parquet parts."""
-
-    command: str
-    reader_options: dict
-    specs: List[SinkSpec]
-    part_prefix: str
-
-
-class _Collector:
-    """An in-memory output for a worker's sinks (the interface of pipeline.AtomicOutput)."""
-
-    class _File(io.BytesIO):
-        def close(self):  # a Parquet writer closes its file; keep the bytes
-            pass
-
-    def __init__(self):
-        self.file = self._File()
-
-    def write(self, data: bytes):
-        self.file.write(data)
-
-    def value(self) -> bytes:
-        return self.file.getvalue()
-
-
-def run_chunk(job: Job, chunk: Chunk, data: Optional[bytes] = None) -> dict:
-    """Reads one chunk through the run's sinks. Returns {"index", "counts", "outputs": {name:
-    bytes}, "parts": {spec number: parts}, "seam_ok"}, or {"index", "unreadable": why} when the
-    chunk names a file this worker cannot read."""
-    try:
-        data = chunk.body() if data is None else data
-    except Unreadable as exc:
-        return {"index": chunk.index, "unreadable": str(exc)}
-    try:
-        return _run_chunk(job, chunk, data)
-    finally:
-        if isinstance(data, io.IOBase):  # a stream of the chunk's file
-            data.close()
-
-
-def _run_chunk(job: Job, chunk: Chunk, data) -> dict:
-    collectors = {spec.output: _Collector() for spec in job.specs if spec.output is not None}
-    sinks = []
-    try:
-        for spec in job.specs:
-            if spec.output is None:
-                sink = spec.factory(part_prefix=f"{job.part_prefix}{chunk.index:06d}-")
-            else:
-                sink = spec.factory(collectors[spec.output])
-                if getattr(sink, "format", None) == "csv":  # one header, before the run's first game
-                    sink.header_written = chunk.first_game != 0
-            sinks.append(sink)
-        summary = Summary(job.command)
-        last_game = None
-        for batch in chunk_batches(chunk, data, job.reader_options):
-            summary.add(batch)
-            for sink in sinks:
-                sink.write(batch)
-            if batch.n_games:
-                last_game = batch.column("offset")[batch.n_games - 1]
-        if chunk.numbered and summary.games != chunk.n_games:
-            raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {summary.games} games, "
-                               f"the scan found {chunk.n_games} (a seam out of place: please report this)")
-        seam_ok = chunk.numbered or seam_holds(chunk, data, last_game,
-                                               job.reader_options.get("max_game_size", 64 << 20))
-        parts = {}
-        for number, (spec, sink) in enumerate(zip(job.specs, sinks)):
-            if spec.output is None:
-                parts[number] = sink.close_parts()
-            elif hasattr(sink, "commit"):
-                sink.commit()
-    except BaseException:
-        for sink in sinks:
-            if hasattr(sink, "abort"):
-                sink.abort()
-        raise
-    return {"index": chunk.index, "counts": summary.counts(), "seam_ok": seam_ok,
-            "outputs": {name: c.value() for name, c in collectors.items()}, "parts": parts}
-
-
-def read_here(chunk: Chunk) -> bytes:
-    """A chunk's bytes read by the parent (for workers that cannot read its file)."""
-    try:
-        return chunk.read()
-    except Unreadable as exc:
-        raise InputError(f"{chunk.source}: cannot read it again ({exc}); was it changed during the run?") from None
 
 
 class _SignalsHeld:
@@ -209,11 +110,11 @@ class LocalThreads:
         self.window = 2 * jobs
         self.pool = Pool(jobs, "pgntools-worker")
 
-    def submit(self, job: Job, chunk: Chunk):
-        return self.pool.submit(run_chunk, job, chunk)
+    def submit(self, work: ChunkWork, chunk: Chunk):
+        return self.pool.submit(run_chunk, work, chunk)
 
-    def resubmit_with_bytes(self, job: Job, chunk: Chunk):
-        return self.pool.submit(run_chunk, job, chunk.without_data(), read_here(chunk))
+    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk):
+        return self.pool.submit(run_chunk, work, chunk.without_data(), read_here(chunk))
 
     @staticmethod
     def result(task: Task) -> dict:
@@ -230,47 +131,45 @@ class LocalThreads:
 # ---------------------------------------------------------------- the parent side
 
 class ParallelFeed:
-    """The parallel body of Run.execute: chunks out to the workers, results back in order."""
+    """The parallel body of a run: chunks out to the workers, results back in order, each sink's
+    part of a chunk merged into the parent's sink (pgntools.sinks.base: the protocol)."""
 
-    def __init__(self, run, specs: Sequence[SinkSpec]):
-        self.run = run
-        self.specs = list(specs)
+    def __init__(self, command: str, sources: Sequence[str], inputs: Sequence[InputInfo], options: ReaderOptions,
+                 workers: Workers, numbered: bool, selection: Selection = KEEP_ALL):
+        self.command, self.sources, self.inputs = command, list(sources), list(inputs)
+        self.options, self.workers, self.numbered, self.selection = options, workers, numbered, selection
 
-    def __call__(self, opened: dict, sinks: list, summary: Summary, progress) -> list:
-        run = self.run
-        active = [s for s in self.specs if s.output is None or s.output in opened]
-        parent_sinks = list(zip(active, sinks))
-        job = Job(run.command, dict(run.reader_options), active, uuid.uuid4().hex[:12] + "-")
-        inputs = []
+    def chunk_size(self, sinks: Sequence[Sink]) -> int:
+        workers = self.workers
+        if workers.chunk_bytes:
+            return workers.chunk_bytes
+        jobs = workers.jobs if not workers.scheduler else 2
+        if any(sink.fixed_chunks for sink in sinks):  # files per chunk (Parquet parts): one size
+            return chunk_target(self.inputs, jobs, MAX_CHUNK_PARQUET_CLUSTER) if workers.scheduler else PARQUET_CHUNK
+        return chunk_target(self.inputs, jobs)
 
-        def on_input(inp):
-            inputs.append(inp)
-            progress.on_input(inp)
+    def __call__(self, specs: Sequence[SinkSpec], sinks: Sequence[Sink], summary: Summary, on_input,
+                 after_chunk) -> None:
+        """``sinks``: the parent's, one per spec; ``on_input(Input)`` as each input opens,
+        ``after_chunk()`` after each chunk's parts are merged (progress)."""
+        run_id = uuid.uuid4().hex[:12] + "-"
+        work = ChunkWork(self.command, self.options, list(specs), run_id, self.selection)
 
         def take(result: dict):
             summary.merge(result["counts"])
-            for number, (spec, sink) in enumerate(parent_sinks):
-                if spec.output is None:
-                    sink.adopt(result["parts"][number])
-                else:
-                    _merge_output(sink, opened[spec.output], result["outputs"][spec.output])
-            progress.update(summary)
+            for sink, part in zip(sinks, result["outputs"]):
+                sink.merge(part)
+            after_chunk()
 
-        jobs = run.jobs if not run.scheduler else 2
-        if run.chunk_bytes:
-            target = run.chunk_bytes
-        elif any(spec.output is None for spec in active):  # a Parquet dataset: parts per chunk
-            target = chunk_target(run.sources, jobs, MAX_CHUNK_PARQUET_CLUSTER) if run.scheduler else PARQUET_CHUNK
+        target = self.chunk_size(sinks)
+        if self.numbered:
+            chunks = iter_chunks(self.sources, target, self.options.max_game_size, on_input=on_input,
+                                 on_error=summary.on_input_error)
         else:
-            target = chunk_target(run.sources, jobs)
-        if run.numbered:
-            chunks = iter_chunks(run.sources, target, run.reader_options.get("max_game_size", 64 << 20),
-                                 on_input=on_input, on_error=summary.on_input_error)
-        else:
-            chunks = iter_seam_chunks(run.sources, target, on_input=on_input, on_error=summary.on_input_error)
+            chunks = iter_seam_chunks(self.sources, target, on_input=on_input, on_error=summary.on_input_error)
         executor = None
-        if run.scheduler or _plain_size(run.sources) > target:  # start the workers now
-            executor = self._executor(active)
+        if self.workers.scheduler or plain_size(self.inputs) > target:  # start the workers now
+            executor = self._executor()
         pending: deque = deque()  # (chunk, future), in chunk order
         held = None  # the first chunk, until a second one shows that a pool is worth starting
 
@@ -279,8 +178,8 @@ class ParallelFeed:
             while not result["seam_ok"]:
                 following = pending.popleft()[0] if pending else next(chunks)
                 chunk = chunk.merged(following)
-                result = run_chunk(job, chunk) if executor is None else \
-                    self._result(executor, job, chunk, executor.submit(job, chunk))
+                result = run_chunk(work, chunk) if executor is None else \
+                    self._result(executor, work, chunk, executor.submit(work, chunk))
             return result
 
         try:
@@ -289,69 +188,40 @@ class ParallelFeed:
                     if held is None:
                         held = chunk
                         continue
-                    executor = self._executor(active)
-                    pending.append((held, executor.submit(job, held)))
+                    executor = self._executor()
+                    pending.append((held, executor.submit(work, held)))
                     held = None
-                pending.append((chunk, executor.submit(job, chunk)))
+                pending.append((chunk, executor.submit(work, chunk)))
                 while len(pending) > executor.window:
                     chunk, future = pending.popleft()
-                    take(settle(chunk, self._result(executor, job, chunk, future)))
+                    take(settle(chunk, self._result(executor, work, chunk, future)))
             if held is not None:  # the whole input is one chunk: no worker needed
-                take(settle(held, run_chunk(job, held)))
+                take(settle(held, run_chunk(work, held)))
             while pending:
                 chunk, future = pending.popleft()
-                take(settle(chunk, self._result(executor, job, chunk, future)))
+                take(settle(chunk, self._result(executor, work, chunk, future)))
         except BaseException:
             if executor is not None:
                 executor.abort()
-            for spec, sink in parent_sinks:
-                if spec.output is None:
-                    sink.remove_temporary(job.part_prefix)
+            for sink in sinks:
+                sink.discard(run_id)
             raise
         finally:
             if executor is not None:
                 executor.close()
-        return inputs
 
     @staticmethod
-    def _result(executor, job: Job, chunk: Chunk, future) -> dict:
+    def _result(executor, work: ChunkWork, chunk: Chunk, future) -> dict:
         result = executor.result(future)
         if "unreadable" in result:  # the workers do not see the parent's file: send the bytes
             executor.paths_readable = False
-            result = executor.result(executor.resubmit_with_bytes(job, chunk))
+            result = executor.result(executor.resubmit_with_bytes(work, chunk))
         return result
 
-    def _executor(self, specs: Sequence[SinkSpec]):
+    def _executor(self):
         with _SignalsHeld():
-            if self.run.scheduler:
+            if self.workers.scheduler:
                 from pgntools.dask import ClusterExecutor
 
-                return ClusterExecutor(self.run.scheduler)
-            return LocalThreads(self.run.jobs)
-
-
-def _plain_size(sources: Sequence[str]) -> int:
-    """Bytes of the plain files among the inputs (a lower bound of the stream's size)."""
-    total = 0
-    for source in sources:
-        if source != "-" and os.path.isfile(source):
-            with open(source, "rb") as f:
-                head = f.read(6)
-            if not any(head.startswith(magic) for magic, _ in MAGIC):
-                total += os.path.getsize(source)
-    return total
-
-
-def _merge_output(sink, output, data: bytes):
-    """Appends a worker's bytes for one output; a Parquet positions file is re-read as a table
-    and appended to the run's one file."""
-    if getattr(sink, "format", None) == "parquet" and getattr(sink, "parquet", None) is not None:
-        if data:
-            import pyarrow.parquet as pq
-
-            sink.parquet.write_table(pq.read_table(io.BytesIO(data)))
-        return
-    if data:
-        output.write(data)
-        if getattr(sink, "format", None) == "csv":  # the run's first rows came with the header
-            sink.header_written = True
+                return ClusterExecutor(self.workers.scheduler)
+            return LocalThreads(self.workers.jobs)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, 
 from pgntools import _core
 from pgntools.errors import InputError
 from pgntools.io import open_inputs
+from pgntools.options import ReaderOptions
 
 if TYPE_CHECKING:  # for the annotations; imported where records are made (see pgntools.records)
     from pgntools.records import Finding, Game, Move
@@ -59,11 +60,17 @@ Source = Union[str, "os.PathLike[str]"]
 class GameBatch:
     """One batch of games as columns. ``game_ids`` are 0-based over all inputs."""
 
+    ids: Optional[List[int]] = None  # a view of some games (pgntools.selection): their ids
+
     def __init__(self, raw: dict, source: str, first_game: int):
         self.raw = raw
         self.source = source
         self.n_games = raw["n_games"]
         self.first_game = first_game
+
+    def game_id(self, g: int) -> int:
+        """The input-wide id of the batch's game g (0-based over all inputs)."""
+        return self.first_game + g if self.ids is None else self.ids[g]
 
     def column(self, name: str) -> memoryview:
         data = self.raw[name]
@@ -209,7 +216,7 @@ def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cac
     for i in range(*rows):
         kind = ERROR_KINDS[kinds[i]]
         out.append(Finding(kind=kind, message=error_message(kind, tokens[i], plies[i], details[i], tags),
-                           game_index=batch.first_game + g, byte_offset=offsets[i], line=lines[i],
+                           game_index=batch.game_id(g), byte_offset=offsets[i], line=lines[i],
                            ply=plies[i] or None, token=tokens[i] or None, column=columns[i] or None))
     return out
 
@@ -226,7 +233,7 @@ def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict,
     out = []
     for i in range(*rows):
         kind, ply, token = NOTE_KINDS[kinds[i]], plies[i] or None, tokens[i] or None
-        out.append(Finding(kind=kind, message=note_message(kind, token, ply, counts[i]), game_index=batch.first_game + g,
+        out.append(Finding(kind=kind, message=note_message(kind, token, ply, counts[i]), game_index=batch.game_id(g),
                            ply=ply, token=token, category="note", count=counts[i],
                            field=rule if kind == "play_after_automatic_end" else None))  # (the report's "rule")
     return out
@@ -245,7 +252,7 @@ def table_fixes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict) ->
     for i in range(*rows):
         kind = FIX_KINDS[kinds[i]]
         out.append(Finding(kind=kind, message=f"{kind.replace('_', ' ')}: {froms[i]!r} read as {tos[i]!r}",
-                           game_index=batch.first_game + g, ply=plies[i] or None, category="fix",
+                           game_index=batch.game_id(g), ply=plies[i] or None, category="fix",
                            before=froms[i], after=tos[i], field=fields[i] or None))
     return out
 
@@ -303,7 +310,7 @@ def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
     pgns = batch.strings("pgn") or None
     table = MoveTable(batch) if len(batch.column("from_square")) else None  # None: no game has moves
     move_starts = batch.column("move_start").tolist() + [table.count] if table else None
-    source, first = batch.source, batch.first_game
+    source = batch.source
     cache: dict = {}
     pairs = list(zip(names, values))  # the batch's (name, value) pairs; a game's tags are a slice
     games = []
@@ -319,13 +326,13 @@ def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
         fa, fz = fix_starts[g], fix_starts[g + 1]
         rule = OUTCOMES[automatic_end[g]]
         games.append(Game(
-            first + g, source, offset[g], length[g], line[g], pairs[a:z], STATUSES[status[g]], RESULTS[result[g]],
+            batch.game_id(g), source, offset[g], length[g], line[g], pairs[a:z], STATUSES[status[g]], RESULTS[result[g]],
             result_tag_text, RESULTS[result_marker[g]] or None, OUTCOMES[outcome[g]],
             outcome_ply[g] if outcome[g] else None, ply_count[g], bool(chess960[g]), start_fens[g],
             game_errors(batch, g, (ea, ez), dict(pairs[a:z]), cache) if ea != ez else [],
             game_notes(batch, g, (na, nz), cache, rule) if na != nz else [],
             (table_fixes(batch, g, (fa, fz), cache) if fa != fz else []) +
-            (game_fixes(fixes[g], result_tag[g], result_marker[g], result[g], first + g) if fixes[g] else []),
+            (game_fixes(fixes[g], result_tag[g], result_marker[g], result[g], batch.game_id(g)) if fixes[g] else []),
             MoveRows(table, move_starts[g], move_starts[g + 1]) if table else [],
             final_fens[g] if final_fens else None, pgns[g] if pgns else None,
             rule, automatic_end_ply[g] if rule else None,
@@ -373,34 +380,29 @@ class MoveTable:
 
 # ---------------------------------------------------------------- entry points
 
-READER_OPTIONS = ("replay", "moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "strict",
-                  "fix_results", "strip_comments", "strip_variations", "reduced", "tag_columns", "tag_values", "en_passant",
-                  "shredder", "batch_games", "max_batch_bytes",
-                  "buffer_size", "max_game_size", "base_offset", "base_line", "detach", "automatic_ends",
-                  "allow_null_moves", "repair")
-
-
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,
-                 **options) -> Iterator[GameBatch]:
+                 options: Optional[ReaderOptions] = None, **fields) -> Iterator[GameBatch]:
     """Batches of games from one or more inputs, read in order; game ids run across inputs.
 
     ``on_input(Input)`` is called as each input opens (for progress). Raises InputError for an
     input that cannot be opened, and for one whose stream breaks (corrupt or truncated
     compressed data), after the games that ended before the break. With ``on_error``, a broken
     stream's InputError goes to ``on_error(error)`` instead, and the next inputs are read.
+    The reader's options: ``options`` (pgntools.options.ReaderOptions), with ``fields`` replaced.
     """
     if isinstance(sources, (str, bytes)) or not isinstance(sources, Iterable):
         sources = [sources]
-    unknown = set(options) - set(READER_OPTIONS)
+    unknown = set(fields) - set(ReaderOptions._fields)
     if unknown:
         raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
+    options = (options or ReaderOptions())._replace(**fields)
     next_game = 0
     for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
         with inp:
             if on_input:
                 on_input(inp)
             try:
-                for raw in _core.BatchReader(inp.stream, **options):
+                for raw in _core.BatchReader(inp.stream, options):
                     batch = GameBatch(raw, inp.name, next_game)
                     next_game += batch.n_games
                     yield batch

@@ -18,6 +18,8 @@ import pyarrow.dataset as ds  # noqa: E402
 import pgntools.dask as pgn_dask  # noqa: E402
 import pgntools.chunks as chunks_module  # noqa: E402
 import pgntools.parallel as parallel  # noqa: E402
+from pgntools.options import ReaderOptions  # noqa: E402
+from pgntools.sinks.base import SinkSpec  # noqa: E402
 from pgntools.sinks import schema  # noqa: E402
 from test_parallel import (CORPORA, EXPORT, FIXTURES, TO_FEN, VALIDATE, corpus_sample,  # noqa: E402
                            fixtures_input, invoke, outputs, tricky_input)
@@ -104,7 +106,7 @@ def test_unreachable_scheduler_is_one_line_exit_2(tmp_path):
 def test_workers_that_cannot_read_the_path_get_the_bytes(tmp_path, cluster):
     path = games_input(tmp_path)
     chunks = list(chunks_module.iter_chunks([str(path)], 3000))
-    job = parallel.Job("validate", {"pgn": True}, [parallel.SinkSpec("pgn", parallel_pgn_sink())], "t-")
+    job = parallel.ChunkWork("validate", ReaderOptions(pgn=True), [SinkSpec("pgn", parallel_pgn_sink())], "t-")
     executor = pgn_dask.ClusterExecutor(cluster)
     try:
         moved = chunks[1]._replace(path=str(tmp_path / "elsewhere.pgn"))

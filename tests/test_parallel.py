@@ -26,8 +26,10 @@ import pgntools.parallel as parallel
 from pgntools import _core
 from pgntools.cli import cli
 from pgntools.errors import InputError
-from pgntools.pipeline import ReportSink, SinkSpec
+from pgntools.options import ReaderOptions
+from pgntools.sinks.base import SinkSpec
 from pgntools.sinks.pgn import PgnSink
+from pgntools.sinks.report import ReportSink
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
@@ -265,7 +267,7 @@ def test_seam_chunks_tile_the_input_and_bad_seams_are_caught(tmp_path, line_end)
     data = tricky_input(2, line_end=line_end)
     path = tmp_path / "in.pgn"
     path.write_bytes(data)
-    job = parallel.Job("validate", {}, [], "t-")
+    job = parallel.ChunkWork("validate", ReaderOptions(), [], "t-")
     for with_paths in (True, False):
         chunks = list(chunks_module.iter_seam_chunks([str(path)], 200, with_paths=with_paths))
         assert len(chunks) > 5 and chunks[-1].last and not any(c.last for c in chunks[:-1])
@@ -338,8 +340,8 @@ def test_export_chunks_have_one_size_whatever_the_input(tmp_path, monkeypatch):
 
 
 # a validate job writing PGN and report lines, with the options the command uses
-JOB = parallel.Job("validate", {"replay": True, "pgn": True, "fix_results": True},
-                   [SinkSpec("pgn", PgnSink), SinkSpec("report", ReportSink)], "t-")
+JOB = parallel.ChunkWork("validate", ReaderOptions(replay=True, pgn=True, fix_results=True),
+                         [SinkSpec("pgn", PgnSink), SinkSpec("report", ReportSink)], "t-")
 
 
 def test_a_worker_streams_a_numbered_chunk_of_a_plain_file(tmp_path):
@@ -581,10 +583,10 @@ def test_default_jobs_per_command(monkeypatch):
     """--jobs counts threads and defaults to the CPUs; an export worker takes two (reader and
     writer), so export runs half as many workers, and never 0."""
     from pgntools import cli as cli_module
-    from pgntools import parallel
+    from pgntools import options
 
     for cpus, plain, export in [(1, 1, 1), (2, 2, 1), (3, 3, 1), (8, 8, 4)]:
-        monkeypatch.setattr(parallel, "default_jobs", lambda cpus=cpus: cpus)
+        monkeypatch.setattr(options, "default_jobs", lambda cpus=cpus: cpus)
         assert cli_module.parallel_settings(None, None, None)["jobs"] == plain
         assert cli_module.parallel_settings(None, None, None, threads_per_job=2)["jobs"] == export
     assert cli_module.parallel_settings(5, None, None, threads_per_job=2)["jobs"] == 2

@@ -5,8 +5,8 @@ import io
 import json
 from typing import TYPE_CHECKING
 
-from pgntools.pipeline import AtomicOutput
 from pgntools.reader import STATUS_INVALID, GameBatch
+from pgntools.sinks.base import Sink, numbered_from_first
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -14,15 +14,21 @@ if TYPE_CHECKING:
 # pyarrow is imported only by the formats that need it: final FEN lines start and run without it.
 
 
-class PositionSink:
-    """Writes the positions of each batch in one of FORMATS."""
+class PositionSink(Sink):
+    """Writes the positions of each batch in one of FORMATS. In a parallel run the CSV header
+    goes with the run's first game, and each chunk's Parquet rows are appended to the one file."""
 
-    def __init__(self, output: AtomicOutput, fmt: str, every_ply: bool, plies, include_invalid: bool,
-                 c0: bool = False, keep_invalid: bool = False):
+    def __init__(self, output, fmt: str, every_ply: bool, plies, include_invalid: bool, c0: bool = False,
+                 keep_invalid: bool = False, en_passant: str = "legal", shredder: bool = False):
         self.output, self.format = output, fmt
         self.every_ply, self.plies, self.include_invalid, self.c0 = every_ply, plies, include_invalid, c0
         self.keep_invalid = keep_invalid  # fen and epd: a marker line (MARKER) where an invalid game's would be
-        self.header_written = False
+        per_ply = every_ply or bool(plies)
+        self.needs = {"moves": per_ply or fmt in ("csv", "jsonl", "parquet"), "fen_every_ply": per_ply,
+                      "final_fen": not per_ply, "numbered": fmt != "fen" or keep_invalid,  # (markers name the games)
+                      "tag_values": c0, "en_passant": en_passant, "shredder": shredder}
+        # a worker's chunk after the run's first game: its rows go under the first chunk's header
+        self.header_written = not getattr(output, "starts_run", True)
         self.parquet = None
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -35,6 +41,7 @@ class PositionSink:
         if self.format == "fen" and not self.every_ply and self.plies is None:
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
+        numbered_from_first(batch, "the positions table")
         from pgntools.sinks.positions import positions_table
 
         table = positions_table(batch, self.every_ply, self.plies, self.include_invalid)
@@ -61,6 +68,18 @@ class PositionSink:
     def close(self):
         if self.parquet is not None:
             self.parquet.close()
+
+    def merge(self, part: bytes):
+        """A worker's chunk: its bytes, or for Parquet its rows, read back and appended."""
+        if not part:
+            return
+        if self.parquet is not None:
+            import pyarrow.parquet as pq
+
+            self.parquet.write_table(pq.read_table(io.BytesIO(part)))
+            return
+        self.output.write(part)
+        self.header_written = True  # the run's first rows came with the header
 
     def final_fen_lines(self, batch: GameBatch) -> str:
         """The common case, without Arrow: one final FEN per game that was replayed."""

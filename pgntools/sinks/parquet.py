@@ -5,8 +5,8 @@ files are written under hidden temporary names and renamed only when the whole r
 OUT_DIR may be an fsspec URL (pgntools.storage): cluster workers then write their parts there.
 
 With ``--jobs``/``--scheduler`` (pgntools.parallel) each worker writes the parts of its chunk
-under temporary names carrying a run- and chunk-unique ``part_prefix`` and hands their paths
-back (``close_parts``); the parent ``adopt``s them in chunk order and numbers them at ``commit``.
+under temporary names carrying a run- and chunk-unique prefix and hands their paths back
+(``finish_chunk``); the parent ``merge``s them in chunk order and numbers them at ``commit``.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pgntools.errors import OutputError
 from pgntools.outputs import PART_NAME
 from pgntools.reader import GameBatch
 from pgntools.sinks import schema
+from pgntools.sinks.base import Sink, numbered_from_first
 from pgntools.sinks.parquet_file import ParquetPartFile
 from pgntools.sinks.schema import Column
 from pgntools.storage import LocalStorage, storage_for
@@ -130,13 +131,23 @@ class TableParts:
         self.written = []
 
 
-class ParquetDatasetSink:
-    """Writes `games` and `moves` tables of each batch into a dataset directory."""
+class ParquetDatasetSink(Sink):
+    """Writes `games` and `moves` tables of each batch into a dataset directory. ``chunk``: the
+    ChunkOutput of a worker's chunk (None in the parent, or in-process); its parts get names of
+    its own. ``writer_thread``: encode on a thread of its own (see Background)."""
+
+    fixed_chunks = True
 
     def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
-                 with_comment: bool = False, compression: str = "zstd", part_prefix: str = "",
-                 writer_thread: bool = True, overwrite: bool = False):
+                 with_comment: bool = False, compression: str = "zstd", chunk=None, writer_thread: bool = True,
+                 en_passant: str = "legal", overwrite: bool = False):
         self.with_fen, self.with_comment = with_fen, with_comment
+        part_prefix = chunk.part_prefix if chunk is not None else ""
+        self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "final_fen": True,
+                      "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
+                      # the writer thread copies the batches' columns, not the reader; half the
+                      # default batch: the batches queued for the writer thread stay small
+                      "detach": writer_thread, "batch_games": 512}
         games_names = [c.name for c in schema.GAME_COLUMNS]
         moves_names = [c.name for c in schema.move_columns(with_comment, with_fen)]
         if columns:
@@ -173,6 +184,7 @@ class ParquetDatasetSink:
         self.background = Background(writer_thread)
 
     def write(self, batch: GameBatch):
+        numbered_from_first(batch, "the Parquet dataset")
         if batch.n_games:
             self.background.submit(self._write, batch)
 
@@ -216,7 +228,7 @@ class ParquetDatasetSink:
 
     # ---- parallel runs: workers write parts, the parent adopts and renames them
 
-    def close_parts(self) -> dict:
+    def finish_chunk(self) -> dict:
         """Worker side: finish this chunk's parts; {"games": [temporary paths], "moves": [...]}."""
         try:
             self.background.run(self._finish_parts)
@@ -224,14 +236,14 @@ class ParquetDatasetSink:
         finally:
             self.background.close()
 
-    def adopt(self, parts: dict):
+    def merge(self, parts: dict):
         """Parent side: take over a worker's finished parts (in chunk order); renamed at commit."""
         self.games.written.extend(parts["games"])
         self.moves.written.extend(parts["moves"])
 
-    def remove_temporary(self, part_prefix: str):
-        """Removes temporary parts whose names start with part_prefix (left by stopped workers)."""
-        start = f".part-{part_prefix}"
+    def discard(self, run_id: str):
+        """Removes the temporary parts of a failed parallel run (left by stopped workers)."""
+        start = f".part-{run_id}"
         for directory in self.dirs.values():
             for name in self.storage.names(directory):
                 if name.startswith(start) and name.endswith(".tmp"):

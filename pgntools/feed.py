@@ -1,0 +1,37 @@
+"""The one loop of every run, in-process or in a worker: batches from the reader, through the
+selection stage, into the sinks."""
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence, Tuple
+
+from pgntools.reader import GameBatch
+from pgntools.selection import KEEP_ALL, Selection
+from pgntools.sinks.base import Sink
+
+
+def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selection = KEEP_ALL,
+         after_batch=None) -> Tuple[int, Optional[int]]:
+    """Hands each batch, as the selection leaves it, to every sink (in order); ``after_batch()``
+    after each batch (progress). Returns the games read (before the selection) and the stream
+    offset of the last one (None: no game)."""
+    games, last_offset = 0, None
+    for batch in batches:
+        if batch.n_games:
+            games += batch.n_games
+            last_offset = batch.column("offset")[batch.n_games - 1]
+        batch = selection.select(batch)
+        for sink in sinks:
+            sink.write(batch)
+        if after_batch is not None:
+            after_batch()
+    return games, last_offset
+
+
+def commit_all(sinks: Sequence[Sink]):
+    for sink in sinks:
+        sink.commit()
+
+
+def abort_all(sinks: Sequence[Sink]):
+    for sink in sinks:
+        sink.abort()

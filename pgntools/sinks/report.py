@@ -1,0 +1,42 @@
+"""`--report`: JSON Lines, one object per game that is not clean (invalid, fixed, or with notes)."""
+from __future__ import annotations
+
+from pgntools.reader import GameBatch
+from pgntools.sinks.base import Sink
+
+
+def report_record(game) -> dict:
+    """A report line: errors, fixes and notes (pgntools.records.Finding) in the report's JSON shapes."""
+    return {
+        "game": game.index, "file": game.source, "offset": game.offset, "line": game.line, "status": game.status,
+        "errors": [e.report_dict() for e in game.errors],
+        "fixes": [f.report_dict() for f in game.fixes],
+        "notes": [n.report_dict() for n in game.notes],
+    }
+
+
+# --report-level: the least status a game needs to be reported (0 also takes valid games with notes)
+REPORT_LEVELS = {"errors": 2, "fixes": 1, "notes": 0}
+
+
+class ReportSink(Sink):
+    """JSON Lines: one object per game that is not clean (invalid, fixed, or with notes), or with
+    ``level`` "fixes" only invalid and fixed games, "errors" only invalid ones."""
+
+    # the game's id and line are in each record; its messages quote tag values (FEN, Variant)
+    needs = {"numbered": True, "tag_values": True}
+
+    def __init__(self, output, level: str = "notes"):
+        self.output = output
+        self.least = REPORT_LEVELS[level]
+
+    def write(self, batch: GameBatch):
+        import json  # here, not at start-up: only --report and --summary need it (~1.5 ms)
+
+        games = batch.unclean()
+        if self.least:
+            status = batch.column("status")
+            games = [g for g in games if status[g] >= self.least]
+        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(games)]
+        if lines:
+            self.output.write("".join(lines).encode("utf-8"))

@@ -1,0 +1,107 @@
+"""The counts of a run (games, valid, fixed, invalid, errors and notes by kind, bytes, seconds):
+what the command line prints, and the `--summary` JSON. A sink like the outputs: it counts each
+batch, a worker's counts go back to the parent (``finish_chunk``/``merge``), and ``commit``
+writes the JSON when the run has a summary output."""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import List, Optional
+
+from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, STATUS_FIXED,
+                             STATUS_INVALID, STATUS_TRUNCATED, STATUS_VALID, GameBatch)
+from pgntools.sinks.base import Sink
+
+
+def _count_codes(counter: Counter, names, codes: bytes):
+    for code in set(codes):
+        counter[names[code]] += codes.count(code)
+
+
+class Summary(Sink):
+    """The counts of a run: of the games its selection kept (all of them without one), as the
+    outputs see them (plain classes here, not dataclasses: see pgntools.records)."""
+
+    def __init__(self, command: str, output=None):
+        self.command = command
+        self.output = output  # where commit() writes the JSON (None: nowhere)
+        self.games = self.valid = self.fixed = self.invalid = self.truncated = 0
+        self.errors: Counter = Counter()
+        self.notes: Counter = Counter()
+        self.fixes: Counter = Counter()  # per fix kind (a game may have several)
+        self.bytes = 0  # of the inputs as stored: compressed bytes for compressed input (as progress counts)
+        self.pgn_bytes = 0  # the PGN text read: decompressed bytes
+        self.skipped_bytes = 0  # of text before or between games that is no game (junk, prose): counted in C
+        self.seconds = 0.0
+        self.input_errors: List[str] = []  # inputs that broke while read (see pipeline.Run)
+        self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
+        self.started = time.perf_counter()
+
+    def write(self, batch: GameBatch):
+        status = batch.raw["status"]  # one byte per game (and per error or note below): counted in C
+        self.games += batch.n_games
+        self.games_by_source[batch.source] += batch.n_games
+        self.skipped_bytes += batch.raw.get("skipped_bytes", 0)
+        self.valid += status.count(STATUS_VALID)
+        self.fixed += status.count(STATUS_FIXED)
+        self.invalid += status.count(STATUS_INVALID)
+        self.truncated += status.count(STATUS_TRUNCATED)
+        _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
+        _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
+        _count_codes(self.fixes, FIX_KINDS, batch.raw["fix_kind"])
+        result_fixes = batch.raw["fixes"]
+        for bits in set(result_fixes).difference((0,)):
+            n = result_fixes.count(bits)
+            if bits & FIX_RESULT_TAG:
+                self.fixes["result_tag"] += n
+            if bits & FIX_RESULT_MARKER:
+                self.fixes["result_marker"] += n
+
+    def counts(self) -> dict:
+        """The game counts (what a worker sends back for its chunk)."""
+        return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
+                "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes,
+                "games_by_source": self.games_by_source,
+                "skipped_bytes": self.skipped_bytes}
+
+    def finish_chunk(self) -> dict:
+        return self.counts()
+
+    def merge(self, counts: Optional[dict]):
+        self.games += counts["games"]
+        self.valid += counts["valid"]
+        self.fixed += counts["fixed"]
+        self.invalid += counts["invalid"]
+        self.truncated += counts["truncated"]
+        self.errors.update(counts["errors"])
+        self.notes.update(counts["notes"])
+        self.fixes.update(counts["fixes"])
+        self.games_by_source.update(counts["games_by_source"])
+        self.skipped_bytes += counts["skipped_bytes"]
+
+    def commit(self):
+        """The end of the run: its time, and the JSON when asked for (the run sets ``bytes``)."""
+        self.seconds = time.perf_counter() - self.started
+        if self.output is not None:
+            import json
+
+            self.output.write((json.dumps(self.to_dict(), indent=2) + "\n").encode())
+
+    def to_dict(self) -> dict:
+        out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
+               "truncated": self.truncated, "errors": dict(sorted(self.errors.items())),
+               "notes": dict(sorted(self.notes.items())), "fixes": dict(sorted(self.fixes.items())), "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "skipped_bytes": self.skipped_bytes,
+               "seconds": round(self.seconds, 3)}
+        if self.input_errors:
+            out["input_errors"] = list(self.input_errors)
+        return out
+
+    def on_input_error(self, exc: Exception):
+        self.input_errors.append(str(exc))
+
+    def line(self) -> str:
+        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        skipped = f", {self.skipped_bytes:,} bytes of non-PGN text skipped" if self.skipped_bytes else ""
+        truncated = f"{self.truncated:,} truncated, " if self.truncated else ""  # (only with --repair truncate)
+        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, {truncated}"
+                f"{self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")

@@ -1,0 +1,66 @@
+"""The worker side of a parallel run: one chunk of the input through the run's sinks, on a
+worker thread (pgntools.parallel) or a Dask worker (pgntools.dask)."""
+from __future__ import annotations
+
+import io
+from typing import List, NamedTuple, Optional
+
+from pgntools.chunks import Chunk, Unreadable, chunk_batches, seam_holds
+from pgntools.errors import InputError
+from pgntools.feed import abort_all, feed
+from pgntools.options import ReaderOptions
+from pgntools.selection import KEEP_ALL, Selection
+from pgntools.sinks.base import SinkSpec, build_chunk_sinks
+from pgntools.summary import Summary
+
+
+class ChunkWork(NamedTuple):
+    """What every chunk of a run needs (picklable, sent with each chunk): the reader's options,
+    the specs of the sinks the run writes, the selection, and a run-unique id (in the
+    temporary names of files the workers write)."""
+
+    command: str
+    options: ReaderOptions
+    specs: List[SinkSpec]
+    run_id: str
+    selection: Selection = KEEP_ALL
+
+
+def run_chunk(work: ChunkWork, chunk: Chunk, data: Optional[bytes] = None) -> dict:
+    """Reads one chunk through the run's sinks. Returns {"index", "counts" (the Summary's),
+    "outputs": [each sink's finish_chunk(), in the order of work.specs], "seam_ok"}, or
+    {"index", "unreadable": why} when the chunk names a file this worker cannot read."""
+    try:
+        data = chunk.body() if data is None else data
+    except Unreadable as exc:
+        return {"index": chunk.index, "unreadable": str(exc)}
+    try:
+        return _run_chunk(work, chunk, data)
+    finally:
+        if isinstance(data, io.IOBase):  # a stream of the chunk's file
+            data.close()
+
+
+def _run_chunk(work: ChunkWork, chunk: Chunk, data) -> dict:
+    summary = Summary(work.command)
+    sinks = []
+    try:
+        sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id)
+        games, last_offset = feed(chunk_batches(chunk, data, work.options), [*sinks, summary], work.selection)
+        if chunk.numbered and games != chunk.n_games:
+            raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {games} games, "
+                               f"the scan found {chunk.n_games} (a seam out of place: please report this)")
+        seam_ok = chunk.numbered or seam_holds(chunk, data, last_offset, work.options.max_game_size)
+        outputs = [sink.finish_chunk() for sink in sinks]
+    except BaseException:
+        abort_all(sinks)
+        raise
+    return {"index": chunk.index, "counts": summary.finish_chunk(), "seam_ok": seam_ok, "outputs": outputs}
+
+
+def read_here(chunk: Chunk) -> bytes:
+    """A chunk's bytes read by the parent (for workers that cannot read its file)."""
+    try:
+        return chunk.read()
+    except Unreadable as exc:
+        raise InputError(f"{chunk.source}: cannot read it again ({exc}); was it changed during the run?") from None
