@@ -124,10 +124,14 @@ cdef extern from "game.h":
         int max_games
         size_t max_batch_bytes
         int max_errors
+        int automatic_ends
+        bint allow_null_moves
+        bint repair_truncate
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY
-    int ERR_COUNT, NOTE_KIND_COUNT, TAG_COLUMN_COUNT
+    int ERR_COUNT, NOTE_KIND_COUNT, TAG_COLUMN_COUNT, FIX_KIND_COUNT
+    int AUTO_END_NOTE, AUTO_END_ENFORCE, AUTO_END_TRUNCATE
     GameReader *gr_new(const GameOptions *opt)
     void gr_free(GameReader *r)
     Scanner *gr_scanner(GameReader *r)
@@ -142,6 +146,7 @@ cdef extern from "game.h":
     const char *game_tag_column_name(int i)
     bint game_tag_column_is_integer(int i)
     const char *game_note_name(int kind)
+    const char *game_fix_name(int kind)
 
 cdef extern from "result.h":
     const char *result_string(int result)

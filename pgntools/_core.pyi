@@ -8,6 +8,7 @@ ERROR_KINDS: List[str]
 TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
 INTEGER_TAGS: List[str]  # those of them exported as int32 (the Elos)
 NOTE_KINDS: List[str]
+FIX_KINDS: List[str]  # the fix table's kinds (the result's fixes are the `fixes` bits)
 RESULTS: List[str]
 FEN_PROBLEMS: List[str]
 COLUMN_FORMATS: Dict[str, str]

@@ -5,6 +5,8 @@ from pgntools.options import ReaderOptions  # the reader's options and defaults 
 
 ERROR_KINDS = [game_error_name(i).decode() for i in range(ERR_COUNT)]
 NOTE_KINDS = [game_note_name(i).decode() for i in range(NOTE_KIND_COUNT)]
+FIX_KINDS = [game_fix_name(i).decode() for i in range(FIX_KIND_COUNT)]
+cdef dict _AUTOMATIC_END_MODES = {"note": AUTO_END_NOTE, "enforce": AUTO_END_ENFORCE, "truncate": AUTO_END_TRUNCATE}
 RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
@@ -157,6 +159,16 @@ cdef class BatchReader:
         memset(&opt, 0, sizeof(opt))  # options not set below keep the C defaults
         if options.en_passant not in _EN_PASSANT_MODES:
             raise ValueError(f"en_passant must be 'legal' or 'fen', not {options.en_passant!r}")
+        automatic_ends = options.automatic_ends
+        if automatic_ends is None:  # --strict keeps play after an automatic draw an error
+            automatic_ends = "enforce" if options.strict else "note"
+        if automatic_ends not in _AUTOMATIC_END_MODES:
+            raise ValueError(f"automatic_ends must be 'note', 'enforce' or 'truncate', not {automatic_ends!r}")
+        if options.repair not in ("none", "truncate"):
+            raise ValueError(f"repair must be 'none' or 'truncate', not {options.repair!r}")
+        opt.automatic_ends = _AUTOMATIC_END_MODES[automatic_ends]
+        opt.allow_null_moves = options.allow_null_moves
+        opt.repair_truncate = options.repair == "truncate"
         opt.replay = options.replay
         opt.moves = options.moves
         opt.comments = options.comments

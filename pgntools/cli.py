@@ -115,6 +115,41 @@ def checking_options(f):
     return f
 
 
+def recovery_options(f):
+    """What the reader recovers from instead of calling a game invalid (issue 20): play after an
+    automatic draw, null moves, bad moves (--repair). The choices go to the Click context; reader_recovery() hands them to a Run."""
+
+    @functools.wraps(f)
+    def wrapper(*args, automatic_ends, allow_null_moves, repair, **kwargs):
+        click.get_current_context().meta["pgntools.recovery"] = {"automatic_ends": automatic_ends,
+                                                                 "allow_null_moves": allow_null_moves or None,
+                                                                 "repair": repair}
+        return f(*args, **kwargs)
+
+    wrapper = click.option(
+        "--repair", type=click.Choice(["none", "truncate"]), default=None,
+        help="truncate: a game stopped by an illegal or unreadable mainline move is kept as its legal "
+             "prefix (status truncated, Result *, a comment at the cut naming the error and the move "
+             "text dropped; validate's rejects file still gets its bytes). A game with no legal move "
+             "first stays invalid. [default: none]")(wrapper)
+    wrapper = click.option(
+        "--allow-null-moves", is_flag=True,
+        help="Read --, Z0, 0000 and @@@@ as a null move (the side to move passes; not when in check), "
+             "written -- in PGN and 0000 as UCI. Without it a null move is an error.")(wrapper)
+    return click.option(
+        "--automatic-ends", type=click.Choice(["note", "enforce", "truncate"]), default=None,
+        help="A game that goes on after an automatic draw (dead position, fivefold repetition, 75-move "
+             "rule): note (the default) keeps it valid with a note play_after_automatic_end; enforce "
+             "(the default with --strict) makes the moves after it an error; truncate cuts the game "
+             "there with the rule's result (a fix).")(wrapper)
+
+
+def reader_recovery() -> dict:
+    """The reader options recovery_options chose (an option left unset keeps the reader's default)."""
+    chosen = click.get_current_context().meta.get("pgntools.recovery", {})
+    return {name: value for name, value in chosen.items() if value is not None}
+
+
 JOBS_HELP = ("Threads to use [default: the number of CPUs]: N workers read chunks of the input. "
              "Outputs are the same for any N; --jobs 1 reads in the main thread.")
 
@@ -345,6 +380,7 @@ def broken_inputs(summary):
                                                "game that has them needs to be read).")
 @checking_options
 @selection_options
+@recovery_options
 @parallel_options
 @exit_options
 @handle_errors
@@ -360,7 +396,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     """
     check_validate(output, strip_comments, strip_variations, reduced)
     report_sink = report_spec(report)
-    run = Run("validate", list(files), checked(strict, fix_results, max_game_size),
+    run = Run("validate", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
     pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced)
@@ -389,6 +425,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
 @click.option("--c0", is_flag=True, help="EPD: add a c0 operation naming the players and event.")
 @checking_options
 @selection_options
+@recovery_options
 @parallel_options
 @exit_options
 @handle_errors
@@ -407,7 +444,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
     fmt = to_fen_format(fmt, output)
     check_to_fen(every_ply, plies, fmt, c0, include_invalid, keep_invalid)
     report_sink = report_spec(report)
-    run = Run("to-fen", list(files), checked(strict, fix_results, max_game_size),
+    run = Run("to-fen", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"positions": output, "report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
 
@@ -435,6 +472,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
                    "only once the new export is complete; other files there are left alone).")
 @checking_options
 @selection_options
+@recovery_options
 @parallel_options(jobs_help="Threads to use [default: the number of CPUs], two a worker: one reads and "
                             "replays, one writes Parquet. --jobs 1 does both in the main thread, --jobs 2 "
                             "adds the writer thread, from 4 on N/2 workers share chunks of the input. The "
@@ -459,7 +497,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     # a reader and its writer thread: two threads a worker (on 2 CPUs, one worker with its writer
     # is faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
     writer_thread = options.writer_thread(jobs, scheduler)
-    run = Run("export", list(files), checked(strict, fix_results, max_game_size),
+    run = Run("export", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)), selection=selection)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
@@ -487,6 +525,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
               help="Write the selected invalid games exactly as they were in the input.")
 @checking_options
 @selection_options
+@recovery_options
 @parallel_options
 @exit_options
 @handle_errors
@@ -505,7 +544,7 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
       pgntools filter games.pgn -o first.pgn --where "eco like 'B%'" --limit 100
     """
     report_sink = report_spec(report)
-    run = Run("filter", list(files), checked(strict, fix_results, max_game_size),
+    run = Run("filter", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
     games = PgnSink if normalize else RawPgnSink

@@ -44,6 +44,10 @@ class ReaderOptions(NamedTuple):
     base_offset: int = 0           # where the stream starts in its input (a chunk of a parallel run)
     base_line: int = 1
     first_game: int = 0
+    # what the reader recovers from (issue 20; README "What validate checks")
+    automatic_ends: Optional[str] = None  # "note", "enforce", "truncate"; None: enforce with strict, else note
+    allow_null_moves: bool = False  # --, Z0, 0000, @@@@ read as a pass
+    repair: str = "none"           # "truncate": a game stopped by a bad mainline move kept as its prefix
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":
         """These options with what the sinks need: each recording field on when some sink needs it

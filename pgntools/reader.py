@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # for the annotations; imported where records are made (see p
 
 ERROR_KINDS = _core.ERROR_KINDS
 NOTE_KINDS = _core.NOTE_KINDS
+FIX_KINDS = _core.FIX_KINDS  # the fix table's kinds; the result's fixes are the `fixes` bits
+AUTOMATIC_ENDS = ("note", "enforce", "truncate")  # what a move after an automatic draw does
 RESULTS = _core.RESULTS  # index: 0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
 RESULT_UNKNOWN = RESULTS.index("*")  # a Result tag that is none of the three results (RESULT_UNKNOWN in C)
 TAG_COLUMNS = list(_core.TAG_COLUMNS)  # tags the C reader finds for export's games columns (G_TAG_SLOTS order)
@@ -36,7 +38,8 @@ def _by_code(codes: dict) -> tuple:
 
 # The codes and bits of the batch columns, named by the C core (batch.h's batch_names)
 STATUSES = _by_code(_core.STATUS_CODES)  # valid, fixed, invalid
-STATUS_VALID, STATUS_FIXED, STATUS_INVALID = (_core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid"))
+STATUS_VALID, STATUS_FIXED, STATUS_INVALID, STATUS_TRUNCATED = (
+    _core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid", "truncated"))
 OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
@@ -48,6 +51,7 @@ SYNTAX_DETAILS = {
     3: "malformed tag pair",
     4: "a termination marker inside a variation",
     5: "unexpected character",
+    6: "nested braces in a comment",
 }
 
 Source = Union[str, "os.PathLike[str]"]
@@ -130,7 +134,7 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "invalid_promotion":
         return f"invalid promotion {token!r}{where}: a pawn must promote on the last rank, to Q, R, B or N"
     if kind == "null_move":
-        return f"null move {token!r}{where} in a standard game"
+        return f"null move {token!r}{where} in a standard game (--allow-null-moves reads it as a pass)"
     if kind == "drop":
         return f"piece drop {token!r}{where} in a standard game"
     if kind == "invalid_start_position":
@@ -218,7 +222,8 @@ def game_errors(batch: GameBatch, g: int, rows: Tuple[int, int], tags: dict, cac
     return out
 
 
-def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict) -> List[Finding]:
+def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict,
+               rule: Optional[str] = None) -> List[Finding]:
     """The note Findings of game g of the batch (rows of the note table)."""
     from pgntools.records import Finding
 
@@ -230,7 +235,26 @@ def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict) -> 
     for i in range(*rows):
         kind, ply, token = NOTE_KINDS[kinds[i]], plies[i] or None, tokens[i] or None
         out.append(Finding(kind=kind, message=note_message(kind, token, ply, counts[i]), game_index=batch.game_id(g),
-                           ply=ply, token=token, category="note", count=counts[i]))
+                           ply=ply, token=token, category="note", count=counts[i],
+                           field=rule if kind == "play_after_automatic_end" else None))  # (the report's "rule")
+    return out
+
+
+def table_fixes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict) -> List[Finding]:
+    """The fix Findings of the fix table's rows of game g (a repaired tag or start FEN, a game cut
+    at an automatic end): kind, ply, field, what was read and what is written."""
+    from pgntools.records import Finding
+
+    if "fixes" not in cache:
+        cache["fixes"] = (batch.column("fix_kind"), batch.column("fix_ply"), batch.strings("fix_field"),
+                          batch.strings("fix_from"), batch.strings("fix_to"))
+    kinds, plies, fields, froms, tos = cache["fixes"]
+    out = []
+    for i in range(*rows):
+        kind = FIX_KINDS[kinds[i]]
+        out.append(Finding(kind=kind, message=f"{kind.replace('_', ' ')}: {froms[i]!r} read as {tos[i]!r}",
+                           game_index=batch.game_id(g), ply=plies[i] or None, category="fix",
+                           before=froms[i], after=tos[i], field=fields[i] or None))
     return out
 
 
@@ -274,9 +298,11 @@ def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
     tag_starts = batch.column("tag_start").tolist() + [len(names)]
     error_starts = batch.column("error_start").tolist() + [len(batch.column("error_kind"))]
     note_starts = batch.column("note_start").tolist() + [len(batch.column("note_kind"))]
+    fix_starts = batch.column("fix_start").tolist() + [len(batch.column("fix_kind"))]
     col = {name: batch.column(name).tolist() for name in (
         "offset", "length", "line", "ply_count", "status", "result", "result_tag", "result_marker", "outcome",
-        "outcome_ply", "fixes", "chess960")}
+        "outcome_ply", "fixes", "chess960", "automatic_end", "automatic_end_ply")}
+    automatic_end, automatic_end_ply = col["automatic_end"], col["automatic_end_ply"]
     offset, length, line, ply_count = col["offset"], col["length"], col["line"], col["ply_count"]
     status, result, result_tag, result_marker = col["status"], col["result"], col["result_tag"], col["result_marker"]
     outcome, outcome_ply, fixes, chess960 = col["outcome"], col["outcome_ply"], col["fixes"], col["chess960"]
@@ -298,15 +324,19 @@ def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
             result_tag_text = RESULTS[code] or None
         ea, ez = error_starts[g], error_starts[g + 1]
         na, nz = note_starts[g], note_starts[g + 1]
+        fa, fz = fix_starts[g], fix_starts[g + 1]
+        rule = OUTCOMES[automatic_end[g]]
         games.append(Game(
             batch.game_id(g), source, offset[g], length[g], line[g], pairs[a:z], STATUSES[status[g]], RESULTS[result[g]],
             result_tag_text, RESULTS[result_marker[g]] or None, OUTCOMES[outcome[g]],
             outcome_ply[g] if outcome[g] else None, ply_count[g], bool(chess960[g]), start_fens[g],
             game_errors(batch, g, (ea, ez), dict(pairs[a:z]), cache) if ea != ez else [],
-            game_notes(batch, g, (na, nz), cache) if na != nz else [],
-            game_fixes(fixes[g], result_tag[g], result_marker[g], result[g], batch.game_id(g)) if fixes[g] else [],
+            game_notes(batch, g, (na, nz), cache, rule) if na != nz else [],
+            (table_fixes(batch, g, (fa, fz), cache) if fa != fz else []) +
+            (game_fixes(fixes[g], result_tag[g], result_marker[g], result[g], batch.game_id(g)) if fixes[g] else []),
             MoveRows(table, move_starts[g], move_starts[g + 1]) if table else [],
             final_fens[g] if final_fens else None, pgns[g] if pgns else None,
+            rule, automatic_end_ply[g] if rule else None,
         ))
     return games
 

@@ -20,9 +20,12 @@ REPORT_KEYS = {
     "fix": COMMON_KEYS + ("from", "to"),
     "note": COMMON_KEYS + ("count",),
 }
-_ATTRIBUTE_OF = {"offset": "byte_offset", "from": "before", "to": "after"}
+# Keys a report adds when they are set: a fix's ply and field (the tag, FEN field or rule it
+# concerns; the result's fixes have none), the rule of a play_after_automatic_end note.
+OPTIONAL_REPORT_KEYS = {"error": (), "fix": ("ply", "field"), "note": ("rule",)}
+_ATTRIBUTE_OF = {"offset": "byte_offset", "from": "before", "to": "after", "rule": "field"}
 _FIELDS = ("kind", "message", "game_index", "byte_offset", "line", "ply", "token", "column", "category", "count",
-           "before", "after")
+           "before", "after", "field")
 
 
 @dataclass
@@ -48,13 +51,19 @@ class Finding:
     count: int = 1
     before: Optional[str] = None
     after: Optional[str] = None
+    field: Optional[str] = None  # what a fix concerns (tag, FEN field, rule); a play-on note's rule
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     def report_dict(self) -> dict:
         """The finding as the report writes it: the keys of REPORT_KEYS[category]."""
-        return {key: getattr(self, _ATTRIBUTE_OF.get(key, key)) for key in REPORT_KEYS[self.category]}
+        out = {key: getattr(self, _ATTRIBUTE_OF.get(key, key)) for key in REPORT_KEYS[self.category]}
+        for key in OPTIONAL_REPORT_KEYS[self.category]:
+            value = getattr(self, _ATTRIBUTE_OF.get(key, key))
+            if value is not None:
+                out[key] = value
+        return out
 
     # A mapping of its fields too (dict(finding) == finding.to_dict()), so that code written
     # when notes and fixes were dicts still works: finding["kind"], finding["from"].
@@ -85,8 +94,8 @@ class Move:
 
 @dataclass
 class Game:
-    """One game as read and checked. ``status`` is "valid", "fixed" or "invalid"; ``errors``,
-    ``fixes`` and ``notes`` are lists of Finding.
+    """One game as read and checked. ``status`` is "valid", "fixed", "invalid" or "truncated"
+    (repair="truncate"); ``errors``, ``fixes`` and ``notes`` are lists of Finding.
 
     ``moves`` is built when first read (most scripts never look at every move): until then the
     game keeps its batch's move columns alive. ``san`` and ``uci`` do not build it."""
@@ -112,6 +121,8 @@ class Game:
     moves: List[Move] = field(default_factory=list)
     final_fen: Optional[str] = None
     pgn: Optional[str] = None
+    automatic_end: Optional[str] = None       # the first automatic draw the mainline reached (played on or not)
+    automatic_end_ply: Optional[int] = None
 
     @property
     def headers(self) -> dict:

@@ -58,6 +58,7 @@ CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "error_start": (("error_kind", "error_ply", "error_offset", "error_line", "error_column", "error_detail"),
                     ("error_token",)),
     "note_start": (("note_kind", "note_ply", "note_count"), ("note_token",)),
+    "fix_start": (("fix_kind", "fix_ply"), ("fix_field", "fix_from", "fix_to")),
 }
 NAG_TABLE = ("nag_start", ("nag",))  # one list of NAG values per move row
 GAME_STRINGS = ("start_fen", "final_fen", "pgn", "raw")  # one string per game (when recorded)

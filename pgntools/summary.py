@@ -8,7 +8,8 @@ import time
 from collections import Counter
 from typing import List, Optional
 
-from pgntools.reader import ERROR_KINDS, NOTE_KINDS, STATUS_FIXED, STATUS_INVALID, STATUS_VALID, GameBatch
+from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, STATUS_FIXED,
+                             STATUS_INVALID, STATUS_TRUNCATED, STATUS_VALID, GameBatch)
 from pgntools.sinks.base import Sink
 
 
@@ -24,11 +25,12 @@ class Summary(Sink):
     def __init__(self, command: str, output=None):
         self.command = command
         self.output = output  # where commit() writes the JSON (None: nowhere)
-        self.games = self.valid = self.fixed = self.invalid = 0
+        self.games = self.valid = self.fixed = self.invalid = self.truncated = 0
         self.read = 0            # games read, before the selection (the run counts them)
         self.selecting = False   # a selection (--where, ...) chose the games counted
         self.errors: Counter = Counter()
         self.notes: Counter = Counter()
+        self.fixes: Counter = Counter()  # per fix kind (a game may have several)
         self.bytes = 0  # of the inputs as stored: compressed bytes for compressed input (as progress counts)
         self.pgn_bytes = 0  # the PGN text read: decompressed bytes
         self.skipped_bytes = 0  # of text before or between games that is no game (junk, prose): counted in C
@@ -46,14 +48,23 @@ class Summary(Sink):
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
         self.invalid += status.count(STATUS_INVALID)
+        self.truncated += status.count(STATUS_TRUNCATED)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
+        _count_codes(self.fixes, FIX_KINDS, batch.raw["fix_kind"])
+        result_fixes = batch.raw["fixes"]
+        for bits in set(result_fixes).difference((0,)):
+            n = result_fixes.count(bits)
+            if bits & FIX_RESULT_TAG:
+                self.fixes["result_tag"] += n
+            if bits & FIX_RESULT_MARKER:
+                self.fixes["result_marker"] += n
 
     def counts(self) -> dict:
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-                "errors": self.errors, "notes": self.notes, "games_by_source": self.games_by_source,
-                "skipped_bytes": self.skipped_bytes, "read": self.read}
+                "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes,
+                "games_by_source": self.games_by_source, "skipped_bytes": self.skipped_bytes, "read": self.read}
 
     def finish_chunk(self) -> dict:
         return self.counts()
@@ -63,8 +74,10 @@ class Summary(Sink):
         self.valid += counts["valid"]
         self.fixed += counts["fixed"]
         self.invalid += counts["invalid"]
+        self.truncated += counts["truncated"]
         self.errors.update(counts["errors"])
         self.notes.update(counts["notes"])
+        self.fixes.update(counts["fixes"])
         self.games_by_source.update(counts["games_by_source"])
         self.skipped_bytes += counts["skipped_bytes"]
         self.read += counts.get("read", 0)
@@ -79,7 +92,8 @@ class Summary(Sink):
 
     def to_dict(self) -> dict:
         out = {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
-               "errors": dict(sorted(self.errors.items())), "notes": dict(sorted(self.notes.items())),
+               "truncated": self.truncated, "errors": dict(sorted(self.errors.items())),
+               "notes": dict(sorted(self.notes.items())), "fixes": dict(sorted(self.fixes.items())),
                "bytes": self.bytes, "pgn_bytes": self.pgn_bytes, "skipped_bytes": self.skipped_bytes,
                "seconds": round(self.seconds, 3)}
         if self.selecting:
@@ -94,8 +108,10 @@ class Summary(Sink):
     def line(self) -> str:
         rate = (self.read if self.selecting else self.games) / self.seconds if self.seconds > 0 else 0.0
         skipped = f", {self.skipped_bytes:,} bytes of non-PGN text skipped" if self.skipped_bytes else ""
+        truncated = f"{self.truncated:,} truncated, " if self.truncated else ""  # (only with --repair truncate)
         if self.selecting:
             return (f"{self.command}: {self.games:,} of {self.read:,} games selected: {self.valid:,} valid, "
-                    f"{self.fixed:,} fixed, {self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")
-        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, "
+                    f"{self.fixed:,} fixed, {truncated}{self.invalid:,} invalid{skipped} "
+                    f"({self.seconds:.2f} s, {rate:,.0f} games/s)")
+        return (f"{self.command}: {self.games:,} games: {self.valid:,} valid, {self.fixed:,} fixed, {truncated}"
                 f"{self.invalid:,} invalid{skipped} ({self.seconds:.2f} s, {rate:,.0f} games/s)")

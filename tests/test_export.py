@@ -43,14 +43,15 @@ GAMES_TYPES = [
     ("start_fen", pa.string()), ("result", pa.string()), ("result_tag", pa.string()),
     ("status", PIECE),
     ("errors", pa.list_(pa.struct([("kind", pa.string()), ("ply", pa.int32()), ("message", pa.string())]))),
-    ("ply_count", pa.int32()), ("outcome", PIECE), ("final_fen", pa.string()),
+    ("ply_count", pa.int32()), ("outcome", PIECE), ("automatic_end", PIECE), ("automatic_end_ply", pa.int32()),
+    ("final_fen", pa.string()),
 ]
 MOVES_TYPES = [
     ("game_id", pa.int64()), ("ply", pa.int16()), ("san", pa.string()), ("uci", pa.string()),
     ("from_square", pa.uint8()), ("to_square", pa.uint8()),
     ("piece", PIECE), ("captured", PIECE), ("promotion", PIECE),
     ("is_capture", pa.bool_()), ("is_check", pa.bool_()), ("is_mate", pa.bool_()), ("is_castle", pa.bool_()),
-    ("is_en_passant", pa.bool_()), ("halfmove_clock", pa.uint16()),
+    ("is_en_passant", pa.bool_()), ("is_null", pa.bool_()), ("halfmove_clock", pa.uint16()),
     ("clock", pa.float64()), ("emt", pa.float64()), ("eval_cp", pa.int32()), ("eval_mate", pa.int16()),
     ("nags", pa.list_(pa.uint8())),
 ]

@@ -448,12 +448,16 @@ def long_legal_game(plies: int) -> list:
     return sans
 
 
+def kinds_of_notes(game):
+    return [n["kind"] for n in game.notes]
+
+
 def test_a_hundred_thousand_ply_game(tmp_path):
     sans = long_legal_game(100_000)
     movetext = " ".join(f"{i // 2 + 1}. {s}" if i % 2 == 0 else s for i, s in enumerate(sans))
     data = f'[Event "long"]\n[Result "1/2-1/2"]\n\n{movetext} 1/2-1/2\n\n' + games_data(1).decode()
     src = write(tmp_path, data)
-    long_game, nxt = pgntools.read_games(src)
+    long_game, nxt = pgntools.read_games(src, automatic_ends="enforce")
     assert long_game.outcome == "seventyfive_moves" and long_game.outcome_ply == 150 and long_game.ply_count == 150
     assert kinds(long_game) == ["move_after_game_end"]
     error = long_game.errors[0]
@@ -466,13 +470,17 @@ def test_a_hundred_thousand_ply_game(tmp_path):
     assert board.is_seventyfive_moves() and not board.is_repetition(2)
     out = tmp_path / "out"
     out.mkdir()
-    run(["to-fen", src, "--every-ply", "--include-invalid", "--format", "csv", "-o", out / "p.csv", "--jobs", 1],
-        expect=1)
+    run(["to-fen", src, "--every-ply", "--include-invalid", "--format", "csv", "-o", out / "p.csv", "--jobs", 1,
+         "--automatic-ends", "enforce"], expect=1)
     rows = (out / "p.csv").read_text().splitlines()
     assert len(rows) == 1 + 151 + 8 and rows[151].split(",")[-1].strip('"') == board.fen()
-    run(["export", "--parquet", out / "ds", src, "--jobs", 1], expect=1)
+    run(["export", "--parquet", out / "ds", src, "--jobs", 1, "--automatic-ends", "enforce"], expect=1)
     moves = pq.read_table(out / "ds" / "moves", columns=["game_id", "ply"]).to_pylist()
     assert sum(1 for m in moves if m["game_id"] == 0) == 150
+    # by default the game plays on past the 75-move rule (noted): every ply replayed
+    played_on = next(pgntools.read_games(src, moves=False))
+    assert played_on.status == "valid" and played_on.ply_count == 100_000
+    assert "play_after_automatic_end" in kinds_of_notes(played_on)
 
 
 def test_ten_megabyte_comment_and_one_megabyte_tag_value(tmp_path):

@@ -41,8 +41,9 @@ PYTHON_CHESS_WRONG = {
     "edge/pgn-extract/test-nobadresults.pgn": (9, "nine games, each on one line with its tag: python-chess "
                                                   "reads one game and drops the moves"),
     "edge/pgn-parser-js/sampleGameThrow.pgn": (1, "'Sf3' (German) is not a move: python-chess reads it as 'f3'"),
-    "edge/pgn-extract/nested-comment.pgn": (1, "braces do not nest: python-chess turns the comment text "
-                                               "'--nestedcomment' into a null move"),
+    "edge/pgn-extract/nested-comment.pgn": (1, "a nested comment, read to its matching brace (a note): "
+                                               "python-chess ends it at the first '}' and turns the comment "
+                                               "text '--nestedcomment' into a null move"),
     "edge/FWWRC.pgn": (605, "605 tag-only broadcast games (one Event each): python-chess merges them into one"),
     "edge/uzchesscup.pgn": (45, "45 tag-only broadcast games (one Round each): python-chess merges them into one"),
     "edge/chess-library/empty_body.pgn": (2, "a tag-only game, then a game: python-chess reads them as 2 too"),
@@ -322,14 +323,18 @@ def test_unknown_piece_letter_is_not_skipped(tmp_path):
     assert (error.kind, error.ply, error.token) == ("invalid_san", 3, "Sf3")
 
 
-def test_braces_do_not_nest(tmp_path):
-    # edge/pgn-extract/nested-comment.pgn: the first '}' ends the comment (PGN standard 5);
-    # python-chess reads '--nestedcomment' in the leftover text as a null move.
+def test_nested_braces_are_read_to_the_match(tmp_path):
+    # edge/pgn-extract/nested-comment.pgn: braces do not nest in the PGN standard (5), but the
+    # writer meant one comment: read to the matching '}', noted (issue 20); --strict keeps the
+    # standard's reading, an error. python-chess ends the comment at the first '}' and reads
+    # '--nestedcomment' in the leftover text as a null move.
     text = "e4 { a { nested } comment, see --nestedcomment } e5 *\n"
+    assert [m.uci() for m in pc_read_all(text)[0].mainline_moves()][:2] == ["e2e4", "0000"]
     game = read_one(tmp_path, text)
-    assert game.status == "invalid"
-    assert game.uci == ["e2e4"]
-    assert game.errors[0].token == "comment,"
+    assert game.status == "valid" and game.uci == ["e2e4", "e7e5"]
+    assert "nested_comment" in [n["kind"] for n in game.notes]
+    strict = read_one(tmp_path, text, strict=True)
+    assert strict.status == "invalid" and strict.errors[0].kind == "syntax_error"
 
 
 def test_null_moves_are_errors(tmp_path):
@@ -341,11 +346,14 @@ def test_null_moves_are_errors(tmp_path):
     assert (game.errors[0].kind, game.errors[0].ply) == ("null_move", 2)
 
 
-def test_play_after_a_dead_position_is_an_error(tmp_path):
-    # bench/master-games-30k.pgn: 28 games go on after an automatic end; python-chess plays on.
+def test_play_after_a_dead_position_is_an_error_when_enforced(tmp_path):
+    # bench/master-games-30k.pgn: 28 games go on after an automatic end; python-chess plays on, and
+    # so do we by default (noted: test_repair.py); --automatic-ends enforce (or --strict) stops.
     text = ('[FEN "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"]\n[SetUp "1"]\n[Result "1/2-1/2"]\n\n'
             "1. Kxd2 Kd7 2. Ke3 1/2-1/2\n")
-    assert len(list(pc_read_all(text)[0].mainline_moves())) == 3
-    game = read_one(tmp_path, text)
+    pc_moves = [m.uci() for m in pc_read_all(text)[0].mainline_moves()]
+    assert len(pc_moves) == 3
+    assert read_one(tmp_path, text).uci == pc_moves
+    game = read_one(tmp_path, text, automatic_ends="enforce")
     assert game.outcome == "insufficient_material"
     assert (game.errors[0].kind, game.errors[0].ply, game.errors[0].token) == ("move_after_game_end", 2, "Kd7")

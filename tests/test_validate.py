@@ -115,10 +115,13 @@ def test_invalid_start_position(tmp_path, name, fen):
         assert not board.is_valid(), "python-chess thinks this FEN is valid: the test data is wrong"
     except ValueError:
         pass
-    game = read_one(tmp_path, setup(fen) + "1. Kd2 *\n")
+    # strict: castling rights and en-passant squares that cannot be right are repaired by
+    # default (test_repair.py); the other problems stay errors in any case
+    game = read_one(tmp_path, setup(fen) + "1. Kd2 *\n", strict=True)
     assert game.status == "invalid"
     assert kinds(game) == ["invalid_start_position"]
     assert game.ply_count == 0
+    assert game.errors[0].token == f'[FEN "{fen}"]' and game.errors[0].line == 1  # located at the FEN tag
 
 
 def test_fen_without_setup_is_accepted_with_a_note(tmp_path):
@@ -186,8 +189,9 @@ GAME_END = [
 
 @pytest.mark.parametrize("name, pgn, outcome, ply, token", GAME_END, ids=[g[0] for g in GAME_END])
 def test_move_after_game_end(tmp_path, name, pgn, outcome, ply, token):
+    # enforce: what --strict does; by default play after an automatic draw is noted (test_repair.py)
     chess = pytest.importorskip("chess")
-    game = read_one(tmp_path, pgn + "\n")
+    game = read_one(tmp_path, pgn + "\n", automatic_ends="enforce")
     assert game.status == "invalid" and game.outcome == outcome
     error = game.errors[0]
     assert (error.kind, error.ply, error.token) == ("move_after_game_end", ply, token)
@@ -211,7 +215,7 @@ def test_game_ending_at_the_automatic_end_is_valid(tmp_path, name, pgn, outcome,
 
 def test_move_after_game_end_inside_a_variation(tmp_path):
     data = setup("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1") + "1. Ke2 (1. Kxd2 Kd7 2. Ke3) 1... Kd7 *\n"
-    game = read_one(tmp_path, data)
+    game = read_one(tmp_path, data, automatic_ends="enforce")
     assert game.status == "invalid"
     error = game.errors[0]
     assert (error.kind, error.ply, error.token) == ("move_after_game_end", 2, "Kd7")
@@ -488,7 +492,8 @@ def test_summary_shape(tmp_path):
     result = cli_run(["validate", str(path), "--summary", str(summary)])
     assert result.exit_code == 1
     got = json.loads(summary.read_text())
-    assert set(got) == {"games", "valid", "fixed", "invalid", "errors", "notes", "bytes", "pgn_bytes", "skipped_bytes", "seconds"}
+    assert set(got) == {"games", "valid", "fixed", "invalid", "truncated", "errors", "notes", "fixes", "bytes",
+                        "pgn_bytes", "skipped_bytes", "seconds"}
     assert (got["games"], got["valid"], got["fixed"], got["invalid"]) == (5, 2, 1, 2)
     assert got["errors"] == {"illegal_move": 1, "invalid_san": 1}
     assert got["bytes"] == got["pgn_bytes"] == len(data.encode())
@@ -642,7 +647,7 @@ def test_strip_options(tmp_path, option, absent):
 
 def assert_round_trip(tmp_path: Path, exported: bytes, *options, sub: str = "round"):
     """Validating export-format output again: every game valid (no errors, no fixes, no notes
-    other than draw claims) and the same bytes out."""
+    other than draw claims and play after an automatic draw) and the same bytes out."""
     folder = tmp_path / sub
     folder.mkdir(exist_ok=True)
     first = write(folder, exported, "first.pgn")
@@ -652,7 +657,8 @@ def assert_round_trip(tmp_path: Path, exported: bytes, *options, sub: str = "rou
     assert result.exit_code == 0, result.stderr
     for line in report_lines(report.read_text()):
         assert line["status"] == "valid" and not line["errors"] and not line["fixes"], line
-        assert {n["kind"] for n in line["notes"]} <= {"fifty_move_claimable", "threefold_claimable"}, line
+        assert {n["kind"] for n in line["notes"]} <= {"fifty_move_claimable", "threefold_claimable",
+                                                         "play_after_automatic_end"}, line
     assert again.read_bytes() == exported
 
 

@@ -17,14 +17,15 @@ const char *batch_column_name(int id) { return NAMES[id]; }
 const char *batch_column_format(int id) { return FORMATS[id]; }
 const char *batch_string_name(int id) { return STRING_NAMES[id]; }
 
-static const BatchName STATUS_NAMES[] = {{STATUS_VALID, "valid"}, {STATUS_FIXED, "fixed"}, {STATUS_INVALID, "invalid"}};
+static const BatchName STATUS_NAMES[] = {{STATUS_VALID, "valid"}, {STATUS_FIXED, "fixed"}, {STATUS_INVALID, "invalid"},
+                                              {STATUS_TRUNCATED, "truncated"}};
 static const BatchName OUTCOME_NAMES[] = {
     {OUTCOME_CHECKMATE, "checkmate"}, {OUTCOME_STALEMATE, "stalemate"}, {OUTCOME_INSUFFICIENT, "insufficient_material"},
     {OUTCOME_SEVENTYFIVE, "seventyfive_moves"}, {OUTCOME_FIVEFOLD, "fivefold_repetition"}};
 static const BatchName PIECE_NAMES[] = {{PAWN, "pawn"}, {KNIGHT, "knight"}, {BISHOP, "bishop"},
                                         {ROOK, "rook"}, {QUEEN, "queen"}, {KING, "king"}};
 static const BatchName MOVE_FLAG_NAMES[] = {{MF_CAPTURE, "capture"}, {MF_CHECK, "check"}, {MF_MATE, "mate"},
-                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}};
+                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}, {MF_NULL, "null"}};
 static const BatchName HAS_NAMES[] = {{HAS_CLOCK, "clock"}, {HAS_EMT, "emt"}, {HAS_EVAL_CP, "eval_cp"},
                                       {HAS_EVAL_MATE, "eval_mate"}, {HAS_COMMENT, "comment"}};
 static const BatchName FIX_NAMES[] = {{FIX_RESULT_TAG, "result_tag"}, {FIX_RESULT_MARKER, "result_marker"}};

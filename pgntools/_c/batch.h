@@ -26,6 +26,10 @@
     X(G_FIXES, uint8_t, "B", "fixes")                /* FIX_* bits */                             \
     X(G_CHESS960, uint8_t, "B", "chess960")                                                        \
     X(G_REPLAYED, uint8_t, "B", "replayed")          /* the start position was valid: replayed */ \
+    X(G_AUTOMATIC_END, uint8_t, "B", "automatic_end") /* OUTCOME_*: the first automatic draw the */ \
+                                                     /* mainline reached (0: none), played on or not */ \
+    X(G_AUTOMATIC_END_PLY, int32_t, "i", "automatic_end_ply")                                     \
+    X(G_FIX_START, int32_t, "i", "fix_start")        /* first row in the fix table */             \
     X(G_TAG_SLOTS, int32_t, "i", "tag_slots")  /* when asked, TAG_COLUMN_COUNT per game: 1 + the */ \
                                                /* tag's batch row, 0 when the game lacks it */    \
                                                /* (handed to Python tag by tag: _core.pyx) */     \
@@ -57,7 +61,10 @@
     /* one row per (game, note kind) */                                                           \
     X(O_KIND, uint8_t, "B", "note_kind")                                                           \
     X(O_PLY, int32_t, "i", "note_ply")               /* first ply where it occurred */            \
-    X(O_COUNT, int32_t, "i", "note_count")
+    X(O_COUNT, int32_t, "i", "note_count")                                                         \
+    /* one row per fix other than the result's (G_FIXES bits): a repaired tag, a cut game, ... */ \
+    X(F_KIND, uint8_t, "B", "fix_kind")              /* FIXK_* (game.h) */                        \
+    X(F_PLY, int32_t, "i", "fix_ply")
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \
@@ -71,7 +78,10 @@
     X(S_PGN, "pgn")              /* per game, when asked */    \
     X(S_RAW, "raw")              /* invalid games' input bytes, when asked */ \
     X(S_ERROR_TOKEN, "error_token")                           \
-    X(S_NOTE_TOKEN, "note_token")
+    X(S_NOTE_TOKEN, "note_token")                             \
+    X(S_FIX_FIELD, "fix_field")  /* per fix: the tag, FEN field or rule it concerns */ \
+    X(S_FIX_FROM, "fix_from")    /* per fix: the text as read */                       \
+    X(S_FIX_TO, "fix_to")        /* per fix: what was made of it */
 
 #define AS_ENUM(id, ...) id,
 enum { BATCH_COLUMNS(AS_ENUM) BATCH_NCOLS };
@@ -98,10 +108,10 @@ typedef struct {
     size_t n_games;
 } BatchMark;
 
-enum { STATUS_VALID = 0, STATUS_FIXED = 1, STATUS_INVALID = 2 };
+enum { STATUS_VALID = 0, STATUS_FIXED = 1, STATUS_INVALID = 2, STATUS_TRUNCATED = 3 }; /* 3: --repair truncate */
 enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICIENT, OUTCOME_SEVENTYFIVE, OUTCOME_FIVEFOLD };
 
-enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16 };
+enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16, MF_NULL = 32 };
 enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
 
 /* The names of the codes and bits of the batch columns, for the Python side (its tables and

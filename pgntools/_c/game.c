@@ -1,3 +1,5 @@
+#include <stdio.h>
+
 #include "fen.h"
 #include "game_reader.h"
 #include "replay.h"
@@ -12,8 +14,17 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 };
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
-    "threefold_claimable", "invalid_tag_value",
+    "threefold_claimable", "invalid_tag_value", "play_after_automatic_end", "nested_comment",
+    "missing_result",
 };
+static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
+    "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
+    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash", "fen_castling", "fen_en_passant",
+    "fen_fullmove",
+};
+_Static_assert((int)FIXK_TAG_TRAILING_BACKSLASH == (int)TAG_TRAILING_BACKSLASH &&
+                   (int)TAG_DAMAGE_COUNT == (int)FIXK_FEN_CASTLING,
+               "a tag fix for each damage the scanner reads past");
 
 const char *game_error_name(int kind) { return kind > 0 && kind < ERR_COUNT ? ERROR_NAMES[kind] : "unknown"; }
 const char *game_note_name(int kind)
@@ -22,6 +33,8 @@ const char *game_note_name(int kind)
         return san_note_name(kind);
     return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
 }
+
+const char *game_fix_name(int kind) { return kind >= 0 && kind < FIX_KIND_COUNT ? FIX_NAMES[kind] : "unknown"; }
 
 /* ---------------------------------------------------------------- reader lifecycle */
 
@@ -124,6 +137,18 @@ void game_add_note(Game *g, int kind, int ply, const Token *t)
     }
 }
 
+void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
+                  const char *from, size_t from_len, const char *to, size_t to_len)
+{
+    Batch *b = &r->batch;
+    g->n_fixes++;
+    COL_PUSH(b, F_KIND, uint8_t, kind);
+    COL_PUSH(b, F_PLY, int32_t, ply);
+    game_push_text(r, S_FIX_FIELD, field, field_len, g->latin1);
+    game_push_text(r, S_FIX_FROM, from, token_prefix(from, from_len, 200, g->latin1), g->latin1);
+    game_push_text(r, S_FIX_TO, to, to_len, g->latin1);
+}
+
 static void push_notes(GameReader *r, Game *g)
 {
     Batch *b = &r->batch;
@@ -139,6 +164,50 @@ static void push_notes(GameReader *r, Game *g)
 
 /* ---------------------------------------------------------------- the game record */
 
+/* The game's tag values with its FEN tag's as repaired (a start FEN fix; rare): a copy in *copy,
+ * the rows at the same indexes as the batch's names (rows before the game's left empty). */
+static bool with_repaired_fen(GameReader *r, const Game *g, StrCol *copy, StrCol **values, size_t *first)
+{
+    const StrCol *names = &r->batch.strs[S_TAG_NAME], *src = &r->batch.strs[S_TAG_VALUE];
+    if (!strcol_init(copy))
+        return false;
+    bool ok = true, replaced = false;
+    for (size_t i = 0; i < strcol_count(src) && ok; i++) {
+        int32_t a = src->offsets.data[i], z = src->offsets.data[i + 1];
+        int32_t na = names->offsets.data[i], nz = names->offsets.data[i + 1];
+        bool fen = i >= *first && !replaced && nz - na == 3 && memcmp(names->data.data + na, "FEN", 3) == 0;
+        if (fen)
+            replaced = true;
+        ok = i < *first ? strcol_end(copy)
+             : fen      ? strcol_push(copy, r->repaired_fen, r->repaired_fen_len)
+                        : strcol_push(copy, src->data.data + a, (size_t)(z - a));
+    }
+    (void)g;
+    *values = copy;
+    return ok;
+}
+
+/* --repair truncate's comment at the cut: the error and the first of the move text dropped. */
+static void cut_comment(GameReader *r, Game *g)
+{
+    const char *b = r->sc.buf;
+    size_t end = g->marker_at > g->cut_at ? g->marker_at : g->end;
+    size_t n = end > g->cut_at ? end - g->cut_at : 0;
+    const char *kind = game_error_name(COL_AT(&r->batch, E_KIND, uint8_t, g->mark->cols[E_KIND]));
+    char text[320];
+    int k = snprintf(text, sizeof text, "pgntools: truncated at ply %d (%s), dropped: ", g->ply + 1, kind);
+    size_t room = sizeof text - (size_t)k - 4;
+    size_t take = token_prefix(b + g->cut_at, n, room, g->latin1);
+    memcpy(text + k, b + g->cut_at, take);
+    for (size_t i = (size_t)k; i < (size_t)k + take; i++) /* the dropped text's own comments, as (...) */
+        if (text[i] == '{' || text[i] == '}')
+            text[i] = text[i] == '{' ? '(' : ')';
+    size_t len = (size_t)k + take;
+    if (take < n)
+        memcpy(text + len, "...", 3), len += 3;
+    em_comment(&r->em, text, len, g->latin1);
+}
+
 /* The export format of a valid or fixed game: the movetext emitted while replaying, behind the
  * tag section (pgn_writer.c). */
 static void write_pgn(GameReader *r, Game *g)
@@ -146,13 +215,20 @@ static void write_pgn(GameReader *r, Game *g)
     StrCol *out = &r->batch.strs[S_PGN];
     size_t first = g->mark->strs[S_TAG_NAME];
     const char *result = result_string(g->result);
+    if (g->truncated) /* the cut: what stopped the game, and the move text dropped */
+        cut_comment(r, g);
     em_unit(&r->em, result, strlen(result));
     em_finish(&r->em);
-    bool ok = !r->em.failed &&
-              pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], &r->batch.strs[S_TAG_VALUE], first,
-                             strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
-                             r->opt.reduced, &r->movetext) &&
-              strcol_end(out);
+    StrCol *values = &r->batch.strs[S_TAG_VALUE], repaired;
+    size_t values_first = first;
+    bool ok = !g->fen_repaired || with_repaired_fen(r, g, &repaired, &values, &values_first);
+    ok = ok && !r->em.failed &&
+         pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], values, first,
+                        strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
+                        r->opt.reduced, &r->movetext) &&
+         strcol_end(out);
+    if (g->fen_repaired)
+        strcol_free(&repaired);
     if (!ok)
         r->batch.failed = true;
 }
@@ -204,7 +280,14 @@ static void finish_game(GameReader *r, Game *g)
     replay_finish(r, g);
     if (g->latin1)
         game_add_note(g, NOTE_LATIN1, 0, NULL);
-    int status = g->n_errors ? STATUS_INVALID : g->fixes ? STATUS_FIXED : STATUS_VALID;
+    /* moves and no termination marker: the game ran into the next one (or the input's end; which
+     * one a chunk of a parallel run cannot tell). The marker is filled in as for any game. */
+    if (g->move_syntax && g->result_marker == RESULT_NONE)
+        game_add_note(g, NOTE_MISSING_RESULT, g->ply, NULL);
+    int status = g->truncated && g->n_errors == 1 ? STATUS_TRUNCATED
+                 : g->n_errors                        ? STATUS_INVALID
+                 : g->fixes || g->n_fixes             ? STATUS_FIXED
+                                                      : STATUS_VALID;
     if (r->opt.final_fen) {
         char fen[FEN_MAX];
         game_push_text(r, S_FINAL_FEN, fen, fen_format(final, fen, r->opt.fen_options), false);
@@ -215,8 +298,8 @@ static void finish_game(GameReader *r, Game *g)
         else
             write_pgn(r, g);
     }
-    if (r->opt.raw_invalid || r->opt.raw_all) {
-        bool keep = r->opt.raw_all || status == STATUS_INVALID;
+    if (r->opt.raw_invalid || r->opt.raw_all) {  /* --rejects takes truncated games' bytes too */
+        bool keep = r->opt.raw_all || status == STATUS_INVALID || status == STATUS_TRUNCATED;
         game_push_text(r, S_RAW, r->sc.buf + g->start, keep ? g->end - g->start : 0, false);
     }
     push_notes(r, g);
@@ -237,6 +320,9 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
     COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
     COL_PUSH(b, G_REPLAYED, uint8_t, g->replaying);
+    COL_PUSH(b, G_AUTOMATIC_END, uint8_t, g->automatic_end);
+    COL_PUSH(b, G_AUTOMATIC_END_PLY, int32_t, g->automatic_end_ply);
+    COL_PUSH(b, G_FIX_START, int32_t, g->mark->cols[F_KIND]);
     if (r->opt.tag_columns)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);
@@ -274,6 +360,8 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         int k = tok_next(sc, t);
         if (k == TOK_NEED_MORE || k == TOK_END)
             return k;
+        if (k == TOK_TAG && t->value && r->opt.strict)
+            k = TOK_BAD_TAG; /* a damaged tag line: with --strict an error, as it always was */
         if (!g->has_tags && !g->has_content && g->start == 0 && g->line == 0) {
             g->start = t->start;
             g->line = t->line;
@@ -298,6 +386,9 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         }
         if (k == TOK_TAG) {
             tags_read(r, g, t, duplicate);
+            if (t->value) /* read past its damage (recover_tag): a fix naming the tag */
+                game_add_fix(r, g, t->value, 0, sc->buf + t->a, t->alen, sc->buf + t->start, t->len,
+                             sc->buf + t->b, t->blen);
             g->last_tag_line = t->line;
             g->has_tags = g->has_content = true;
         } else if (k == TOK_BAD_TAG) {
@@ -330,6 +421,7 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
         case TOK_RESULT:
             if (g->depth == 0) {
                 g->result_marker = t->value;
+                g->marker_at = t->start;
                 g->has_content = true;
                 g->end = t->start + t->len;
                 return true;
@@ -340,7 +432,14 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
         case TOK_MOVE_NUMBER: break;
         case TOK_NAG: replay_nag(r, g, t); break;
         case TOK_UNTERMINATED_COMMENT: game_add_error(r, g, ERR_UNTERMINATED_COMMENT, g->ply, t, 0); /* fall through */
-        case TOK_COMMENT: replay_comment(r, g, t); break;
+        case TOK_COMMENT:
+            if (t->value) { /* nested braces, read to the match: a note, with --strict an error */
+                game_add_note(g, NOTE_NESTED_COMMENT, g->ply, t);
+                if (r->opt.strict)
+                    game_add_error(r, g, ERR_SYNTAX, g->ply, t, 6);
+            }
+            replay_comment(r, g, t);
+            break;
         case TOK_VAR_OPEN: replay_open_variation(r, g, t); break;
         case TOK_VAR_CLOSE: replay_close_variation(r, g, t); break;
         default: game_add_error(r, g, ERR_SYNTAX, g->ply, t, 5); break; /* a stray character */

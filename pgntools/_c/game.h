@@ -37,7 +37,33 @@ enum {
     NOTE_FIFTY_MOVE_CLAIMABLE,
     NOTE_THREEFOLD_CLAIMABLE,
     NOTE_INVALID_TAG_VALUE, /* a WhiteElo/BlackElo that is not a number: null in its column */
+    NOTE_PLAY_AFTER_AUTOMATIC_END, /* the mainline went on after a dead position, fivefold, 75 moves */
+    NOTE_NESTED_COMMENT,           /* { a { b } c }: read to the matching brace */
+    NOTE_MISSING_RESULT,           /* moves and no termination marker (the next game's tags, or the end) */
     NOTE_KIND_COUNT
+};
+
+/* Fix kinds (the fix table's rows; the result's fixes are G_FIXES bits, result.h). */
+enum {
+    FIXK_TRUNCATED_AT_AUTOMATIC_END, /* --automatic-ends truncate: the moves after it dropped */
+    /* a tag line read past its damage: FIXK_TAG_* = the scanner's TAG_* (tokenizer.h) */
+    FIXK_TAG_DOUBLED_QUOTES = TAG_DOUBLED_QUOTES,
+    FIXK_TAG_UNESCAPED_QUOTES,
+    FIXK_TAG_MISSING_BRACKET,
+    FIXK_TAG_MISSING_QUOTE,
+    FIXK_TAG_WITHOUT_VALUE,
+    FIXK_TAG_TRAILING_BACKSLASH,
+    FIXK_FEN_CASTLING,  /* start FEN: castling rights the position cannot have, dropped */
+    FIXK_FEN_EN_PASSANT, /* an en-passant square that cannot be right, cleared */
+    FIXK_FEN_FULLMOVE,  /* fullmove 0, made 1 */
+    FIX_KIND_COUNT
+};
+
+/* What a move after an automatic draw (dead position, fivefold, 75 moves) does. */
+enum {
+    AUTO_END_NOTE,     /* the game goes on, noted (NOTE_PLAY_AFTER_AUTOMATIC_END) */
+    AUTO_END_ENFORCE,  /* move_after_game_end, an error */
+    AUTO_END_TRUNCATE, /* the game ends there, with the rule's result: a fix */
 };
 
 typedef struct {
@@ -61,6 +87,10 @@ typedef struct {
     int max_games;        /* games per batch */
     size_t max_batch_bytes; /* a batch also ends once it holds this much (games with huge comments) */
     int max_errors;       /* errors kept per game */
+    int automatic_ends;   /* AUTO_END_* */
+    bool allow_null_moves; /* --, Z0, 0000, @@@@: the side to move passes (else null_move, an error) */
+    bool repair_truncate; /* --repair truncate: a game stopped by a bad mainline move is kept as its
+                           * legal prefix (STATUS_TRUNCATED), Result *, a comment at the cut */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };
@@ -94,5 +124,6 @@ bool game_tag_column_is_integer(int i); /* WhiteElo, BlackElo: int32 columns */
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);
+const char *game_fix_name(int kind);
 
 #endif

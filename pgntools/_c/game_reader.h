@@ -31,6 +31,8 @@ struct GameReader {
     size_t start_fen_len[2];
     I32Vec tag_set;                /* see tags_has: slots holding tag-name rows + 1 (0: empty) */
     size_t tag_set_first, tag_set_rows; /* it holds the rows [first, rows) of the current game */
+    char repaired_fen[176];        /* the current game's start FEN as repaired (Game.fen_repaired) */
+    size_t repaired_fen_len;
 };
 
 /* What one game needs while it is read. */
@@ -44,7 +46,14 @@ typedef struct {
     bool pending;    /* a mainline move row still open for its comments */
     bool has_tags, has_content;
     int n_errors, n_tags;
-    int outcome, outcome_ply;
+    int outcome, outcome_ply;  /* the end the position is at now (an automatic draw played on clears it) */
+    int automatic_end, automatic_end_ply; /* the first automatic draw reached (G_AUTOMATIC_END) */
+    bool played_on;  /* a mainline move came after it (AUTO_END_NOTE) */
+    bool cut;        /* AUTO_END_TRUNCATE cut the game there: the rest of the movetext is dropped */
+    int n_fixes;     /* rows in the fix table */
+    bool truncated;  /* repair_truncate cut the game at its bad move (the game's one error) */
+    bool fen_repaired; /* the start FEN was repaired: -o writes GameReader.repaired_fen */
+    size_t cut_at, marker_at; /* where the dropped move text starts; the termination marker */
     bool claim_fifty, claim_threefold;
     int result_tag, result_marker, result;
     uint8_t fixes;
@@ -72,5 +81,9 @@ void game_push_text(GameReader *r, int strcol, const char *s, size_t n, bool lat
 void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail);
 /* A note: counted per kind, the first ply and token of each kept. */
 void game_add_note(Game *g, int kind, int ply, const Token *t);
+/* A fix (a row of the fix table; the game becomes `fixed` unless it is invalid): what it concerns
+ * (a tag name, a FEN field, a rule), the text as read and what was made of it. */
+void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
+                  const char *from, size_t from_len, const char *to, size_t to_len);
 
 #endif

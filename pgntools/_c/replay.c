@@ -31,6 +31,124 @@ static int classify_variant(const char *v, size_t n)
     return -1;
 }
 
+/* ---------------------------------------------------------------- start FEN repairs */
+
+enum { FEN_FIELDS = 6, FEN_REPAIR_MAX = 160 };
+
+/* The FEN text's fields (at most FEN_FIELDS: more is no FEN this repairs); their count. */
+static int fen_fields(const char *s, size_t n, const char *f[FEN_FIELDS], size_t len[FEN_FIELDS])
+{
+    int k = 0;
+    for (size_t i = 0; i < n;) {
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        if (k == FEN_FIELDS)
+            return -1;
+        f[k] = s + i;
+        while (i < n && s[i] != ' ')
+            i++;
+        len[k] = (size_t)(s + i - f[k]);
+        k++;
+    }
+    return k;
+}
+
+static size_t fen_join(char *out, const char *f[FEN_FIELDS], const size_t len[FEN_FIELDS], int k)
+{
+    size_t o = 0;
+    for (int i = 0; i < k; i++) {
+        if (i)
+            out[o++] = ' ';
+        memcpy(out + o, f[i], len[i]);
+        o += len[i];
+    }
+    return o;
+}
+
+static bool all_zeros(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '0')
+            return false;
+    return n > 0;
+}
+
+/* A start FEN whose only problems are castling rights the position cannot have, an en-passant
+ * square that cannot be right, or fullmove 0: repaired into pos (a fix for each field, with the
+ * field before and after). Returns the problems left: 0 when repaired, else `problems` as read
+ * (a position that is not legal is no repair's business). */
+static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
+{
+    const char *f[FEN_FIELDS];
+    size_t len[FEN_FIELDS];
+    int k = g->fen_len <= FEN_REPAIR_MAX ? fen_fields(g->fen, g->fen_len, f, len) : -1;
+    bool zero_fullmove = k == 6 && all_zeros(f[5], len[5]);
+    if (r->opt.strict || k < 4 || (problems & ~(FEN_BAD_CASTLING_RIGHTS | FEN_BAD_EN_PASSANT)) ||
+        (!problems && !zero_fullmove))
+        return problems;
+    const char *orig[FEN_FIELDS];
+    size_t orig_len[FEN_FIELDS];
+    memcpy(orig, f, sizeof f);
+    memcpy(orig_len, len, sizeof len);
+    char kept[16], text[FEN_REPAIR_MAX + 8];
+    size_t n_kept = 0;
+    if (problems & FEN_BAD_CASTLING_RIGHTS) { /* each right alone, kept when the position has it */
+        Position probe;
+        f[3] = "-", len[3] = 1; /* (en passant apart: probed below) */
+        for (size_t i = 0; i < orig_len[2] && n_kept < sizeof kept; i++) {
+            if (memchr(kept, orig[2][i], n_kept))
+                continue;
+            f[2] = orig[2] + i, len[2] = 1;
+            if (!(fen_parse(&probe, text, fen_join(text, f, len, k), g->chess960) & FEN_BAD_CASTLING_RIGHTS))
+                kept[n_kept++] = orig[2][i];
+        }
+        f[2] = n_kept ? kept : "-", len[2] = n_kept ? n_kept : 1;
+        f[3] = orig[3], len[3] = orig_len[3];
+    }
+    if (problems & FEN_BAD_EN_PASSANT)
+        f[3] = "-", len[3] = 1;
+    if (zero_fullmove)
+        f[5] = "1", len[5] = 1;
+    size_t text_len = fen_join(text, f, len, k);
+    if (fen_parse(pos, text, text_len, g->chess960))
+        return fen_parse(pos, g->fen, g->fen_len, g->chess960); /* the problems as read */
+    _Static_assert(sizeof r->repaired_fen >= sizeof text, "room for a repaired FEN");
+    memcpy(r->repaired_fen, text, text_len);
+    r->repaired_fen_len = text_len;
+    g->fen_repaired = true;
+    static const char *const names[] = {"castling", "en_passant", "fullmove"};
+    static const int kinds[] = {FIXK_FEN_CASTLING, FIXK_FEN_EN_PASSANT, FIXK_FEN_FULLMOVE};
+    for (int i = 2; i < k; i++)
+        if (i != 4 && (len[i] != orig_len[i] || memcmp(f[i], orig[i], len[i])))
+            game_add_fix(r, g, kinds[i == 2 ? 0 : i == 3 ? 1 : 2], 0, names[i == 2 ? 0 : i == 3 ? 1 : 2],
+                         strlen(names[i == 2 ? 0 : i == 3 ? 1 : 2]), orig[i], orig_len[i], f[i], len[i]);
+    return 0;
+}
+
+/* The FEN tag's line as a token, for its errors: from its '[' to its ']' (or the line's end). */
+static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
+{
+    const char *b = r->sc.buf;
+    size_t at = (size_t)(g->fen - b), a = at, z = at + g->fen_len;
+    while (a > g->start && b[a - 1] != '\n' && b[a - 1] != '\r' && b[a] != '[')
+        a--;
+    while (z < r->sc.len && b[z] != '\n' && b[z] != '\r' && b[z - 1] != ']')
+        z++;
+    memset(t, 0, sizeof *t);
+    t->start = t->a = a;
+    t->len = t->alen = z - a;
+    t->line = g->line;
+    size_t line_start = g->start;
+    for (size_t i = g->start; i < a; i++)
+        if (b[i] == '\n') {
+            t->line++;
+            line_start = i + 1;
+        }
+    t->col = (int64_t)(a - line_start) + 1;
+}
+
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -50,9 +168,11 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         g->replaying = false;
     }
     if (g->fen) {
-        int problems = fen_parse(&L->pos, g->fen, g->fen_len, g->chess960);
-        if (problems) {
-            game_add_error(r, g, ERR_INVALID_START_POSITION, 0, first_move_token, problems);
+        int problems = repair_start_fen(r, g, &L->pos, fen_parse(&L->pos, g->fen, g->fen_len, g->chess960));
+        if (problems) { /* located at the FEN tag */
+            Token fen_tag;
+            fen_tag_token(r, g, &fen_tag);
+            game_add_error(r, g, ERR_INVALID_START_POSITION, 0, &fen_tag, problems);
             g->replaying = false;
         }
         if (!g->has_setup)
@@ -80,9 +200,33 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 
 /* ---------------------------------------------------------------- moves */
 
+/* A null move (--allow-null-moves; the side to move is not in check): the side passes, the
+ * en-passant chance is gone, the clocks count on. Recorded in u as MOVE_NONE (take_back). */
+static void make_null_move(Position *p, Undo *u)
+{
+    memcpy(&u->state, &p->turn, sizeof u->state);
+    u->move = MOVE_NONE;
+    u->captured = 0;
+    if (p->turn == BLACK)
+        p->fullmove++;
+    p->turn ^= 1;
+    p->ep = NO_SQ;
+    p->halfmove++;
+    pos_rehash(p); /* rare: the hash from scratch */
+}
+
+/* Takes back the move recorded in u, a null move too. */
+static void take_back(Position *p, const Undo *u)
+{
+    if (u->move == MOVE_NONE)
+        memcpy(&p->turn, &u->state, sizeof u->state);
+    else
+        pos_unmake(p, u);
+}
+
 static bool emitting(const GameReader *r, const Game *g)
 {
-    return r->opt.pgn && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
+    return r->opt.pgn && !g->cut && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
 }
 
 static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
@@ -122,11 +266,16 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     int from = mv_from(m), to = mv_to(m), type = mv_type(m), us = u->state.turn;
     uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
-                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0));
+                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
+                              (m == MOVE_NONE ? MF_NULL : 0));
     /* castling goes to the king's square, as UCI has it (Chess960: king takes rook); the king
      * stands there now */
     int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
     int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    if (m == MOVE_NONE) { /* a null move: the king stands still (the moves table has a piece and */
+        piece = KING;     /* squares for every row); its SAN is --, its UCI 0000 */
+        from = uci_to = pos_king(after, us);
+    }
     char text[FEN_MAX];
     finish_pending(r, g);
     if (!batch_reserve_move_row(b)) {
@@ -142,12 +291,71 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     COL_PUT(b, M_FLAGS, uint8_t, flags);
     COL_PUT(b, M_HALFMOVE, uint16_t, after->halfmove);
     COL_PUT(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
-    size_t uci_len = uci_format_squares(from, uci_to, mv_promo(m), text);
+    size_t uci_len = m == MOVE_NONE ? 4 : uci_format_squares(from, uci_to, mv_promo(m), text);
+    if (m == MOVE_NONE)
+        memcpy(text, "0000", 4);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
         b->failed = true;
     if (r->opt.fen_every_ply)
         game_push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
     g->pending = true;
+}
+
+static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
+{
+    game_add_error(r, g, kind, ply, t, detail);
+    g->stopped = true;
+    /* --repair truncate: a bad mainline move after at least one good one cuts the game there */
+    if (r->opt.repair_truncate && g->depth == 0 && kind > 0 && kind < SAN_ERROR_COUNT && ply > 1 &&
+        g->n_errors == 1) {
+        g->truncated = g->cut = true;
+        g->cut_at = t->start;
+    }
+}
+
+static bool is_automatic_draw(int outcome)
+{
+    return outcome == OUTCOME_INSUFFICIENT || outcome == OUTCOME_SEVENTYFIVE || outcome == OUTCOME_FIVEFOLD;
+}
+
+/* Keeps the first automatic draw the mainline reaches (G_AUTOMATIC_END), whatever follows it. */
+static void note_automatic_end(Game *g)
+{
+    if (!g->automatic_end && is_automatic_draw(g->outcome)) {
+        g->automatic_end = g->outcome;
+        g->automatic_end_ply = g->outcome_ply;
+    }
+}
+
+static const char *automatic_end_name(int outcome)
+{
+    return outcome == OUTCOME_INSUFFICIENT ? "insufficient_material"
+           : outcome == OUTCOME_SEVENTYFIVE ? "seventyfive_moves"
+                                            : "fivefold_repetition";
+}
+
+/* A mainline move t after the automatic draw the game is at: true when it is to be replayed
+ * (AUTO_END_NOTE: noted once, and the position decides the end again from here). Otherwise the
+ * game ends before t: an error (enforce), or cut there with a fix (truncate). */
+static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int ply)
+{
+    if (r->opt.automatic_ends == AUTO_END_ENFORCE) {
+        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, g->outcome);
+        return false;
+    }
+    if (r->opt.automatic_ends == AUTO_END_TRUNCATE) {
+        const char *rule = automatic_end_name(g->outcome);
+        game_add_fix(r, g, FIXK_TRUNCATED_AT_AUTOMATIC_END, g->outcome_ply, rule, strlen(rule),
+                     r->sc.buf + t->a, t->alen, "", 0);
+        g->cut = g->stopped = true; /* the rest of the movetext is read, not replayed or written */
+        return false;
+    }
+    if (!g->played_on) {
+        g->played_on = true;
+        game_add_note(g, NOTE_PLAY_AFTER_AUTOMATIC_END, g->automatic_end_ply, t);
+    }
+    g->outcome = g->outcome_ply = 0;
+    return true;
 }
 
 /* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. A move
@@ -160,24 +368,23 @@ static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool m
     if (material_changed) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
-    } else if (p->halfmove >= 8) {
+    } else if (p->halfmove >= 8 && !(g->played_on && p->halfmove > 150)) {
+        /* (played on past 75 moves the clock grows without bound, and a repetition scan over it
+         * made a long game quadratic: the claims were noted by then) */
         if (p->halfmove >= 100)
             g->claim_fifty = true;
         int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
         g->claim_threefold |= reps >= 3;
-        if (reps >= 5 && !g->outcome)
+        /* once played on (AUTO_END_NOTE), only a dead position ends the game again: the players
+         * went on past a repetition or the clock, and how it ended is theirs */
+        if (reps >= 5 && !g->outcome && !g->played_on)
             g->outcome = OUTCOME_FIVEFOLD;
-        if (!g->outcome && p->halfmove >= 150)
+        if (!g->outcome && p->halfmove >= 150 && !g->played_on)
             g->outcome = OUTCOME_SEVENTYFIVE;
     }
     if (g->outcome && !g->outcome_ply)
         g->outcome_ply = g->ply;
-}
-
-static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
-{
-    game_add_error(r, g, kind, ply, t, detail);
-    g->stopped = true;
+    note_automatic_end(g);
 }
 
 void replay_move(GameReader *r, Game *g, const Token *t)
@@ -200,14 +407,20 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     bool mainline = g->depth == 0;
     int ply = L->ply + 1;
     int ended = mainline ? g->outcome : L->ended;
-    if (ended) {
-        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
+    if (ended && !mainline && r->opt.automatic_ends != AUTO_END_ENFORCE) {
+        L->ended = ended = 0; /* a variation plays on after a dead position or 75 moves too */
+    } else if (ended && (!is_automatic_draw(ended) || !play_after_automatic_end(r, g, t, ply))) {
+        if (!is_automatic_draw(ended)) /* after checkmate no legal move exists */
+            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
         return;
     }
     SanMove sm;
     move_t m = MOVE_NONE;
     int rc = san_parse(text, t->alen, &sm);
-    if (rc == SAN_OK)
+    bool null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
+    if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
+        rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
+    else if (rc == SAN_OK)
         rc = san_resolve(&L->pos, &sm, &m);
     if (rc != SAN_OK) {
         if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
@@ -226,16 +439,22 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     char san[16];
     size_t san_len = 0;
     bool want_san = r->opt.pgn || (mainline && r->opt.moves);
-    if (want_san)
+    if (want_san && null_move) {
+        memcpy(san, "--", 2);
+        san_len = 2;
+    } else if (want_san)
         san_len = san_format_base(&L->pos, m, san);
-    pos_make_undo(&L->pos, m, &L->undo);
+    if (null_move)
+        make_null_move(&L->pos, &L->undo);
+    else
+        pos_make_undo(&L->pos, m, &L->undo);
     bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
     L->has_move = true;
     L->ply = ply;
     int status = pos_check_status(&L->pos);
     if (want_san && status)
         san[san_len++] = status == 2 ? '#' : '+';
-    uint16_t notes = sm.notes | san_check_notes(sm.check, status);
+    uint16_t notes = null_move ? 0 : sm.notes | san_check_notes(sm.check, status);
     if (notes) /* most moves need none */
         add_move_notes(r, g, notes, ply, t);
 
@@ -267,6 +486,8 @@ void replay_move(GameReader *r, Game *g, const Token *t)
 void replay_comment(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
+    if (g->cut) /* after the cut: dropped with the moves */
+        return;
     if (g->depth == 0 && g->pending) {
         ann_parse(text, t->alen, &g->ann);
         if (r->opt.comments) {
@@ -295,7 +516,7 @@ void replay_nag(GameReader *r, Game *g, const Token *t)
         game_add_error(r, g, ERR_SYNTAX, g->ply, t, 0);
         return;
     }
-    if (g->depth == 0 && g->pending)
+    if (g->depth == 0 && g->pending && !g->cut)
         COL_PUSH(&r->batch, N_NAG, uint8_t, t->value);
     if (emitting(r, g) && !r->opt.reduced)
         em_nag(&r->em, t->value);
@@ -316,7 +537,7 @@ void replay_open_variation(GameReader *r, Game *g, const Token *t)
     r->levels.len = (size_t)g->depth + 1;
     V->pos = L->pos;
     if (L->has_move)
-        pos_unmake(&V->pos, &L->undo);
+        take_back(&V->pos, &L->undo);
     V->has_move = false;
     V->ply = L->ply - 1;
     V->ended = 0;
@@ -346,9 +567,10 @@ static void check_result(GameReader *r, Game *g, const Position *final)
 {
     ResultCheck rc;
     int by_position = result_of_outcome(g->outcome, final->turn);
-    result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results, g->n_errors > 0, &rc);
-    g->result = rc.result;
-    g->fixes = rc.fixes;
+    /* a cut game takes the rule's result whatever --no-fix-results says: truncate asked for it */
+    result_check(g->result_tag, g->result_marker, by_position, r->opt.fix_results || g->cut, g->n_errors > 0, &rc);
+    g->result = g->truncated ? RESULT_UNKNOWN : rc.result; /* a cut game's result is unknown */
+    g->fixes = g->truncated ? 0 : rc.fixes;
     if (rc.error)
         game_add_error(r, g, rc.error, 0, NULL, rc.detail);
     if (rc.missing_tag)
@@ -364,10 +586,11 @@ static void final_outcome(GameReader *r, Game *g, const Position *p)
         g->outcome = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
     else if (pos_is_insufficient_material(p))
         g->outcome = OUTCOME_INSUFFICIENT;
-    else if (p->halfmove >= 150)
+    else if (p->halfmove >= 150 && !g->played_on)
         g->outcome = OUTCOME_SEVENTYFIVE;
     if (g->outcome)
         g->outcome_ply = g->ply;
+    note_automatic_end(g);
 }
 
 void replay_finish(GameReader *r, Game *g)

@@ -122,6 +122,62 @@ static size_t tag_value_end(const char *b, size_t i, size_t n)
     return n;
 }
 
+static bool unescaped_quote_in(const char *b, size_t i, size_t end)
+{
+    for (; i < end; i++) {
+        if (b[i] == '\\')
+            i++;
+        else if (b[i] == '"')
+            return true;
+    }
+    return false;
+}
+
+/* A tag line [start, end) at a line start that scan_tag could not read, with a name that ends at
+ * name_end: the damage it can be read past (TAG_*, the value in t->b), or TAG_CLEAN when none. */
+static int recover_tag(const char *b, size_t name_end, size_t end, Token *t)
+{
+    while (end > name_end && (b[end - 1] == ' ' || b[end - 1] == '\t'))
+        end--;
+    bool closed = end > name_end && b[end - 1] == ']';
+    if (closed)
+        end--;
+    while (end > name_end && (b[end - 1] == ' ' || b[end - 1] == '\t'))
+        end--;
+    size_t v = name_end;
+    while (v < end && (b[v] == ' ' || b[v] == '\t'))
+        v++;
+    t->b = v;
+    t->blen = 0;
+    if (v == end)
+        return TAG_WITHOUT_VALUE;
+    if (b[v] != '"')
+        return TAG_CLEAN; /* an unquoted value: not a shape we know */
+    v++;
+    bool quoted = end > v && b[end - 1] == '"';
+    if (quoted && end - 1 > v && b[end - 2] == '\\') { /* a Windows path's backslash, not an escape */
+        t->b = v;
+        t->blen = end - 1 - v;
+        return TAG_TRAILING_BACKSLASH;
+    }
+    if (!quoted) {
+        t->b = v;
+        t->blen = end - v;
+        return TAG_MISSING_QUOTE;
+    }
+    size_t z = end - 1;
+    if (z - v >= 2 && b[v] == '"' && b[z - 1] == '"' && !unescaped_quote_in(b, v + 1, z - 1)) {
+        t->b = v + 1;
+        t->blen = z - v - 2;
+        return TAG_DOUBLED_QUOTES;
+    }
+    t->b = v;
+    t->blen = z - v;
+    if (unescaped_quote_in(b, v, z))
+        return TAG_UNESCAPED_QUOTES;
+    return closed ? TAG_CLEAN : TAG_MISSING_BRACKET;
+}
+
 static int scan_tag(Scanner *s, Token *t)
 {
     const char *b = s->buf;
@@ -146,29 +202,43 @@ static int scan_tag(Scanner *s, Token *t)
                 return finish_on_line(s, t, TOK_TAG, i + 1);
         }
     }
-    /* Malformed: the rest of the line is the bad tag. */
+    /* Malformed: the rest of the line is the bad tag, unless it is a tag line with damage we
+     * can read past (the game decides what to make of it: a fix, or an error with --strict). */
     i = s->pos;
     while (i < n && b[i] != '\n' && b[i] != '\r')
         i++;
     if (i >= n && !s->eof)
         return TOK_NEED_MORE;
+    if (t->line_start && t->alen && (t->value = recover_tag(b, t->a + t->alen, i, t)) != TAG_CLEAN)
+        return finish_on_line(s, t, TOK_TAG, i);
+    t->b = t->blen = 0;
     return finish(s, t, TOK_BAD_TAG, i);
 }
+
+/* How far past its first '}' a comment with a '{' inside may look for the '}' that matches:
+ * a nested comment is short, and a stray '{' must not make every later comment a long scan. */
+enum { NESTED_COMMENT_REACH = 1024 };
 
 static int scan_brace_comment(Scanner *s, Token *t)
 {
     const char *b = s->buf;
     size_t n = s->len, i = s->pos + 1;
+    size_t first_close = SIZE_MAX; /* where the comment ends if its braces do not match */
+    int depth = 1;
     t->a = i;
     for (;;) {
         const char *close = memchr(b + i, '}', n - i);
         size_t limit = close ? (size_t)(close - b) : n;
+        if (first_close != SIZE_MAX && limit > first_close + NESTED_COMMENT_REACH)
+            limit = n, close = NULL; /* no match near enough: the first '}' ends it (below) */
         /* A tag line inside a comment means its '}' is missing: end the comment before it. */
-        const char *nl = memchr(b + i, '\n', limit - i);
+        const char *nl = first_close == SIZE_MAX || close ? memchr(b + i, '\n', limit - i) : NULL;
         while (nl) {
             bool need_more;
             size_t next = (size_t)(nl - b) + 1;
             if (tok_looks_like_tag(s, next, &need_more)) {
+                if (first_close != SIZE_MAX)
+                    break; /* braces that never match: the first '}' ends it */
                 t->alen = next - t->a;
                 return finish(s, t, TOK_UNTERMINATED_COMMENT, next);
             }
@@ -176,9 +246,22 @@ static int scan_brace_comment(Scanner *s, Token *t)
                 return TOK_NEED_MORE;
             nl = memchr(b + next, '\n', limit - next);
         }
-        if (close) {
-            t->alen = limit - t->a;
-            return finish(s, t, TOK_COMMENT, limit + 1);
+        if (close && !nl) {
+            for (const char *o = memchr(b + i, '{', limit - i); o; o = memchr(o + 1, '{', (size_t)(b + limit - o - 1)))
+                depth++; /* (most comments have none: one memchr) */
+            if (--depth == 0) {
+                t->alen = limit - t->a;
+                t->value = first_close != SIZE_MAX;
+                return finish(s, t, TOK_COMMENT, limit + 1);
+            }
+            if (first_close == SIZE_MAX)
+                first_close = limit;
+            i = limit + 1;
+            continue;
+        }
+        if (first_close != SIZE_MAX && (nl || s->eof || n > first_close + NESTED_COMMENT_REACH)) {
+            t->alen = first_close - t->a; /* the braces do not match: as if none nested */
+            return finish(s, t, TOK_COMMENT, first_close + 1);
         }
         if (!s->eof)
             return TOK_NEED_MORE;

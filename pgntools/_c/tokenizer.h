@@ -9,18 +9,24 @@
 enum {
     TOK_END,          /* end of input */
     TOK_NEED_MORE,    /* the buffer ends inside a token, and more input follows */
-    TOK_TAG,          /* [Name "value"]: a = name, b = raw value (escapes not yet undone) */
+    TOK_TAG,          /* [Name "value"]: a = name, b = raw value (escapes not yet undone); value:
+                       * TAG_CLEAN, or the TAG_* damage a tag line at a line start was read past */
     TOK_BAD_TAG,      /* a line starting with '[' that is not a well-formed tag */
     TOK_MOVE_NUMBER,  /* 12. or 12... (value = the number) */
     TOK_MOVE,         /* any move-like word: SAN, LAN, UCI, --, ... (a = the text) */
     TOK_NAG,          /* $n, or !, ?, !!, ??, !?, ?! as NAGs 1-6 (value) */
-    TOK_COMMENT,      /* {text} or ;text (a = the text) */
+    TOK_COMMENT,      /* {text} or ;text (a = the text); value 1: nested braces, read to the match */
     TOK_UNTERMINATED_COMMENT, /* '{' with no '}' before end of input or before a tag line */
     TOK_VAR_OPEN,
     TOK_VAR_CLOSE,
     TOK_RESULT,       /* value: RESULT_* */
     TOK_BAD_CHAR,     /* a byte that starts no token (e.g. a stray '}') */
 };
+
+/* A tag line's damage that the scanner reads past (the value it takes is in b): [White ""X""]
+ * → X, [Event "The "Big" Open"] → The "Big" Open, [Event "x" or [Event "x] → x, [Round] → "". */
+enum { TAG_CLEAN, TAG_DOUBLED_QUOTES, TAG_UNESCAPED_QUOTES, TAG_MISSING_BRACKET, TAG_MISSING_QUOTE,
+       TAG_WITHOUT_VALUE, TAG_TRAILING_BACKSLASH, TAG_DAMAGE_COUNT }; /* [Event "x \"] → x \ */
 
 enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_UNKNOWN }; /* none, 1-0, 0-1, 1/2-1/2, * */
 

@@ -1,9 +1,9 @@
 """PGN outputs: the export-format games (built in C), the rejected games and `filter`'s games as they were."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
-from pgntools.reader import STATUS_INVALID, GameBatch
+from pgntools.reader import STATUS_INVALID, STATUS_TRUNCATED, GameBatch
 from pgntools.sinks.base import Sink
 
 
@@ -20,7 +20,8 @@ class PgnSink(Sink):
 
 
 class RejectsSink(Sink):
-    """The invalid games exactly as they were in the input, each followed by a blank line."""
+    """The invalid games exactly as they were in the input (and the truncated ones, whose moves
+    after the cut only the input has), each followed by a blank line."""
 
     needs = {"raw_invalid": True}
 
@@ -30,7 +31,7 @@ class RejectsSink(Sink):
     def write(self, batch: GameBatch):
         # the raw column holds the invalid games' bytes, or every game's when another output
         # (filter's) needs them all: the status says which are rejects
-        parts = raw_games(batch, STATUS_INVALID, own_line_ends=False)
+        parts = raw_games(batch, (STATUS_INVALID, STATUS_TRUNCATED), own_line_ends=False)
         if parts:
             self.output.write(b"".join(parts))
 
@@ -50,17 +51,17 @@ class RawPgnSink(Sink):
             self.output.write(b"".join(parts))
 
 
-def raw_games(batch: GameBatch, status: Optional[int] = None, own_line_ends: bool = True) -> List[bytes]:
-    """The recorded input bytes of the batch's games (of those with ``status``), each with the
+def raw_games(batch: GameBatch, statuses: Optional[Tuple[int, ...]] = None, own_line_ends: bool = True) -> List[bytes]:
+    """The recorded input bytes of the batch's games (of those with one of ``statuses``), each with the
     blank line that ends it (CR LF CR LF for a game written with CR LF, with ``own_line_ends``)."""
     offsets_raw, data = batch.string_buffers("raw")
     if not data:
         return []
     offsets = memoryview(offsets_raw).cast("i")
-    statuses = batch.raw["status"]
+    status = batch.raw["status"]
     parts = []
     for i in range(len(offsets) - 1):
-        if offsets[i] == offsets[i + 1] or (status is not None and statuses[i] != status):
+        if offsets[i] == offsets[i + 1] or (statuses is not None and status[i] not in statuses):
             continue
         game = data[offsets[i]:offsets[i + 1]]
         parts.append(game + (b"\r\n\r\n" if own_line_ends and b"\r\n" in game else b"\n\n"))

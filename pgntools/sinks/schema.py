@@ -129,13 +129,18 @@ GAME_COLUMNS = [
     Column("result", "string", True, Codes("result", tuple(RESULTS)),
            "the checked result: 1-0, 0-1, 1/2-1/2 or * (the marker, the Result tag and the final position agree)"),
     _tag("result_tag", "Result", "the Result tag as read"),
-    Column("status", STATUS, True, Codes("status", tuple(STATUSES)), "valid, fixed or invalid"),
+    Column("status", STATUS, True, Codes("status", tuple(STATUSES)), "valid, fixed, invalid, or truncated (--repair truncate)"),
     Column("errors", ("list", ERROR), True, Built("errors"),
            "the errors (kind, ply, message) that make the game invalid; empty when it is not"),
     Column("ply_count", "int32", True, Fixed("ply_count"), "mainline plies replayed (up to the first error)"),
     Column("outcome", STATUS, True, Codes("outcome", tuple(OUTCOMES[1:]), base=1),
            "the automatic end the game reached: checkmate, stalemate, insufficient_material, "
            "seventyfive_moves or fivefold_repetition", "no automatic end"),
+    Column("automatic_end", STATUS, True, Codes("automatic_end", tuple(OUTCOMES[1:]), base=1),
+           "the first automatic draw the mainline reached (insufficient_material, seventyfive_moves or "
+           "fivefold_repetition), whether the game ended there or went on (--automatic-ends)", "none reached"),
+    Column("automatic_end_ply", "int32", True, Fixed("automatic_end_ply"),
+           "the ply at which automatic_end was reached (0 when none was, or at the start position)"),
     Column("final_fen", "string", True, Strings("final_fen", dictionary=False),
            "the position after the last move replayed (start_fen when none was)"),
 ]
@@ -157,6 +162,8 @@ MOVE_COLUMNS = [
     Column("is_mate", "bool", False, Flag(MOVE_FLAGS["mate"]), "the move gives checkmate"),
     Column("is_castle", "bool", False, Flag(MOVE_FLAGS["castle"]), "the move castles"),
     Column("is_en_passant", "bool", False, Flag(MOVE_FLAGS["en_passant"]), "the move captures en passant"),
+    Column("is_null", "bool", False, Flag(MOVE_FLAGS["null"]),
+           "a null move (--allow-null-moves): the side passed (san --, uci 0000, the king standing still)"),
     Column("halfmove_clock", "uint16", False, Fixed("halfmove_clock"), "the halfmove clock after the move"),
     Column("clock", "float64", True, Fixed("clock", has=HAS_BITS["clock"]),
            "seconds left on the mover's clock, from the comment's [%clk]", "no [%clk]"),

@@ -11,7 +11,7 @@ interval, false when for none, null otherwise.
 from __future__ import annotations
 
 from array import array
-from typing import Dict, Optional
+from typing import Dict
 
 import pyarrow as pa
 import pyarrow.compute as pc
