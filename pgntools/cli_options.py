@@ -1,0 +1,202 @@
+"""The command line's shared options: the decorators that give every game-reading command the
+same inputs, checking, selection, recovery and parallel options, and the helpers that turn their
+values into a Run's reader options, workers, selection and report sink."""
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from pgntools import options
+from pgntools.exits import EXIT_USAGE
+from pgntools.options import ReaderOptions
+from pgntools.sinks.base import SinkSpec
+from pgntools.sinks.report import REPORT_LEVELS, ReportSink
+from pgntools.usage import check_report_level, scheduler_address
+
+# One path type for every path option: each click.Path() looks its name up with gettext (13
+# look-ups, ~2.4 M instructions of start-up; one now).
+PATH = click.Path(allow_dash=True)
+
+
+def inputs(f):
+    return click.argument("files", nargs=-1, type=PATH, metavar="FILES...", callback=_stdin_by_default)(f)
+
+
+def _stdin_by_default(ctx, param, files):
+    """No FILES: stdin when it is a pipe or a file (as jq and grep read it), the usage error on a terminal."""
+    if files:
+        return files
+    if sys.stdin is None or sys.stdin.isatty():
+        raise click.MissingParameter(ctx=ctx, param=param)
+    return ("-",)
+
+
+def checking_options(f):
+    """Options every game-reading command shares: what is checked and what is reported."""
+    decorators = [
+        click.option("--report", type=PATH, metavar="PATH",
+                     help="JSON Lines: one object per game that is not clean (invalid, fixed, or with notes)."),
+        click.option("--report-level", type=click.Choice(list(REPORT_LEVELS)), default=None, expose_value=False,
+                     callback=_remember,
+                     help="Which games --report writes: errors (invalid ones), fixes (invalid and fixed), notes "
+                          "(also valid games with notes) [default: notes]."),
+        click.option("--summary", type=PATH, metavar="PATH",
+                     help="JSON: games, valid, fixed, invalid, counts per error and note kind, bytes (of the "
+                          "inputs as stored: compressed bytes for compressed input), pgn_bytes (decompressed), "
+                          "seconds (and input_errors: inputs whose compressed stream broke)."),
+        click.option("--strict", is_flag=True,
+                     help="Treat notation that needed normalising (e8Q, 0-0, e2e4, Ngf3, a wrong +/#) as errors."),
+        click.option("--fix-results/--no-fix-results", default=True, show_default=True,
+                     help="Repair a Result tag or termination marker that the game itself decides; "
+                          "with --no-fix-results such games are invalid."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr (default: only when stderr is a terminal)."),
+        click.option("--max-game-size", type=click.IntRange(1), default=64, show_default=True, metavar="MIB",
+                     help="A game larger than this (e.g. a runaway comment) is reported as game_too_large "
+                          "and skipped; memory use is bounded by it."),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
+def recovery_options(f):
+    """What the reader recovers from instead of calling a game invalid (issue 20): play after an
+    automatic draw, null moves, bad moves (--repair). The choices go to the Click context; reader_recovery() hands them to a Run."""
+
+    @functools.wraps(f)
+    def wrapper(*args, automatic_ends, allow_null_moves, repair, **kwargs):
+        click.get_current_context().meta["pgntools.recovery"] = {"automatic_ends": automatic_ends,
+                                                                 "allow_null_moves": allow_null_moves or None,
+                                                                 "repair": repair}
+        return f(*args, **kwargs)
+
+    wrapper = click.option(
+        "--repair", type=click.Choice(["none", "truncate"]), default=None,
+        help="truncate: a game stopped by an illegal or unreadable mainline move is kept as its legal "
+             "prefix (status truncated, Result *, a comment at the cut naming the error and the move "
+             "text dropped; validate's rejects file still gets its bytes). A game with no legal move "
+             "first stays invalid. [default: none]")(wrapper)
+    wrapper = click.option(
+        "--allow-null-moves", is_flag=True,
+        help="Read --, Z0, 0000 and @@@@ as a null move (the side to move passes; not when in check), "
+             "written -- in PGN and 0000 as UCI. Without it a null move is an error.")(wrapper)
+    return click.option(
+        "--automatic-ends", type=click.Choice(["note", "enforce", "truncate"]), default=None,
+        help="A game that goes on after an automatic draw (dead position, fivefold repetition, 75-move "
+             "rule): note (the default) keeps it valid with a note play_after_automatic_end; enforce "
+             "(the default with --strict) makes the moves after it an error; truncate cuts the game "
+             "there with the rule's result (a fix).")(wrapper)
+
+
+def reader_recovery() -> dict:
+    """The reader options recovery_options chose (an option left unset keeps the reader's default)."""
+    chosen = click.get_current_context().meta.get("pgntools.recovery", {})
+    return {name: value for name, value in chosen.items() if value is not None}
+
+
+JOBS_HELP = ("Threads to use [default: the number of CPUs]: N workers read chunks of the input. "
+             "Outputs are the same for any N; --jobs 1 reads in the main thread.")
+
+
+SCHEDULER_HELP = ("Run on a Dask cluster (tcp://HOST:PORT, or HOST:PORT; needs the dask extra: pip install "
+                  "'pgntools-chess[dask]', or '.[dask]' in a checkout): its workers read and check the games, "
+                  "the outputs are written here.")
+
+
+def parallel_options(f=None, *, jobs_help=JOBS_HELP, scheduler_help=SCHEDULER_HELP):
+    """--jobs and --scheduler: where the games are read and checked."""
+    if f is None:  # @parallel_options(jobs_help=...)
+        return functools.partial(parallel_options, jobs_help=jobs_help, scheduler_help=scheduler_help)
+    decorators = [
+        click.option("-j", "--jobs", type=click.IntRange(1), default=None, metavar="N", help=jobs_help),
+        click.option("--scheduler", metavar="ADDRESS", callback=scheduler_address, help=scheduler_help),
+        click.option("--connect-timeout", type=click.FloatRange(0, min_open=True), default=10, show_default=True,
+                     metavar="SECONDS", expose_value=False, callback=_remember,
+                     help="With --scheduler: give up connecting to it after this long."),
+        click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
+                     help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
+def _remember(ctx, param, value):
+    """Keeps a shared option's value for the helpers that use it (not a parameter of each command)."""
+    ctx.meta[f"pgntools.{param.name}"] = value
+
+
+def _remembered(name: str):
+    return click.get_current_context().meta.get(f"pgntools.{name}")
+
+
+def report_spec(report) -> SinkSpec:
+    """The --report sink, at --report-level."""
+    level = _remembered("report_level")
+    check_report_level(level, report)
+    return SinkSpec("report", functools.partial(ReportSink, level=level or "notes"))
+
+
+def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
+    """The Workers fields for the parallel options (the policy: pgntools.options.workers_for)."""
+    if scheduler:  # Dask's own setting, read when its client connects (pgntools.dask.ClusterExecutor)
+        try:
+            import dask
+        except ImportError:  # (pgntools.dask says how to install it)
+            pass
+        else:
+            dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
+    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job)._asdict()
+
+
+WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (the others are left out of "
+              "every output), over the games table's column names: e.g. \"white_elo >= 2400 and date >= "
+              "'2023.01.01' and event like 'Rated Blitz%'\", \"result in ('1-0', '0-1')\", "
+              "\"tags['Termination'] = 'Normal'\". Absent and unknown (?, -) tag values are null. "
+              "The language: README, Selecting games.")
+
+
+def selection_options(f):
+    """--where, --sample/--seed and --limit: which games go to the outputs (pgntools.where). The
+    command gets ``selection`` (checked here: a bad expression exits 2 before any input is read)."""
+
+    @functools.wraps(f)
+    def wrapper(*args, where, sample, seed, limit, **kwargs):
+        from pgntools.selection import KEEP_ALL
+
+        selection = KEEP_ALL
+        if where is not None or sample is not None or limit is not None:
+            from pgntools.where import Choose, WhereError
+
+            try:
+                selection = Choose(where, sample, seed, limit)
+            except WhereError as exc:
+                click.echo(f"pgntools: error: {exc}", err=True)
+                sys.exit(EXIT_USAGE)
+        if limit is not None:  # the first N of the input in order: one reader
+            if kwargs.get("scheduler"):
+                click.echo("pgntools: error: --limit reads in order in one thread: not with --scheduler", err=True)
+                sys.exit(EXIT_USAGE)
+            kwargs["jobs"] = 1
+        return f(*args, selection=selection, **kwargs)
+
+    decorators = [
+        click.option("--where", metavar="EXPR", help=WHERE_HELP),
+        click.option("--sample", type=click.FloatRange(0, 1), metavar="FRACTION",
+                     help="Keep a pseudo-random share of the games, chosen by game id and --seed: the same "
+                          "games for any --jobs."),
+        click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample."),
+        click.option("--limit", type=click.IntRange(0), metavar="N",
+                     help="Stop after N selected games (and stop reading); reads in one thread."),
+    ]
+    for decorator in reversed(decorators):
+        wrapper = decorator(wrapper)
+    return wrapper
+
+
+def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
+    """The reader options of the checking options (what the outputs need, the run adds)."""
+    return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
