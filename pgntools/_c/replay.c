@@ -132,9 +132,10 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
 {
     const char *b = r->sc.buf;
     size_t at = (size_t)(g->fen - b), a = at, z = at + g->fen_len;
-    while (a > g->start && b[a - 1] != '\n' && b[a - 1] != '\r' && b[a] != '[')
+    /* (an empty FEN value may end the buffer: b[at] is then past it) */
+    while (a > g->start && b[a - 1] != '\n' && b[a - 1] != '\r' && (a >= r->sc.len || b[a] != '['))
         a--;
-    while (z < r->sc.len && b[z] != '\n' && b[z] != '\r' && b[z - 1] != ']')
+    while (z < r->sc.len && b[z] != '\n' && b[z] != '\r' && (z == at || b[z - 1] != ']'))
         z++;
     memset(t, 0, sizeof *t);
     t->start = t->a = a;
