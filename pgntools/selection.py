@@ -34,17 +34,30 @@ class Selection:
 KEEP_ALL = Selection()
 
 
-class Keep(Selection):
+class ByIndices(Selection):
+    """A selection that says which games of a batch it keeps (``kept``: batch-local indices,
+    ascending): the batch itself when it keeps them all, else a view of those."""
+
+    def kept(self, batch: GameBatch) -> List[int]:
+        raise NotImplementedError
+
+    def select(self, batch: GameBatch) -> GameBatch:
+        if not batch.n_games:
+            return batch
+        indices = self.kept(batch)
+        return batch if len(indices) == batch.n_games else take_games(batch, indices)
+
+
+class Keep(ByIndices):
     """Keeps the games for which ``keep(batch)`` returns True (a list of flags, one per game):
     the building block of result-level predicates."""
 
     def __init__(self, keep):
         self.keep = keep
 
-    def select(self, batch: GameBatch) -> GameBatch:
+    def kept(self, batch: GameBatch) -> List[int]:
         flags = self.keep(batch)
-        indices = [g for g in range(batch.n_games) if flags[g]]
-        return batch if len(indices) == batch.n_games else take_games(batch, indices)
+        return [g for g in range(batch.n_games) if flags[g]]
 
 
 # ---------------------------------------------------------------- batch views

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
+from pgntools.selection import ByIndices
 from pgntools.where.check import Checked, check, names
 from pgntools.where.parser import WhereError, parse
 
 __all__ = ["Choose", "Where", "WhereError", "compile_where", "names"]
 
 
-class Where:
+class Where(ByIndices):
     """The games for which ``text`` is true (false and null drop a game). Picklable (the text is
     parsed again where it is unpickled), so a parallel run's workers select as the parent does.
 
@@ -51,16 +52,6 @@ class Where:
         indices = pc.indices_nonzero(Evaluation(self.checked, batch).keep(self.checked.tree))
         return memoryview(indices.buffers()[1]).cast("Q")[indices.offset:indices.offset + len(indices)].tolist()
 
-    def select(self, batch):
-        if not batch.n_games:
-            return batch
-        indices = self.kept(batch)
-        if len(indices) == batch.n_games:
-            return batch
-        from pgntools.selection import take_games
-
-        return take_games(batch, indices)
-
     def __repr__(self):
         return f"Where({self.text!r})"
 
@@ -70,7 +61,7 @@ def compile_where(text: str) -> Where:
     return Where(text)
 
 
-class Choose:
+class Choose(ByIndices):
     """The selection of the command line's --where, --sample/--seed and --limit: the games the
     condition keeps, of those the sample's share, the first ``limit`` of them. With a limit the
     selection is ``done`` once it has that many (the run then stops reading); a limit counts
@@ -127,13 +118,3 @@ class Choose:
             self.chosen += len(indices)
             self.done = self.chosen >= self.limit
         return indices
-
-    def select(self, batch):
-        if not batch.n_games:
-            return batch
-        indices = self.kept(batch)
-        if len(indices) == batch.n_games:
-            return batch
-        from pgntools.selection import take_games
-
-        return take_games(batch, indices)
