@@ -182,6 +182,7 @@ NOTE_DESCRIPTIONS = {
     "fifty_move_claimable": "a draw claimable by the 50-move rule",
     "threefold_claimable": "a draw claimable by threefold repetition",
     "invalid_tag_value": "a tag value its column cannot hold (null there, kept as written in the tags)",
+    "opening_tags_differ": "the ECO or Opening tag is not what the opening table names (--classify)",
 }
 
 
