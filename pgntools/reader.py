@@ -44,6 +44,7 @@ OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
 HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
+OPENING_STATES = _core.OPENING_STATES     # bits of the opening_state column: {"named": 1, ...}
 FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",
