@@ -18,6 +18,8 @@ typedef struct {
     int32_t row; /* -1: empty */
 } Slot;
 
+enum { FILTER_BITS = 1 << 17 };
+
 struct OpeningTable {
     size_t n_rows;
     Signature *sigs;   /* by row */
@@ -25,7 +27,26 @@ struct OpeningTable {
     char *text;
     Slot *slots;       /* open addressing, at most half full */
     size_t mask;
-};
+    uint64_t filter[FILTER_BITS / 64]; /* bit (key >> 47) set for the keys of the table: most plies */
+};                                     /* of a game (out of the book) end here, in 16 KB */
+
+/* The en-passant square when a capture is legal, else NO_SQ. ep_hashed is set at least when
+ * one is (whether the key counts it when the capture is legal, as ours, or possible, as
+ * Polyglot's): the move generation runs only then, after few double steps. */
+static int legal_ep(const Position *p)
+{
+    return p->ep != NO_SQ && p->ep_hashed && pos_has_legal_ep(p) ? p->ep : NO_SQ;
+}
+
+/* The hash key of a position: the colours' squares, the pawns and the side to move (the rest is
+ * compared on a match; positions of the table that differ only there are few). */
+static inline uint64_t position_key(bb_t white, bb_t black, bb_t pawns, int turn)
+{
+    uint64_t h = (white ^ 0x6f70656e696e6773ULL) * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 31) ^ black) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 29) ^ pawns) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 32) ^ (uint64_t)turn;
+}
 
 static void signature(const Position *p, Signature *s)
 {
@@ -34,7 +55,7 @@ static void signature(const Position *p, Signature *s)
     for (int t = PAWN; t <= KING; t++)
         s->bb[t + 1] = p->by_type[t];
     s->turn = p->turn;
-    s->ep = p->ep != NO_SQ && pos_has_legal_ep(p) ? p->ep : NO_SQ; /* (only after a double step) */
+    s->ep = legal_ep(p);
     s->castle[0] = p->castle[WHITE][0];
     s->castle[1] = p->castle[WHITE][1];
     s->castle[2] = p->castle[BLACK][0];
@@ -42,18 +63,7 @@ static void signature(const Position *p, Signature *s)
     s->pad[0] = s->pad[1] = 0;
 }
 
-static uint64_t signature_key(const Signature *s)
-{
-    uint64_t h = 0x6f70656e696e6773ULL; /* "openings" */
-    for (int i = 0; i < 8; i++) {
-        h = (h ^ s->bb[i]) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 31;
-    }
-    h ^= (uint64_t)s->turn | (uint64_t)s->ep << 8 | (uint64_t)s->castle[0] << 16 | (uint64_t)s->castle[1] << 24 |
-         (uint64_t)s->castle[2] << 32 | (uint64_t)s->castle[3] << 40;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 29);
-}
+static uint64_t signature_key(const Signature *s) { return position_key(s->bb[0], s->bb[1], s->bb[2], s->turn); }
 
 static int find(const OpeningTable *t, const Signature *s, uint64_t key)
 {
@@ -68,9 +78,19 @@ static int find(const OpeningTable *t, const Signature *s, uint64_t key)
 
 int openings_find(const OpeningTable *t, const Position *p)
 {
-    Signature s;
-    signature(p, &s);
-    return find(t, &s, signature_key(&s));
+    uint64_t key = position_key(p->by_color[WHITE], p->by_color[BLACK], p->by_type[PAWN], p->turn);
+    if (!(t->filter[key >> 53] >> ((key >> 47) & 63) & 1))
+        return -1;
+    for (size_t i = key & t->mask;; i = (i + 1) & t->mask) { /* most plies: one empty slot */
+        const Slot *slot = &t->slots[i];
+        if (slot->row < 0)
+            return -1;
+        if (slot->key == key) { /* the whole position compared only now */
+            Signature s;
+            signature(p, &s);
+            return find(t, &s, key);
+        }
+    }
 }
 
 bool openings_is_start(const Position *p)
@@ -204,6 +224,7 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
         while (t->slots[i].row >= 0)
             i = (i + 1) & t->mask;
         t->slots[i].key = key;
+        t->filter[key >> 53] |= 1ULL << ((key >> 47) & 63);
         t->slots[i].row = (int32_t)row;
         t->text_at[2 * row] = (uint32_t)used;
         memcpy(t->text + used, line, (size_t)(eco_end - line));
