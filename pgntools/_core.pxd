@@ -99,7 +99,8 @@ cdef extern from "openings.h":
     COpeningTable *openings_build(const char *text, size_t len, char *err, size_t err_len)
     void openings_free(COpeningTable *t)
     size_t openings_count(const COpeningTable *t)
-    int openings_find(const COpeningTable *t, const Position *p)
+    int openings_find(const COpeningTable *t, const Position *p, uint64_t key)
+    uint64_t openings_key(const Position *p)
     void openings_row(const COpeningTable *t, int row, const char **eco, size_t *eco_len, const char **name,
                       size_t *name_len)
 

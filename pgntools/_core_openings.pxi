@@ -39,5 +39,5 @@ cdef class OpeningTable:
 
     def find(self, Board board):
         """The row naming the board's position (EPD without counters), or None."""
-        cdef int row = openings_find(self.table, &board.pos)
+        cdef int row = openings_find(self.table, &board.pos, openings_key(&board.pos))
         return None if row < 0 else row

@@ -18,17 +18,15 @@ typedef struct {
     int32_t row; /* -1: empty */
 } Slot;
 
-enum { FILTER_BITS = 1 << 17 };
-
 struct OpeningTable {
+    OpeningFilter filter; /* first: openings_may_name reads it inline */
     size_t n_rows;
     Signature *sigs;   /* by row */
     uint32_t *text_at; /* by row: eco at text_at[2 row], name at text_at[2 row + 1]; ends at the next */
     char *text;
     Slot *slots;       /* open addressing, at most half full */
     size_t mask;
-    uint64_t filter[FILTER_BITS / 64]; /* bit (key >> 47) set for the keys of the table: most plies */
-};                                     /* of a game (out of the book) end here, in 16 KB */
+};
 
 /* The en-passant square when a capture is legal, else NO_SQ. ep_hashed is set at least when
  * one is (whether the key counts it when the capture is legal, as ours, or possible, as
@@ -36,16 +34,6 @@ struct OpeningTable {
 static int legal_ep(const Position *p)
 {
     return p->ep != NO_SQ && p->ep_hashed && pos_has_legal_ep(p) ? p->ep : NO_SQ;
-}
-
-/* The hash key of a position: the colours' squares, the pawns and the side to move (the rest is
- * compared on a match; positions of the table that differ only there are few). */
-static inline uint64_t position_key(bb_t white, bb_t black, bb_t pawns, int turn)
-{
-    uint64_t h = (white ^ 0x6f70656e696e6773ULL) * 0x9E3779B97F4A7C15ULL;
-    h = (h ^ (h >> 31) ^ black) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 29) ^ pawns) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 32) ^ (uint64_t)turn;
 }
 
 static void signature(const Position *p, Signature *s)
@@ -63,8 +51,6 @@ static void signature(const Position *p, Signature *s)
     s->pad[0] = s->pad[1] = 0;
 }
 
-static uint64_t signature_key(const Signature *s) { return position_key(s->bb[0], s->bb[1], s->bb[2], s->turn); }
-
 static int find(const OpeningTable *t, const Signature *s, uint64_t key)
 {
     for (size_t i = key & t->mask;; i = (i + 1) & t->mask) {
@@ -76,10 +62,9 @@ static int find(const OpeningTable *t, const Signature *s, uint64_t key)
     }
 }
 
-int openings_find(const OpeningTable *t, const Position *p)
+int openings_find(const OpeningTable *t, const Position *p, uint64_t key)
 {
-    uint64_t key = position_key(p->by_color[WHITE], p->by_color[BLACK], p->by_type[PAWN], p->turn);
-    if (!(t->filter[key >> 53] >> ((key >> 47) & 63) & 1))
+    if (!openings_may_name(t, key))
         return -1;
     for (size_t i = key & t->mask;; i = (i + 1) & t->mask) { /* most plies: one empty slot */
         const Slot *slot = &t->slots[i];
@@ -208,7 +193,7 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
         Signature s;
         if (ok) {
             signature(&p, &s);
-            if (find(t, &s, signature_key(&s)) >= 0) {
+            if (find(t, &s, openings_key(&p)) >= 0) {
                 snprintf(err, err_len, "line %zu: its position is named by an earlier line", line_no + 1);
                 ok = false;
             }
@@ -219,12 +204,12 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
         }
         size_t row = t->n_rows++;
         t->sigs[row] = s;
-        uint64_t key = signature_key(&s);
+        uint64_t key = openings_key(&p);
         size_t i = key & t->mask;
         while (t->slots[i].row >= 0)
             i = (i + 1) & t->mask;
         t->slots[i].key = key;
-        t->filter[key >> 53] |= 1ULL << ((key >> 47) & 63);
+        t->filter.bits[key >> 53] |= 1ULL << ((key >> 47) & 63);
         t->slots[i].row = (int32_t)row;
         t->text_at[2 * row] = (uint32_t)used;
         memcpy(t->text + used, line, (size_t)(eco_end - line));

@@ -391,9 +391,12 @@ static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool m
 }
 
 /* The deepest position the opening table names, of the mainline's first OPENING_MAX_PLY plies. */
-static void note_opening(GameReader *r, Game *g, const Position *p)
+static inline void note_opening(GameReader *r, Game *g, const Position *p)
 {
-    int row = openings_find(r->opt.openings, p);
+    uint64_t key = openings_key(p);
+    if (!openings_may_name(r->opt.openings, key)) /* most plies: inline, no call */
+        return;
+    int row = openings_find(r->opt.openings, p, key);
     if (row >= 0) {
         g->opening = OPENING_NAMED;
         g->opening_row = row;
