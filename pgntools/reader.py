@@ -183,7 +183,7 @@ NOTE_DESCRIPTIONS = {
     "fifty_move_claimable": "a draw claimable by the 50-move rule",
     "threefold_claimable": "a draw claimable by threefold repetition",
     "invalid_tag_value": "a tag value its column cannot hold (null there, kept as written in the tags)",
-    "opening_tags_differ": "the ECO or Opening tag is not what the opening table names (--classify)",
+    "opening_tags_differ": "the game's ECO or Opening tag is not the opening table's (--classify)",
 }
 
 
@@ -236,6 +236,10 @@ def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict,
     out = []
     for i in range(*rows):
         kind, ply, token = NOTE_KINDS[kinds[i]], plies[i] or None, tokens[i] or None
+        if kind == "opening_tags_differ":  # the table's code and name, in the token's place
+            if "openings" not in cache:
+                cache["openings"] = (batch.strings("opening_eco"), batch.strings("opening_name"))
+            token = f"{cache['openings'][0][g]} {cache['openings'][1][g]}"
         out.append(Finding(kind=kind, message=note_message(kind, token, ply, counts[i]), game_index=batch.game_id(g),
                            ply=ply, token=token, category="note", count=counts[i],
                            field=rule if kind == "play_after_automatic_end" else None))  # (the report's "rule")

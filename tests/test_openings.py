@@ -225,7 +225,7 @@ def test_classify_missing_keeps_the_games_tags_and_notes_the_difference(tmp_path
     assert list(second) == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "ECO", "Opening"]
     notes = [json.loads(line) for line in report.read_text().splitlines()]
     assert [(r["game"], [n["kind"] for n in r["notes"]]) for r in notes] == [(0, ["opening_tags_differ"])]
-    assert notes[0]["notes"][0]["ply"] == 5
+    assert notes[0]["notes"][0]["ply"] == 5 and notes[0]["notes"][0]["token"] == "C60 Ruy Lopez"
 
 
 def test_classify_overwrite_replaces_them(tmp_path):
