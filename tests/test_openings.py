@@ -262,3 +262,17 @@ def test_where_selects_on_the_opening_and_jobs_give_the_same_output(tmp_path):
     assert outs[0] == outs[1] and outs[0].count(b"[Event ") == 40
     done = pgntools("filter", source, "-o", "-", "--where", "opening_name is null")
     assert done.stdout.count("[Event ") == 0
+
+
+def test_classify_gives_the_same_output_for_any_jobs(tmp_path):
+    text = "".join(f'[Event "{i}"]\n[Result "*"]\n[ECO "A00"]\n\n{line} *\n\n' for i, line in enumerate(
+        ["1. e4 c5", "1. d4 d5", "1. e4 e5 2. Nf3 Nc6 3. Bb5", "1. a3", "1. Nf3 d5 2. d4"] * 12))
+    source = write(tmp_path, text)
+    outs = []
+    for jobs in ("1", "2", "3"):
+        out, report = tmp_path / f"out{jobs}.pgn", tmp_path / f"report{jobs}.jsonl"
+        pgntools("validate", source, "--classify=overwrite", "-o", out, "--report", report, "--jobs", jobs,
+                 "--chunk-bytes", "300")
+        outs.append((out.read_bytes(), report.read_bytes()))
+    assert outs[0] == outs[1] == outs[2]
+    assert outs[0][0].count(b'[ECO "A00"]') == 12 and outs[0][1].count(b"opening_tags_differ") == 48
