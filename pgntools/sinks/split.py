@@ -125,7 +125,7 @@ class SplitPlan(NamedTuple):
     outcome: dict
 
     def parsed(self) -> Template:
-        return Template(self.template, self.by or "n", fields() if self.by else [], by=self.by is not None)
+        return Template(self.template, self.by or "n", fields(), by=self.by is not None)
 
     @property
     def needs(self) -> Dict[str, object]:

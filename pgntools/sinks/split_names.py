@@ -140,6 +140,7 @@ class NameTable:
         self.owners: Dict[str, Optional[bytes]] = {}  # casefolded name -> its value
 
     def __call__(self, value: Optional[bytes]) -> str:
+        value = value or None  # an empty value is no value
         name = self.names.get(value)
         if name is None:
             name = self._claim(value, safe_name(value))
