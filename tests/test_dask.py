@@ -156,3 +156,28 @@ def test_dataframe_of_no_games(tmp_path):
     games = pgn_dask.read_games(path)
     assert len(games.compute(scheduler="sync")) == 0
     assert list(games.columns) == schema.GAMES.names
+
+
+WHERE = ["--where", "event != 'bad' and ply_count >= 4"]  # a tag conjunct (decided in C) and a replay one
+
+
+def test_where_selects_the_same_games_on_the_cluster(tmp_path, cluster):
+    """--where on the cluster: validate's outputs and export's rows are those of the local run,
+    and the selection kept some games and dropped others."""
+    path = games_input(tmp_path)
+    for name, command in (("validate", VALIDATE), ("export", EXPORT)):
+        folder = tmp_path / name
+        folder.mkdir()
+        local, result, a, b = on_cluster(folder, [*command, *WHERE], [path], cluster)
+        assert text_outputs(a) == text_outputs(b)
+        assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
+        kept, read = local["summary"]["games"], local["summary"]["read"]
+        assert 0 < kept < read
+    ta = ds.dataset(str(a / "dataset" / "games"), format="parquet").to_table().sort_by("game_id")
+    tb = ds.dataset(str(b / "dataset" / "games"), format="parquet").to_table().sort_by("game_id")
+    assert ta.equals(tb) and ta.num_rows == kept
+    assert "bad" not in ta.column("event").to_pylist() and min(ta.column("ply_count").to_pylist()) >= 4
+    order = [("game_id", "ascending"), ("ply", "ascending")]
+    ma = ds.dataset(str(a / "dataset" / "moves"), format="parquet").to_table().sort_by(order)
+    mb = ds.dataset(str(b / "dataset" / "moves"), format="parquet").to_table().sort_by(order)
+    assert ma.equals(mb) and set(ma.column("game_id").to_pylist()) <= set(ta.column("game_id").to_pylist())

@@ -63,6 +63,11 @@ def raw_games(batch: GameBatch, statuses: Optional[Tuple[int, ...]] = None, own_
     for i in range(len(offsets) - 1):
         if offsets[i] == offsets[i + 1] or (statuses is not None and status[i] not in statuses):
             continue
-        game = data[offsets[i]:offsets[i + 1]]
-        parts.append(game + (b"\r\n\r\n" if own_line_ends and b"\r\n" in game else b"\n\n"))
+        parts.append(ended(data[offsets[i]:offsets[i + 1]], own_line_ends))
     return parts
+
+
+def ended(game: bytes, own_line_ends: bool = True) -> bytes:
+    """A game's recorded bytes and the blank line that ends it (CR LF CR LF for a game written
+    with CR LF, with ``own_line_ends``)."""
+    return game + (b"\r\n\r\n" if own_line_ends and b"\r\n" in game else b"\n\n")
