@@ -20,6 +20,8 @@ from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
 from pgntools.summary import Summary
 
+ONE_CHUNK = 1 << 20  # pgntools.parallel.MIN_CHUNK: an input this small is one chunk of a parallel run
+
 if TYPE_CHECKING:
     from pgntools.inputs import InputInfo
 
@@ -104,6 +106,19 @@ class Run:
 
         return total_size(self.inputs())
 
+    def _one_chunk(self, sinks) -> bool:
+        """Whether a parallel run would read the input as one chunk in this thread anyway (one
+        plain file of at most ONE_CHUNK bytes, chunk sizes not given): then it is read in-process
+        (the same outputs, as for any --jobs) without importing and starting the parallel machinery
+        (~20 ms of start-up for a small file, issue 23). Parquet parts are cut per chunk: kept."""
+        workers = self.workers
+        if workers.scheduler or workers.chunk_bytes or len(self.sources) != 1:
+            return False
+        if any(sink.fixed_chunks for sink in sinks):
+            return False
+        (info,) = self.inputs()
+        return info.plain and info.size is not None and info.size <= ONE_CHUNK
+
     def open_outputs(self) -> dict:
         return open_outputs(self.outputs, self.sources)  # (checks that no output is an input)
 
@@ -129,7 +144,7 @@ class Run:
             sinks = build_sinks(specs, opened)
             needs = needs_of(sinks) + [dict(self.selection.needs)]
             options = self.options.for_sinks(needs)
-            if self.workers.parallel:
+            if self.workers.parallel and not self._one_chunk(sinks):
                 from pgntools.parallel import ParallelFeed
 
                 parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
