@@ -16,9 +16,9 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 svg{display:block;max-width:100%;height:auto;margin:6px 0 14px}svg text{font-size:12px;fill:#222}
 svg .title{font-size:13px;font-weight:600}svg .tick{fill:#555;font-size:11px}svg .value{fill:#333;font-size:11px}
 svg .axis{fill:#333}rect.bar{fill:#4878a8}line.frame{stroke:#888}line.grid{stroke:#e4e4e4}
-.data .point,.data .key{fill:#c0392b}.data.line{fill:none;stroke:#c0392b;stroke-width:1.5}
+.data.point,.data .key{fill:#c0392b}.data.line{fill:none;stroke:#c0392b;stroke-width:1.5}
 .formula.line{fill:none;stroke:#2c7a3f;stroke-width:2;stroke-dasharray:5 3}.formula .key{fill:#2c7a3f}
-.median .point,.median .key{fill:#4878a8}.median.line{fill:none;stroke:#4878a8;stroke-width:1.5}
+.median.point,.median .key{fill:#4878a8}.median.line{fill:none;stroke:#4878a8;stroke-width:1.5}
 .median.band{fill:#4878a8;fill-opacity:.18;stroke:none}.empty{color:#8a4b00;font-weight:600}
 .note{color:#555;font-size:12px}
 @media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid}h2{break-after:avoid}
