@@ -169,8 +169,11 @@ class Aggregates:
         bins = self.difference.bin_of(pc.filter(pc.subtract(white, black), rated))
         # half points: 1-0 (code 1) 2, 0-1 (code 2) 0, draw (code 3) 1
         half_points = pc.take(HALF_POINTS, pc.filter(result, rated))
-        add_counts(self.difference.counts, bins)
-        add_counts(self.difference_points, bins, half_points)
+        # one value_counts of bin * 3 + half points (a group_by with weights is ~5x slower)
+        counted = pc.value_counts(pc.add(pc.multiply(bins, scalar(3, pa.int64())), half_points))
+        for key, n in zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()):
+            self.difference.counts[key // 3] += n
+            self.difference_points[key // 3] += (key % 3) * n
 
     def _months(self, date: pa.Array, utc_date: pa.Array):
         """Games per month of the Date tag (the UTCDate when Date has no known year)."""
