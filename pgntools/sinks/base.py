@@ -86,7 +86,9 @@ class SinkSpec(NamedTuple):
     """How to make one sink: ``factory(output)``, with the opened output named ``output`` (the
     sink is left out when that output was not asked for), or with None in the parent run and the
     worker's ChunkOutput in a worker when ``output`` is None (a sink that writes its own files,
-    like the Parquet dataset). The factory must be picklable (a class or a functools.partial of
+    like the Parquet dataset). ``output`` may also be a tuple of output names, for one sink with
+    several outputs (stats: text, HTML, JSON): built when any of them was asked for, as
+    ``factory(*outputs)`` with None for those that were not. The factory must be picklable (a class or a functools.partial of
     one) so that workers (threads, Dask) can build the same sink."""
 
     output: Optional[str]
@@ -95,8 +97,9 @@ class SinkSpec(NamedTuple):
 
 def build_sinks(specs: Sequence[SinkSpec], opened: Mapping[str, object]) -> List[Sink]:
     """The parent's sinks: one per spec whose output was asked for."""
-    return [spec.factory(opened[spec.output] if spec.output is not None else None)
-            for spec in specs if spec.output is None or spec.output in opened]
+    return [spec.factory(*[opened.get(name) for name in spec.output]) if isinstance(spec.output, tuple)
+            else spec.factory(opened[spec.output] if spec.output is not None else None)
+            for spec in active_specs(specs, opened)]
 
 
 def build_chunk_sinks(specs: Sequence[SinkSpec], chunk_index: int, first_game: Optional[int],
@@ -106,7 +109,8 @@ def build_chunk_sinks(specs: Sequence[SinkSpec], chunk_index: int, first_game: O
 
 
 def active_specs(specs: Sequence[SinkSpec], opened: Mapping[str, object]) -> List[SinkSpec]:
-    return [spec for spec in specs if spec.output is None or spec.output in opened]
+    return [spec for spec in specs if spec.output is None or spec.output in opened
+            or (isinstance(spec.output, tuple) and any(name in opened for name in spec.output))]
 
 
 def needs_of(sinks: Sequence[Sink]) -> List[Dict[str, object]]:

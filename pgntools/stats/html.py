@@ -1,0 +1,207 @@
+"""The --html report: one self-contained file (inline CSS and SVG, no script, nothing from the
+network) made from the --json document, readable on screen and on paper."""
+from __future__ import annotations
+
+from html import escape
+from typing import List, Sequence, Tuple
+
+from pgntools.stats import svg
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;margin:24px auto;max-width:760px;padding:0 12px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;border-bottom:1px solid #ccc;padding-bottom:2px;margin:28px 0 8px}
+p.meta{color:#555;margin:0 0 12px}table{border-collapse:collapse;margin:6px 0 12px}
+td,th{border-bottom:1px solid #e3e3e3;padding:2px 10px 2px 0;text-align:left;vertical-align:top}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+svg{display:block;max-width:100%;height:auto;margin:6px 0 14px}svg text{font-size:12px;fill:#222}
+svg .title{font-size:13px;font-weight:600}svg .tick{fill:#555;font-size:11px}svg .value{fill:#333;font-size:11px}
+svg .axis{fill:#333}rect.bar{fill:#4878a8}line.frame{stroke:#888}line.grid{stroke:#e4e4e4}
+.data.point,.data .key{fill:#c0392b}.data.line{fill:none;stroke:#c0392b;stroke-width:1.5}
+.formula.line{fill:none;stroke:#2c7a3f;stroke-width:2;stroke-dasharray:5 3}.formula .key{fill:#2c7a3f}
+.median.point,.median .key{fill:#4878a8}.median.line{fill:none;stroke:#4878a8;stroke-width:1.5}
+.median.band{fill:#4878a8;fill-opacity:.18;stroke:none}.empty{color:#8a4b00;font-weight:600}
+.note{color:#555;font-size:12px}
+@media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid}h2{break-after:avoid}
+rect.bar,.point,.key{print-color-adjust:exact;-webkit-print-color-adjust:exact}a{color:inherit}}
+"""
+
+
+def _n(value) -> str:
+    return "–" if value is None else f"{value:,}"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence], numeric_from: int = 1) -> str:
+    head = "".join(f'<th{" class=n" if i >= numeric_from else ""}>{escape(h)}</th>' for i, h in enumerate(headers))
+    body = "".join("<tr>" + "".join(
+        f'<td{" class=n" if i >= numeric_from else ""}>{escape(v if isinstance(v, str) else _n(v))}</td>'
+        for i, v in enumerate(row)) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _section(title: str, parts: List[str]) -> str:
+    return f"<section><h2>{escape(title)}</h2>{''.join(parts)}</section>"
+
+
+def _absent(text: str) -> str:
+    return f'<p class="note">{escape(text)}</p>'
+
+
+def trimmed(counts: Sequence[int]) -> Tuple[int, int]:
+    """The range [first, last + 1) of the bins from the first to the last that is not empty."""
+    used = [i for i, c in enumerate(counts) if c]
+    return (used[0], used[-1] + 1) if used else (0, 0)
+
+
+def month_items(months: dict) -> Tuple[str, List[Tuple[str, int]]]:
+    """Games per month, or per year when the months span more than three years."""
+    if len(months) <= 36:
+        return "month", list(months.items())
+    years: dict = {}
+    for month, n in months.items():
+        years[month[:4]] = years.get(month[:4], 0) + n
+    return "year", sorted(years.items())
+
+
+def _top_bars(name: str, title: str, top: dict, unit: str = "games") -> str:
+    items = [(t["value"], t["count"]) for t in top["top"]]
+    note = f"{top['other']:,} more in {top['distinct_kept'] - len(items):,}+ other values" if top["other"] else ""
+    if top["error"]:
+        note += f"; counts are at most {top['error']:,} low (bounded summary)"
+    return svg.bars(name, title, items, unit) + (_absent(note) if note else "")
+
+
+def report_html(doc: dict) -> str:
+    games = doc["games"]
+    parts = [f"<h1>pgntools stats</h1><p class=meta>{escape(doc['run']['command'])}</p>"]
+    selected = f" of {doc['games_read']:,} read (selected by --where, --sample or --limit)" \
+        if doc["games_read"] != games else ""
+    parts.append(f"<p><b>{games:,} games</b>{selected}, in {doc['run']['seconds']:.2f} s.</p>")
+    parts.append(_section("Sources", [_table(["input", "games", "invalid", "PGN bytes", "bytes stored"],
+                                             [(s["name"], s["games"], s["invalid"], s["pgn_bytes"], s["bytes"])
+                                              for s in doc["sources"]])]))
+    if not games:
+        parts.append('<p class="empty">No games: the input holds no game (or the selection kept none), '
+                     'so there is nothing to chart.</p>')
+        return _page(parts)
+    parts += [_validity(doc), _results(doc), _ratings(doc), _openings(doc), _time(doc), _people(doc), _fields(doc)]
+    return _page(parts)
+
+
+def _page(parts: List[str]) -> str:
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>pgntools stats</title>"
+            "<meta name=viewport content=\"width=device-width,initial-scale=1\">"
+            f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>\n")
+
+
+def _validity(doc: dict) -> str:
+    v = doc["validity"]
+    parts = [svg.bars("validity", "Games by validity", list(v.items()), "games")]
+    if doc["errors"]:
+        parts.append(svg.bars("errors", "Invalid games' errors by kind", [(k, e["count"]) for k, e in doc["errors"].items()],
+                              "errors"))
+        rows = [(kind, ex["source"], ex["offset"], ex["ply"]) for kind, e in doc["errors"].items() for ex in e["examples"]]
+        parts.append("<p class=note>Examples (the first games of each kind; offset: the game's byte offset in its "
+                     "input, as export's <code>offset</code> column):</p>"
+                     + _table(["error", "input", "offset", "ply"], rows, numeric_from=2))
+    else:
+        parts.append(_absent("No game has an error."))
+    if doc["fixes"]:
+        parts.append(svg.bars("fixes", "Fixes by kind", list(doc["fixes"].items()), "games fixed"))
+    if doc["notes"]:
+        parts.append(svg.bars("notes", "Notes by kind (valid games too)", list(doc["notes"].items()), "games"))
+    return _section("Validity", parts)
+
+
+def _results(doc: dict) -> str:
+    results = [(name, n) for name, n in doc["results"].items() if name != "none" or n]
+    parts = [svg.bars("results", "Results (checked)", results, "games")]
+    ends = [(name.replace("_", " "), n) for name, n in doc["outcomes"].items() if n]
+    if ends:
+        parts.append(svg.bars("outcomes", "Automatic ends the games reached", ends, "games"))
+    else:
+        parts.append(_absent("No game ended by checkmate, stalemate or an automatic draw."))
+    if doc["termination"]["top"]:
+        parts.append(_top_bars("termination", "Termination tag", doc["termination"]))
+    plies = doc["plies"]
+    edges = [plies["low"] + i * plies["bin_width"] for i in range(len(plies["counts"]) + 1)]
+    parts.append(svg.histogram("plies", "Game length", plies["counts"], edges, "plies (half-moves) replayed"))
+    return _section("Results and length", parts)
+
+
+def _ratings(doc: dict) -> str:
+    parts = []
+    for key, title in (("white_elo", "White's rating (WhiteElo)"), ("black_elo", "Black's rating (BlackElo)")):
+        h = doc[key]
+        first, last = trimmed(h["counts"])
+        if first == last:
+            parts.append(_absent(f"No game has a {title}."))
+            continue
+        edges = [h["low"] + i * h["bin_width"] for i in range(first, last + 1)]
+        parts.append(svg.histogram(key, title, h["counts"][first:last], edges, "rating (Elo points)",
+                                   open_ends=False))
+    d = doc["rating_difference"]
+    points = [(d["low"] + (i + 0.5) * d["bin_width"], s, f"{d['low'] + i * d['bin_width']:+} to "
+               f"{d['low'] + (i + 1) * d['bin_width']:+}: {s:.3f} over {g:,} games")
+              for i, (g, s) in enumerate(zip(d["games"], d["white_score"])) if g]
+    if points:
+        lo, hi = d["low"], d["low"] + d["bin_width"] * len(d["games"])
+        curve = [(x, 1 / (1 + 10 ** (-x / 400)), "") for x in range(lo, hi + 1, 25)]
+        parts.append(svg.lines("rating_difference", "White's score by rating difference",
+                               [svg.Series("games (mean score per 50-point bin)", points, "data"),
+                                svg.Series("Elo formula 1/(1+10^(−d/400))", curve, "formula", dots=False, line=True)],
+                               (lo, hi), (0, 1), "White's rating − Black's (Elo points; the end bins hold beyond)",
+                               "White's points per game"))
+    return _section("Ratings", parts)
+
+
+def _openings(doc: dict) -> str:
+    parts = []
+    for key, title in (("eco", "ECO codes (the ECO tag)"), ("opening", "Openings (the Opening tag)"),
+                       ("first_moves", "First moves (games from the standard position)")):
+        if doc[key]["top"]:
+            parts.append(_top_bars(key, title, doc[key]))
+        else:
+            parts.append(_absent(f"No {title}."))
+    return _section("Openings", parts)
+
+
+def _time(doc: dict) -> str:
+    parts = []
+    unit, items = month_items(doc["months"])
+    if items:
+        parts.append(svg.bars("months", f"Games per {unit} (Date, else UTCDate)", items, "games"))
+    else:
+        parts.append(_absent("No game has a Date or UTCDate with a known year and month."))
+    speeds = [(name, n) for name, n in doc["speeds"].items() if n]
+    if speeds:
+        parts.append(svg.bars("speeds", "Speed (from TimeControl: base + 40 × increment)", speeds, "games"))
+        parts.append(_top_bars("time_controls", "Time controls (TimeControl)", doc["time_controls"]))
+    else:
+        parts.append(_absent("No game has a TimeControl."))
+    clocks = doc["clock_usage"]
+    rows = [r for r in clocks["by_move"] if r["clocks"] >= 5]
+    if rows:
+        median = [(r["move"], r["median"] / 60, f"move {r['move']}: median {r['median']:.0f} s, quartiles "
+                   f"{r['q1']:.0f}–{r['q3']:.0f} s ({r['clocks']:,} clocks)") for r in rows]
+        band = [(r["move"], r["q1"] / 60, r["q3"] / 60) for r in rows]
+        top = max(r["q3"] for r in rows) / 60 or 1
+        parts.append(svg.lines("clock_usage", f"Time left by move ({clocks['games_with_clocks']:,} games with [%clk])",
+                               [svg.Series("median, quartiles shaded", median, "median", line=True, band=band)],
+                               (0, rows[-1]["move"]), (0, top), "move number", "minutes left on the mover's clock"))
+    else:
+        parts.append(_absent("No move has a [%clk] clock."))
+    return _section("Time", parts)
+
+
+def _people(doc: dict) -> str:
+    parts = []
+    for key, title in (("players", "Players (White and Black)"), ("events", "Events")):
+        if doc[key]["top"]:
+            parts.append(_top_bars(key, title, doc[key], "games" if key == "events" else "games played"))
+    return _section("Players and events", parts) if parts else ""
+
+
+def _fields(doc: dict) -> str:
+    rows = [(tag, f["present"], f["missing"]) for tag, f in doc["fields"].items()]
+    return _section("Tags present", ["<p class=note>A game without a tag (or with ?, - or an empty value) is left "
+                                     "out of that tag's counts above.</p>", _table(["tag", "games with it", "without"], rows)])

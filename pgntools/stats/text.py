@@ -1,0 +1,52 @@
+"""The terminal's short summary of a stats run: the numbers people check first."""
+from __future__ import annotations
+
+from typing import List
+
+
+def _share(n: int, total: int) -> str:
+    return f"{n:,} ({100 * n / total:.1f} %)" if total else f"{n:,}"
+
+
+def _top(top: dict, k: int = 5) -> str:
+    return ", ".join(f"{t['value']} {t['count']:,}" for t in top["top"][:k]) or "none"
+
+
+def summary_text(doc: dict) -> str:
+    games = doc["games"]
+    lines: List[str] = [f"games       {games:,}" + (f" of {doc['games_read']:,} read" if doc["games_read"] != games else "")]
+    if not games:
+        lines.append("no games: the input holds no game (or the selection kept none)")
+        return "\n".join(lines) + "\n"
+    v = doc["validity"]
+    lines.append("validity    " + ", ".join(f"{name} {_share(n, games)}" for name, n in v.items() if n or name != "truncated"))
+    if doc["errors"]:
+        lines.append("errors      " + ", ".join(f"{k} {e['count']:,}" for k, e in list(doc["errors"].items())[:5]))
+    lines.append("results     " + ", ".join(f"{name} {_share(n, games)}" for name, n in doc["results"].items() if n))
+
+    lines.append(f"plies       median bin {_median_bin(doc['plies'])}")
+    for key, label in (("white_elo", "WhiteElo"), ("black_elo", "BlackElo")):
+        rated = doc["fields"][label]["present"]
+        lines.append(f"{label:<11} {rated:,} games rated" + (f", median bin {_median_bin(doc[key])}" if rated else ""))
+    lines.append(f"ECO         {_top(doc['eco'])}")
+    lines.append(f"first move  {_top(doc['first_moves'])}")
+    speeds = ", ".join(f"{k} {n:,}" for k, n in doc["speeds"].items() if n)
+    lines.append(f"speed       {speeds or 'no TimeControl'}")
+    months = doc["months"]
+    if months:
+        lines.append(f"dates       {min(months)} to {max(months)}")
+    lines.append(f"clocks      {doc['clock_usage']['games_with_clocks']:,} games with [%clk]")
+    missing = [f"{tag} {f['missing']:,}" for tag, f in doc["fields"].items() if f["missing"]]
+    if missing:
+        lines.append("missing     " + ", ".join(missing))
+    return "\n".join(lines) + "\n"
+
+
+def _median_bin(h: dict) -> str:
+    counts, total, seen = h["counts"], sum(h["counts"]), 0
+    for i, n in enumerate(counts):
+        seen += n
+        if total and seen * 2 >= total:
+            low = h["low"] + i * h["bin_width"]
+            return f"{low}-{low + h['bin_width']}"
+    return "-"

@@ -1,0 +1,100 @@
+"""pgntools stats (issue 21): through the CLI; numbers checked against DuckDB over export's Parquet
+of the same file; the same JSON for any --jobs; the HTML rendered by headless Chromium."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+LICHESS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+SAMPLE = REPO / "fixtures" / "sample.pgn"
+
+
+def run(*args, check=True):
+    proc = subprocess.run([sys.executable, "-m", "pgntools", *map(str, args)], cwd=REPO, capture_output=True, text=True)
+    if check:
+        assert proc.returncode in (0, 1), proc.stderr
+    return proc
+
+
+def stats_json(tmp_path, source, *more, name="stats.json"):
+    out = tmp_path / name
+    run("stats", source, "--json", out, "--exit-zero", "-q", *more)
+    doc = json.loads(out.read_text())
+    doc.pop("run")
+    return doc
+
+
+def test_numbers_agree_with_duckdb(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    doc = stats_json(tmp_path, SAMPLE)
+    run("export", SAMPLE, "--parquet", tmp_path / "ds", "--exit-zero", "-q")
+    games = f"read_parquet('{tmp_path}/ds/games/*.parquet')"
+    moves = f"read_parquet('{tmp_path}/ds/moves/*.parquet')"
+    q = lambda sql: duckdb.sql(sql.format(games=games, moves=moves)).fetchall()
+    assert doc["games"] == q("select count(*) from {games}")[0][0]
+    assert doc["validity"] == {s: n for s, n in [(s, 0) for s in doc["validity"]]} | dict(
+        q("select status::varchar, count(*) from {games} group by 1"))
+    assert {k: v for k, v in doc["results"].items() if v and k != "none"} == dict(
+        q("select result, count(*) from {games} where result <> '' group by 1"))
+    assert {t["value"]: t["count"] for t in doc["first_moves"]["top"]} == dict(
+        q("select m.san, count(*) from {moves} m join {games} g using (game_id) where m.ply = 1 and "
+          "g.start_fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' group by 1"))
+    assert sum(doc["plies"]["counts"]) == doc["games"]
+    assert doc["fields"]["ECO"]["present"] == q("select count(eco) from {games} where eco not in ('?', '-', '')")[0][0]
+
+
+@pytest.mark.skipif(not LICHESS.exists(), reason="needs ../shared/corpora")
+def test_lichess_against_duckdb_and_jobs(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    one = stats_json(tmp_path, LICHESS, "-j1", name="one.json")
+    two = stats_json(tmp_path, LICHESS, "-j2", "--chunk-bytes", "3000000", name="two.json")
+    assert one == two
+    run("export", LICHESS, "--parquet", tmp_path / "ds", "--exit-zero", "-q", "--columns", "white_elo,eco,ply_count")
+    games = f"read_parquet('{tmp_path}/ds/games/*.parquet')"
+    h = one["white_elo"]
+    expected = dict(duckdb.sql(f"select least(greatest(white_elo, 0), {h['low'] + 50 * len(h['counts']) - 1}) // 50, "
+                               f"count(*) from {games} where white_elo is not null group by 1").fetchall())
+    assert {i: n for i, n in enumerate(h["counts"]) if n} == expected
+    eco = dict(duckdb.sql(f"select eco, count(*) from {games} where eco is not null group by 1").fetchall())
+    assert all(eco[t["value"]] == t["count"] for t in one["eco"]["top"]) and one["eco"]["error"] == 0
+    assert one["clock_usage"]["games_with_clocks"] > 9000
+
+
+def test_empty_input_says_so(tmp_path):
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("")
+    proc = run("stats", empty, "--html", tmp_path / "r.html", "--json", tmp_path / "r.json")
+    assert proc.returncode == 0 and "no games" in proc.stdout
+    assert "No games" in (tmp_path / "r.html").read_text()
+    assert json.loads((tmp_path / "r.json").read_text())["games"] == 0
+
+
+def chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(not chromium(), reason="needs Chromium (apt-get install chromium; .ci/run installs it)")
+def test_html_renders_with_expected_charts(tmp_path):
+    source = LICHESS if LICHESS.exists() else SAMPLE
+    html, out = tmp_path / "r.html", tmp_path / "r.json"
+    run("stats", source, "--html", html, "--json", out, "--exit-zero", "-q")
+    doc = json.loads(out.read_text())
+    proc = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+                           "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = proc.stdout
+    assert "Uncaught" not in proc.stderr and "CONSOLE" not in proc.stderr
+    charts = dict(re.findall(r'<svg data-chart="([a-z_]+)"(.*?)</svg>', dom, re.S))
+    assert charts["plies"].count('class="bar"') == len(doc["plies"]["counts"])
+    assert charts["results"].count('class="bar"') == sum(1 for k, v in doc["results"].items() if k != "none" or v)
+    assert charts["validity"].count('class="bar"') == len(doc["validity"])
+    assert charts["eco"].count('class="bar"') == len(doc["eco"]["top"])
+    if doc["clock_usage"]["by_move"]:
+        rows = [r for r in doc["clock_usage"]["by_move"] if r["clocks"] >= 5]
+        assert charts["clock_usage"].count("point\"") == len(rows)
+    assert os.path.getsize(html) < 2 << 20
