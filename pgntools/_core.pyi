@@ -94,3 +94,9 @@ class ColumnEncoder:
     def finish_group(self) -> Tuple[Optional[bytes], bytes, int, int, int, int, int, int]: ...
 
 def rle_hybrid(values: Sequence[int], width: int) -> bytes: ...
+
+class DedupKeys:
+    """--dedup's key set (_c/keyset.h)."""
+    count: int
+    nbytes: int
+    def add(self, a: bytes, b: bytes, valid: bytes, ids: bytes) -> bytes: ...

@@ -71,6 +71,7 @@ typedef struct {
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     int64_t last_tag_line;
     int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */
+    uint64_t mainline_key[2]; /* the mainline's key so far (game_hash.h; --dedup, movetext_hash) */
     const BatchMark *mark; /* the batch where the game starts: gr_fill's, where it checks the */
                            /* batch's size (a pointer: the Game is cleared for every game) */
 } Game;

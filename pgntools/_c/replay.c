@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "fen.h"
+#include "game_hash.h"
 #include "replay.h"
 #include "result.h"
 
@@ -190,6 +191,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     } else {
         game_push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
     }
+    if (g->replaying)
+        gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
     g->need_number = true;
@@ -474,6 +477,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     if (mainline) {
         g->ply++;
+        gh_move(g->mainline_key, null_move ? MOVE_NONE : m);
         if (status == 2) {
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;

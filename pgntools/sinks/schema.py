@@ -32,10 +32,12 @@ from pgntools.reader import HAS_BITS, MOVE_FLAGS, OUTCOMES, PIECES, RESULTS, STA
 
 class Fixed(NamedTuple):
     """A numeric batch column, one value a row (its width follows the column's type); null where
-    the HAS_* bit ``has`` of the row is clear. ``dictionary``: dictionary-encoded in Parquet."""
+    the HAS_* bit ``has`` of the row is clear (of the batch column ``has_column``: the moves' ``has``
+    by default). ``dictionary``: dictionary-encoded in Parquet."""
     column: str
     has: int = 0
     dictionary: bool = True
+    has_column: str = "has"
 
 
 class Strings(NamedTuple):
@@ -143,6 +145,10 @@ GAME_COLUMNS = [
            "the ply at which automatic_end was reached (0 when none was, or at the start position)"),
     Column("final_fen", "string", True, Strings("final_fen", dictionary=False),
            "the position after the last move replayed (start_fen when none was)"),
+    Column("movetext_hash", "int64", True, Fixed("movetext_hash", has=1, dictionary=False, has_column="hashed"),
+           "a 64-bit hash of the start position and the mainline's moves as played (SAN or UCI alike; comments, "
+           "NAGs, variations, move numbers and tags do not count): equal for games --dedup moves calls the same. "
+           "int64 (the hash's bits) so that every engine joins on it", "the mainline was not replayed to its end"),
 ]
 
 # Columns that are never null are declared so: Parquet then stores no definition levels for them.
