@@ -110,12 +110,12 @@ class Choose(ByIndices):
 
     def kept(self, batch) -> List[int]:
         """The batch-local indices of the games chosen, ascending."""
-        import pyarrow.compute as pc
-
-        from pgntools.where.sample import sampled
-
         if self.done:
             return []
+        if self.where is not None or self.sample is not None:  # (--dedup or --limit alone: no pyarrow)
+            import pyarrow.compute as pc
+
+            from pgntools.where.sample import sampled
         mask = None
         if self.where is not None:
             from pgntools.where.evaluate import Evaluation
