@@ -207,3 +207,13 @@ cdef extern from "parquet_encode.h":
     const ByteVec *pq_dictionary_page(const PqColumn *c)
     void pq_reset(PqColumn *c)
     bint pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out) nogil
+
+cdef extern from "keyset.h":
+    ctypedef struct KeySet:
+        size_t cap
+        size_t used
+    int64_t KEYSET_MAX_ID
+    void keyset_free(KeySet *s)
+    int keyset_add_many(KeySet *s, const int64_t *a, const int64_t *b, const uint8_t *valid, const int64_t *ids,
+                        size_t n, int64_t *first) nogil
+    size_t keyset_bytes(const KeySet *s)

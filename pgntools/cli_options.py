@@ -164,21 +164,22 @@ def selection_options(f):
     command gets ``selection`` (checked here: a bad expression exits 2 before any input is read)."""
 
     @functools.wraps(f)
-    def wrapper(*args, where, sample, seed, limit, **kwargs):
+    def wrapper(*args, where, sample, seed, limit, dedup, **kwargs):
         from pgntools.selection import KEEP_ALL
 
         selection = KEEP_ALL
-        if where is not None or sample is not None or limit is not None:
+        if where is not None or sample is not None or limit is not None or dedup is not None:
             from pgntools.where import Choose, WhereError
 
             try:
-                selection = Choose(where, sample, seed, limit)
+                selection = Choose(where, sample, seed, limit, dedup)
             except WhereError as exc:
                 click.echo(f"pgntools: error: {exc}", err=True)
                 sys.exit(EXIT_USAGE)
-        if limit is not None:  # the first N of the input in order: one reader
+        if limit is not None or dedup is not None:  # decided in input order: one reader (for now)
             if kwargs.get("scheduler"):
-                click.echo("pgntools: error: --limit reads in order in one thread: not with --scheduler", err=True)
+                option = "--limit" if limit is not None else "--dedup"
+                click.echo(f"pgntools: error: {option} reads in order in one thread: not with --scheduler", err=True)
                 sys.exit(EXIT_USAGE)
             kwargs["jobs"] = 1
         return f(*args, selection=selection, **kwargs)
@@ -191,6 +192,13 @@ def selection_options(f):
         click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample."),
         click.option("--limit", type=click.IntRange(0), metavar="N",
                      help="Stop after N selected games (and stop reading); reads in one thread."),
+        click.option("--dedup", type=click.Choice(["moves", "position"]), default=None,
+                     help="Drop a game that repeats an earlier one (the first is kept): moves = the same start "
+                          "position and mainline moves (as played: Nf3 and Ng1f3 alike; comments, NAGs, variations "
+                          "and tags do not count; export's movetext_hash), position = the same final position. "
+                          "--report names each dropped game and the game_id it repeats. Applied after --where, "
+                          "before --sample and --limit; reads in one thread. [default: keep duplicates] "
+                          "Example: pgntools filter a.pgn b.pgn --dedup moves -o merged.pgn"),
     ]
     for decorator in reversed(decorators):
         wrapper = decorator(wrapper)

@@ -94,7 +94,7 @@ def _take_rows(raw, name: str, ranges: Sequence[Tuple[int, int]]) -> bytes:
         return b""
     width = memoryview(data).cast(_core.COLUMN_FORMATS[name]).itemsize
     view = memoryview(data)
-    return b"".join(view[a * width:b * width] for a, b in ranges)
+    return b"".join([view[a * width:b * width] for a, b in _coalesced(ranges)])
 
 
 def _take_strings(pair: Tuple[bytes, bytes], ranges: Sequence[Tuple[int, int]], rows: int) -> Tuple[bytes, bytes]:
@@ -104,15 +104,26 @@ def _take_strings(pair: Tuple[bytes, bytes], ranges: Sequence[Tuple[int, int]], 
     offsets = memoryview(offsets_raw).cast("i")
     if len(offsets) != rows + 1:
         return pair
-    out = array("i", [0])
+    out = [array("i", [0]).tobytes()]
     pieces = []
     end = 0
-    for a, b in ranges:
+    for a, b in _coalesced(ranges):  # (a C loop a range: no Python int per row)
         base = offsets[a]
-        out.extend(end + o - base for o in offsets[a + 1:b + 1])
+        out.append(_core.offsets_shifted(offsets_raw, a + 1, b + 1, end - base))
         pieces.append(data[base:offsets[b]])
         end += offsets[b] - base
-    return out.tobytes(), b"".join(pieces)
+    return b"".join(out), b"".join(pieces)
+
+
+def _coalesced(ranges: Sequence[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """The ranges with each one that starts where the last ended joined to it."""
+    out: List[Tuple[int, int]] = []
+    for a, b in ranges:
+        if out and out[-1][1] == a:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
 
 
 def _starts(ranges: Sequence[Tuple[int, int]]) -> Tuple[array, List[int]]:

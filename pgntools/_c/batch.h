@@ -33,6 +33,12 @@
     X(G_TAG_SLOTS, int32_t, "i", "tag_slots")  /* when asked, TAG_COLUMN_COUNT per game: 1 + the */ \
                                                /* tag's batch row, 0 when the game lacks it */    \
                                                /* (handed to Python tag by tag: _core.pyx) */     \
+    X(G_HASHED, uint8_t, "B", "hashed")    /* 1: the mainline was replayed to its end: the keys */ \
+                                           /* below hold (game_hash.h), else they are 0 */        \
+    X(G_MOVETEXT_HASH, int64_t, "q", "movetext_hash")   /* the mainline key, lane 0 (its bits) */ \
+    X(G_MOVETEXT_HASH2, int64_t, "q", "movetext_hash2") /* and lane 1 */                         \
+    X(G_POSITION_HASH, int64_t, "q", "position_hash")   /* the final position's key, lane 0 */   \
+    X(G_POSITION_HASH2, int64_t, "q", "position_hash2") /* and lane 1 */                         \
     /* one row per tag, when asked (tag_columns) */                                               \
     X(T_IN_MAP, uint8_t, "B", "tag_in_map")          /* 1: no column of its own (export's map) */ \
     /* one row per mainline ply */                                                                \

@@ -1,10 +1,13 @@
 #include <stdio.h>
 
 #include "fen.h"
+#include "game_hash.h"
 #include "game_reader.h"
 #include "replay.h"
 #include "result.h"
 #include "tags.h"
+
+static void push_keys(GameReader *r, Game *g, const Position *final);
 
 static const char *const ERROR_NAMES[ERR_COUNT] = {
     "ok", "invalid_san", "illegal_move", "ambiguous_move", "invalid_promotion", "null_move", "drop",
@@ -367,8 +370,28 @@ static void finish_game(GameReader *r, Game *g)
     if (r->opt.tag_columns)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);
+    push_keys(r, g, final);
     b->n_games++;
     r->games++;
+}
+
+/* The game's keys (game_hash.h) when its mainline was replayed to its end (or to where a fix cut
+ * it): not after an error stopped the replay, nor when it was not replayed. */
+static void push_keys(GameReader *r, Game *g, const Position *final)
+{
+    Batch *b = &r->batch;
+    bool hashed = g->replaying && (!g->stopped || g->cut);
+    uint64_t moves[2] = {0, 0}, position[2] = {0, 0};
+    if (hashed) {
+        moves[0] = g->mainline_key[0], moves[1] = g->mainline_key[1];
+        gh_finish(moves, g->ply);
+        gh_position(final, position);
+    }
+    COL_PUSH(b, G_HASHED, uint8_t, hashed);
+    COL_PUSH(b, G_MOVETEXT_HASH, int64_t, (int64_t)moves[0]);
+    COL_PUSH(b, G_MOVETEXT_HASH2, int64_t, (int64_t)moves[1]);
+    COL_PUSH(b, G_POSITION_HASH, int64_t, (int64_t)position[0]);
+    COL_PUSH(b, G_POSITION_HASH2, int64_t, (int64_t)position[1]);
 }
 
 /* ---------------------------------------------------------------- the game loop */

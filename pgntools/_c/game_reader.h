@@ -74,6 +74,7 @@ typedef struct {
     uint8_t opening;        /* OPENING_* (openings.h): 0 when not classifying */
     int16_t opening_ply;    /* the ply of the deepest named position (OPENING_NAMED) */
     int opening_row;        /* its row in the table */
+    uint64_t mainline_key[2]; /* the mainline's key so far (game_hash.h; --dedup, movetext_hash) */
     const BatchMark *mark; /* the batch where the game starts: gr_fill's, where it checks the */
                            /* batch's size (a pointer: the Game is cleared for every game) */
 } Game;

@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "fen.h"
+#include "game_hash.h"
 #include "replay.h"
 #include "result.h"
 
@@ -192,6 +193,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     }
     if (r->opt.openings) /* the table names positions of standard chess reached from its start */
         g->opening = variant == 0 && (!g->fen || openings_is_start(&L->pos)) ? OPENING_UNNAMED : OPENING_CUSTOM_START;
+    if (g->replaying)
+        gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
     g->need_number = true;
@@ -492,6 +495,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         g->ply++;
         if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
             note_opening(r, g, &L->pos);
+        gh_move(g->mainline_key, null_move ? MOVE_NONE : m);
         if (status == 2) {
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;

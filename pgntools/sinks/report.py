@@ -37,6 +37,13 @@ class ReportSink(Sink):
         if self.least:
             status = batch.column("status")
             games = [g for g in games if status[g] >= self.least]
-        lines = [json.dumps(report_record(g), ensure_ascii=False) + "\n" for g in batch.games(games)]
+        records = [(g.index, report_record(g)) for g in batch.games(games)]
+        duplicates = getattr(batch, "duplicates", None)
+        if duplicates:  # the games --dedup dropped (always reported), in input order with the others
+            from pgntools.dedup import report_record as duplicate_record
+
+            mode = batch.dedup_mode
+            records = sorted(records + [(d.game, duplicate_record(d, mode)) for d in duplicates], key=lambda r: r[0])
+        lines = [json.dumps(record, ensure_ascii=False) + "\n" for _, record in records]
         if lines:
             self.output.write("".join(lines).encode("utf-8"))

@@ -157,6 +157,10 @@ GAME_COLUMNS = [
     Column("opening_ply", "int16", True, Fixed("opening_ply", has=OPENING_NAMED, has_column="opening_state"),
            "the ply of that position: 1 after White's first move (the table names no start position, so never 0)",
            NO_OPENING),
+    Column("movetext_hash", "int64", True, Fixed("movetext_hash", has=1, dictionary=False, has_column="hashed"),
+           "a 64-bit hash of the start position and the mainline's moves as played (SAN or UCI alike; comments, "
+           "NAGs, variations, move numbers and tags do not count): equal for games --dedup moves calls the same. "
+           "int64 (the hash's bits) so that every engine joins on it", "the mainline was not replayed to its end"),
 ]
 
 #: The columns the opening classifier fills (pgntools.openings): a run that writes or selects on

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from pgntools.selection import ByIndices
+from pgntools.selection import ByIndices, take_games
 from pgntools.where.check import Checked, check, names
 from pgntools.where.parser import WhereError, parse
 
@@ -70,14 +70,21 @@ class Choose(ByIndices):
     before_replay = None  # (the tag filter goes to the reader through needs)
 
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
-                 limit: Optional[int] = None):
+                 limit: Optional[int] = None, dedup: Optional[str] = None):
         self.where = Where(where) if where else None
         self.sample, self.seed, self.limit = sample, seed, limit
+        self.dedup = None
+        if dedup:
+            from pgntools.dedup import Dedup
+
+            self.dedup = Dedup(dedup)
         self.chosen = 0   # games selected so far (for the limit)
         self.done = limit is not None and limit <= 0
+        self.duplicates: list = []  # the last batch's games --dedup dropped
 
     def __reduce__(self):
-        return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit))
+        return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit,
+                         self.dedup.mode if self.dedup else None))
 
     @property
     def needs(self) -> Dict[str, object]:
@@ -88,24 +95,33 @@ class Choose(ByIndices):
             clauses = tag_filter(self.where.checked)
             if clauses:  # games that fail them are not replayed (the reader decides on their tags)
                 needs["tag_filter"] = clauses
-        if self.sample is not None:
-            needs["numbered"] = True  # the sample is by game id: a parallel run numbers its chunks
+        if self.sample is not None or self.dedup is not None:
+            needs["numbered"] = True  # by game id: a parallel run numbers its chunks
         return needs
+
+    def select(self, batch):
+        """As ByIndices, and the games --dedup dropped as the view's ``duplicates`` (for --report)."""
+        self.duplicates = []
+        view = super().select(batch)
+        if self.duplicates:
+            view = take_games(batch, list(range(batch.n_games))) if view is batch else view
+            view.duplicates, view.dedup_mode = self.duplicates, self.dedup.mode
+        return view
 
     def kept(self, batch) -> List[int]:
         """The batch-local indices of the games chosen, ascending."""
-        import pyarrow.compute as pc
-
-        from pgntools.where.sample import sampled
-
         if self.done:
             return []
+        if self.where is not None or self.sample is not None:  # (--dedup or --limit alone: no pyarrow)
+            import pyarrow.compute as pc
+
+            from pgntools.where.sample import sampled
         mask = None
         if self.where is not None:
             from pgntools.where.evaluate import Evaluation
 
             mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
-        if self.sample is not None:
+        if self.sample is not None and self.dedup is None:
             share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
             mask = share if mask is None else pc.and_(mask, share)
         if mask is None:
@@ -113,8 +129,17 @@ class Choose(ByIndices):
         else:
             found = pc.indices_nonzero(mask)
             indices = memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+        if self.dedup is not None:  # after --where, before --sample: a sample of the distinct games
+            indices, self.duplicates = self.dedup.decide(batch, indices)
+        if self.sample is not None and self.dedup is not None:
+            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
+            flags = share.to_pylist()
+            indices = [g for g in indices if flags[g]]
         if self.limit is not None:
             indices = indices[:self.limit - self.chosen]
             self.chosen += len(indices)
             self.done = self.chosen >= self.limit
+            if self.done and self.duplicates:  # those after the last game chosen were never reached
+                last = batch.game_id(indices[-1]) if indices else -1
+                self.duplicates = [d for d in self.duplicates if d.game < last]
         return indices

@@ -1,0 +1,56 @@
+# --dedup's memory: the 128-bit keys seen, each with the first game's id (_c/keyset.h).
+
+cdef class DedupKeys:
+    """The keys of the games kept so far. ``add(a, b, valid, ids)`` (int64 lanes, uint8 flags,
+    int64 game ids: bytes-like, one item a game) returns, per game in order, the id of the game
+    that brought its key first, or -1 (new, and now remembered; or not valid): bytes of int64."""
+
+    cdef KeySet s
+
+    def __dealloc__(self):
+        keyset_free(&self.s)
+
+    def add(self, const unsigned char[:] a, const unsigned char[:] b, const unsigned char[:] valid,
+            const unsigned char[:] ids):
+        cdef size_t n = valid.shape[0]
+        if <size_t>a.shape[0] != 8 * n or <size_t>b.shape[0] != 8 * n or <size_t>ids.shape[0] != 8 * n:
+            raise ValueError("KeySet.add: 8 bytes a game in a, b and ids, one in valid")
+        first = bytearray(8 * n)
+        cdef unsigned char[:] out = first
+        cdef int rc = 0
+        if n:
+            with nogil:
+                rc = keyset_add_many(&self.s, <const int64_t *>&a[0], <const int64_t *>&b[0], &valid[0],
+                                     <const int64_t *>&ids[0], n, <int64_t *>&out[0])
+        if rc:
+            raise MemoryError(f"--dedup: no memory for {self.s.used + 1} keys, or a game id above {KEYSET_MAX_ID}")
+        return bytes(first)
+
+    @property
+    def count(self):
+        """The keys held (distinct games)."""
+        return self.s.used
+
+    @property
+    def nbytes(self):
+        """The bytes its table holds."""
+        return keyset_bytes(&self.s)
+
+
+def offsets_shifted(const unsigned char[:] offsets, size_t a, size_t b, int32_t delta):
+    """int32 items a..b-1 of ``offsets`` (bytes-like), each plus ``delta``, as bytes: a batch
+    view's string offsets (pgntools.selection.take_games) without a Python int per row."""
+    if b < a or 4 * b > <size_t>offsets.shape[0]:
+        raise ValueError("offsets_shifted: rows out of range")
+    out = bytearray(4 * (b - a))
+    cdef unsigned char[:] o = out
+    cdef const int32_t *src
+    cdef int32_t *dst
+    cdef size_t i
+    if b > a:
+        src = <const int32_t *>&offsets[4 * a]
+        dst = <int32_t *>&o[0]
+        with nogil:
+            for i in range(b - a):
+                dst[i] = src[i] + delta
+    return bytes(out)
