@@ -258,7 +258,9 @@ DAMAGED_TAGS = [
     ('[Site "Here"', "Site", "Here", "tag_missing_bracket"),
     ('[Date "2020.01.01]', "Date", "2020.01.01", "tag_missing_quote"),
     ('[Annotator "Someone', "Annotator", "Someone", "tag_missing_quote"),
-    ("[Round]", "Round", "", "tag_without_value"),
+    ("[Round]", "Round", "?", "tag_without_value"),  # a roster tag's unknown: "?" (the standard's)
+    ("[Date]", "Date", "????.??.??", "tag_without_value"),
+    ("[Annotator]", "Annotator", "", "tag_without_value"),  # other tags: empty
     ('[Event "Tournament \\"]', "Event", "Tournament \\", "tag_trailing_backslash"),  # chess-library's backslash_header
     ('[ Black  "B" ]', "Black", "B", None),  # stray spaces inside the brackets: always accepted
     ('[Opening "A \\"quoted\\" name"', "Opening", 'A "quoted" name', "tag_missing_bracket"),
@@ -281,6 +283,19 @@ def test_a_damaged_tag_line_is_read_past_as_a_fix(tmp_path, line, tag, value, fi
         strict = read_one(tmp_path, data, strict=True)
         assert strict.status == "invalid" and kinds(strict) == ["syntax_error"]
         assert strict.errors[0].token == line and tag not in dict(strict.tags)
+
+
+def test_repaired_tags_are_written_so_they_read_back_clean(tmp_path):
+    # validate -o writes each repaired tag as a clean tag line: the cleaned file reads back with
+    # the same values, no fix left ([Round] is written [Round "?"], the roster's unknown)
+    src = tmp_path / "tags.pgn"
+    src.write_text("".join(f'{line}\n[Result "*"]\n\n1. e4 *\n\n' for line, *_ in DAMAGED_TAGS))
+    out = tmp_path / "clean.pgn"
+    assert cli_run(["validate", str(src), "-o", str(out), "-q"]).exit_code == 0
+    assert '[Round "?"]' in out.read_text() and "[Round]" not in out.read_text()
+    again = list(pgntools.read_games(str(out), strict=True))
+    assert [g.status for g in again] == ["valid"] * len(DAMAGED_TAGS)
+    assert [g.headers[tag] for g, (_, tag, _, _) in zip(again, DAMAGED_TAGS)] == [v for _, _, v, _ in DAMAGED_TAGS]
 
 
 def test_doubled_quotes_read_as_python_chess_reads_the_game(tmp_path):
@@ -343,7 +358,7 @@ def damaged_line(name: str, value: str, damage: str) -> Tuple[str, str]:
     if damage == "no_quote":
         return f'[{name} "{value}]', value
     if damage == "no_value":
-        return f"[{name}]", ""
+        return f"[{name}]", "?" if name in ("Event", "Site", "Round", "White", "Black") else ""
     if damage == "spaces":
         return f'[ {name}  "{value}" ]', value
     return f'[{name} "{value}"]', value

@@ -386,9 +386,11 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         }
         if (k == TOK_TAG) {
             tags_read(r, g, t, duplicate);
-            if (t->value) /* read past its damage (recover_tag): a fix naming the tag */
-                game_add_fix(r, g, t->value, 0, sc->buf + t->a, t->alen, sc->buf + t->start, t->len,
-                             sc->buf + t->b, t->blen);
+            if (t->value) { /* read past its damage (recover_tag): a fix naming the tag */
+                size_t vlen;
+                const char *value = tags_value(r, t, &vlen);
+                game_add_fix(r, g, t->value, 0, sc->buf + t->a, t->alen, sc->buf + t->start, t->len, value, vlen);
+            }
             g->last_tag_line = t->line;
             g->has_tags = g->has_content = true;
         } else if (k == TOK_BAD_TAG) {
