@@ -1,3 +1,6 @@
+#include <stdlib.h>
+#include <string.h>
+
 #include "pgn_writer.h"
 
 static inline bool put(ByteVec *v, const char *s, size_t n)
@@ -112,8 +115,37 @@ void em_move_number(Emitter *e, uint32_t fullmove, bool black)
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+/* A comment's text with each '}' as ')' and each '{' that a '}' closes as '(' (nested braces,
+ * { a { b } c }, read to the matching '}'): a brace comment cannot hold a '}', and parentheses
+ * keep the nesting readable; a '{' alone may stand and stays. NULL when out of memory. */
+static char *braces_as_parentheses(const char *s, size_t n)
+{
+    char *copy = malloc(n ? n : 1);
+    size_t *open = malloc((n ? n : 1) * sizeof *open), depth = 0;
+    if (copy && open) {
+        memcpy(copy, s, n);
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == '{') {
+                open[depth++] = i;
+            } else if (s[i] == '}') {
+                copy[i] = ')';
+                if (depth > 0)
+                    copy[open[--depth]] = '(';
+            }
+        }
+    } else {
+        free(copy);
+        copy = NULL;
+    }
+    free(open);
+    return copy;
+}
+
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
 {
+    char *mapped = memchr(s, '}', n) ? braces_as_parentheses(s, n) : NULL;
+    if (mapped)
+        s = mapped;
     bool first = true;
     size_t i = 0;
     for (;;) {
@@ -124,7 +156,7 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
         size_t start = i;
         while (i < n && !is_space(s[i]) && s[i] != '}')
             i++;
-        if (i == start) { /* a '}' cannot appear inside a brace comment: drop it */
+        if (i == start) { /* a '}' left (no memory to map it): a brace comment cannot hold it, drop it */
             i++;
             continue;
         }
@@ -138,6 +170,7 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
     if (first)
         em_unit(e, "{", 1);
     em_append(e, "}", 1);
+    free(mapped);
 }
 
 void em_nag(Emitter *e, int nag)
