@@ -517,3 +517,60 @@ def test_a_game_running_into_the_next_ones_tags_is_noted(tmp_path):
     latin = b'[Event "a"]\n\n1. e4\n[Event "caf\xe9"]\n\n1. d4 *\n'
     first, second = read(tmp_path, latin)
     assert "missing_result" in note_kinds(first) and dict(second.tags)["Event"] == "caf\xe9"
+
+
+# ---------------------------------------------------------------- the games table's fixes column
+
+FIXED_GAMES = (  # every kind of fix the reader makes, and clean games between them
+    '[Event "clean"]\n[Result "*"]\n\n1. e4 *\n\n'
+    '[Event "tags"]\n[White ""Mephisto""]\n[Round]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# *\n\n'
+    '[Event "fen"]\n' + setup("r3k3/8/8/8/8/8/8/4K2R b KQkq e3 3 0")[:-1] + '\n1... Kd8 *\n\n'
+    '[Event "marker"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4#\n\n'
+    '[Event "tag"]\n[Result "*"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n'
+    '[Event "clean too"]\n[Result "*"]\n\n1. d4 *\n\n'
+    '[Event "ends"]\n' + setup("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", "1/2-1/2")[:-1] + '\n1. Kxd2 Kd7 2. Ke3 Ke6 1/2-1/2\n')
+
+
+def api_fixes(game) -> list:
+    return [(f.kind, f.ply, f["field"] or "", f.before or "", f.after) for f in game.fixes]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_games_table_lists_every_fix_as_the_api_does(tmp_path, jobs):
+    pq = pytest.importorskip("pyarrow.parquet")
+    duckdb = pytest.importorskip("duckdb")
+    src = tmp_path / "fixed.pgn"
+    src.write_text(FIXED_GAMES)
+    games = list(pgntools.read_games(str(src), automatic_ends="truncate"))
+    assert [g.status for g in games] == ["valid", "fixed", "fixed", "fixed", "fixed", "valid", "fixed"]
+    kinds_read = {f.kind for g in games for f in g.fixes}
+    assert kinds_read >= {"tag_doubled_quotes", "tag_without_value", "fen_castling", "fen_en_passant",
+                          "fen_fullmove", "result_marker", "result_tag", "truncated_at_automatic_end"}
+    out = tmp_path / "ds"
+    run = cli_run(["export", "--parquet", str(out), str(src), "--automatic-ends", "truncate", "--jobs", jobs, "-q"])
+    assert run.exit_code == 0, run.stderr
+    rows = pq.read_table(out / "games").to_pylist()
+    assert [[tuple(f.values()) for f in r["fixes"]] for r in rows] == [api_fixes(g) for g in games]
+    # what SQL users see: one row per fix
+    sql = duckdb.sql(f"SELECT game_id, f.kind, f.field, f.before, f.after FROM (SELECT game_id, unnest(fixes) AS f "
+                     f"FROM '{out}/games/*.parquet') WHERE f.kind LIKE 'tag%' ORDER BY ALL").fetchall()
+    assert sql == [(1, "tag_doubled_quotes", "White", '[White ""Mephisto""]', "Mephisto"),
+                   (1, "tag_without_value", "Round", "[Round]", "?")]
+    # a selection's view of the games keeps each game's own fixes
+    out2 = tmp_path / "ds2"
+    run = cli_run(["export", "--parquet", str(out2), str(src), "--where", "event != 'fen'", "--jobs", jobs, "-q"])
+    rows = pq.read_table(out2 / "games").to_pylist()
+    want = [api_fixes(g) for g in pgntools.read_games(str(src)) if g.headers["Event"] != "fen"]
+    assert [[tuple(f.values()) for f in r["fixes"]] for r in rows] == want
+
+
+def test_the_arrow_tables_fixes_match_the_parquet_files(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    from pgntools.sinks.tables import games_table
+
+    src = tmp_path / "fixed.pgn"
+    src.write_text(FIXED_GAMES)
+    assert cli_run(["export", "--parquet", str(tmp_path / "ds"), str(src), "-q"]).exit_code == 0
+    batches = pgntools.iter_batches(str(src), tag_columns=True, final_fen=True, batch_games=4)  # (fixes at a batch's end too)
+    arrow = [row for batch in batches for row in games_table(batch).column("fixes").to_pylist()]
+    assert arrow == pq.read_table(tmp_path / "ds" / "games").column("fixes").to_pylist()
