@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Tuple
 
@@ -425,8 +426,10 @@ def test_start_fen_repairs(tmp_path, fen, fixes):
     assert board.is_valid()
     assert game.start_fen == board.fen()
     strict = read_one(tmp_path, data, strict=True)
-    assert strict.status == "invalid" and kinds(strict) == ["invalid_start_position"] or \
-        fixes == [("fullmove", "0", "1")]  # fullmove 0 was always read as 1; --strict too
+    if fixes == [("fullmove", "0", "1")]:  # fullmove 0 was always read as 1: with --strict too, a fix
+        assert strict.status == "fixed" and [f.kind for f in strict.fixes] == ["fen_fullmove"]
+    else:
+        assert strict.status == "invalid" and kinds(strict) == ["invalid_start_position"] and strict.fixes == []
 
 
 def test_the_repaired_start_position_is_replayed_and_written(tmp_path):
@@ -574,3 +577,55 @@ def test_the_arrow_tables_fixes_match_the_parquet_files(tmp_path):
     batches = pgntools.iter_batches(str(src), tag_columns=True, final_fen=True, batch_games=4)  # (fixes at a batch's end too)
     arrow = [row for batch in batches for row in games_table(batch).column("fixes").to_pylist()]
     assert arrow == pq.read_table(tmp_path / "ds" / "games").column("fixes").to_pylist()
+
+
+# ---------------------------------------------------------------- every recovery and its --strict counterpart
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+GAME_AFTER_TAGS = '[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+FEN_GAME = '[FEN "{}"]\n[SetUp "1"]\n[Result "*"]\n\n*\n'
+RECOVERIES = {  # fix kind: an input that needs it, the reader's options, and what --strict makes of it
+    **{fix: (f"{line}\n{GAME_AFTER_TAGS}", {}, "invalid", ["syntax_error"]) for line, _, _, fix in DAMAGED_TAGS if fix},
+    "fen_castling": (FEN_GAME.format(FEN_REPAIRS[0][0]), {}, "invalid", ["invalid_start_position"]),
+    "fen_en_passant": (FEN_GAME.format(FEN_REPAIRS[3][0]), {}, "invalid", ["invalid_start_position"]),
+    "fen_fullmove": (FEN_GAME.format(FEN_REPAIRS[4][0]), {}, "fixed", []),  # always read as 1: a fix there too
+    "truncated_at_automatic_end": ("\n\n".join(AUTOMATIC_ENDS.read_text().split("\n\n")[:2]) + "\n", {"automatic_ends": "truncate"},
+                                   "invalid", ["move_after_game_end"]),  # --strict alone enforces
+}
+
+
+def readme_repairs() -> dict:
+    """The README's table of damage recovered as a fix: {fix kind: its --strict column}."""
+    rows = {}
+    for line in README.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and re.fullmatch(r"`[a-z_]+`", cells[2]):
+            rows[cells[2].strip("`")] = cells[3]
+    return rows
+
+
+def test_the_readme_lists_every_repair_with_its_strict_counterpart():
+    from pgntools.reader import FIX_KINDS
+
+    table = readme_repairs()
+    assert set(table) == set(FIX_KINDS) == set(RECOVERIES)
+    assert all(table[kind] for kind in table)
+    for kind, (_, _, status, errors) in RECOVERIES.items():  # the README says what --strict does
+        assert (errors[0] if errors else "the same fix") in table[kind] or "enforces" in table[kind], kind
+
+
+@pytest.mark.parametrize("kind", sorted(RECOVERIES))
+def test_each_recovery_is_a_fix_and_strict_makes_it_an_error(tmp_path, kind):
+    data, options, strict_status, strict_errors = RECOVERIES[kind]
+    src = tmp_path / "g.pgn"
+    src.write_text(data)
+    (game,) = pgntools.read_games(str(src), **options)
+    assert game.status == "fixed" and kind in [f.kind for f in game.fixes] and game.errors == []
+    strict = list(pgntools.read_games(str(src), strict=True))
+    assert len(strict) == 1 and strict[0].status == strict_status and kinds(strict[0]) == strict_errors
+    assert (kind in [f.kind for f in strict[0].fixes]) == (strict_status == "fixed")
+    # through the CLI: exit 0 by default (the game is kept, in -o), 1 with --strict where it is an error
+    args = ["validate", str(src), "-o", str(tmp_path / "o.pgn"), "-q"] + \
+        [f"--{k.replace('_', '-')}={v}" for k, v in options.items()]
+    assert cli_run(args).exit_code == 0 and "[Event" in (tmp_path / "o.pgn").read_text()
+    assert cli_run(["validate", str(src), "--strict", "-q"]).exit_code == (1 if strict_status == "invalid" else 0)
