@@ -263,6 +263,8 @@ DAMAGED_TAGS = [
     ("[Date]", "Date", "????.??.??", "tag_without_value"),
     ("[Annotator]", "Annotator", "", "tag_without_value"),  # other tags: empty
     ('[Event "Tournament \\"]', "Event", "Tournament \\", "tag_trailing_backslash"),  # chess-library's backslash_header
+    ('[Site "There"]]', "Site", "There", "tag_trailing_text"),  # a stray ']' began a game of its own
+    ('[Site "There"] "\\', "Site", "There", "tag_trailing_text"),
     ('[ Black  "B" ]', "Black", "B", None),  # stray spaces inside the brackets: always accepted
     ('[Opening "A \\"quoted\\" name"', "Opening", 'A "quoted" name', "tag_missing_bracket"),
 ]
@@ -309,6 +311,17 @@ def test_doubled_quotes_read_as_python_chess_reads_the_game(tmp_path):
     pc = pc_read_game(data)
     assert game.uci == [m.uci() for m in pc.mainline_moves()]
     assert game.final_fen == pc.end().board().fen()
+    # python-chess keeps the inner quotes in the value; we read the name the exporter meant
+    assert pc.headers["White"] == '"Socrates Expert"'
+    # the same with several such tags, one of them the Result, and a game after them
+    data = ('[Event ""Chapter 1""]\n[White ""A""]\n[Black ""B C""]\n[Result ""1-0""]\n\n'
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" + data)
+    first, second = read(tmp_path, data)
+    assert [dict(first.tags)[t] for t in ("Event", "White", "Black", "Result")] == ["Chapter 1", "A", "B C", "1-0"]
+    assert first.status == "fixed" and first.result == "1-0" and len(first.fixes) == 4
+    pc = pc_read_game(data)
+    assert first.uci == [m.uci() for m in pc.mainline_moves()] and first.final_fen == pc.end().board().fen()
+    assert second.uci == game.uci
 
 
 def test_tag_fixes_are_counted_in_the_summary_and_the_report(tmp_path):
@@ -386,6 +399,53 @@ def test_damaged_tag_lines_never_lose_a_game(tmp_path, games):
         assert {k: v for k, v in game.tags if k in want} == want
     strict = list(pgntools.read_games(str(src), strict=True))
     assert len(strict) == len(games) and all(g.uci == ["e2e4", "e7e5"] for g in strict)
+    summary = cli_summary(src)
+    assert summary["games"] == summary["valid"] + summary["fixed"] + summary["invalid"] == len(games)
+
+
+VALUE_EDIT = st.tuples(st.sampled_from(["delete", "insert", "double"]), st.integers(0, 40),
+                      st.sampled_from(list('"\\][ \t')))
+
+
+def mutated(line: str, edits) -> str:
+    """A tag line with byte edits after its name (its '[' and name, which make it a tag line, kept)."""
+    keep = line.index(" ") if " " in line else len(line) - 1
+    head, tail = line[:keep], line[keep:]
+    for op, at, char in edits:
+        at = at % (len(tail) + 1)
+        if op == "delete" and tail:
+            tail = tail[:at % len(tail)] + tail[at % len(tail) + 1:]
+        elif op == "insert":
+            tail = tail[:at] + char + tail[at:]
+        elif tail:  # double the byte there
+            tail = tail[:at % len(tail) + 1] + tail[at % len(tail):]
+    return head + tail
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games=st.lists(st.lists(st.tuples(st.sampled_from(["Event", "White", "Round", "Annotator", "Result"]),
+                                         TAG_VALUE, st.lists(VALUE_EDIT, max_size=2)),
+                               min_size=1, max_size=4, unique_by=lambda t: t[0]),
+                      min_size=1, max_size=4))
+def test_tag_lines_mutated_byte_by_byte_never_lose_a_game(tmp_path, games):
+    """Up to two edits of a tag line after its name (a quote, bracket or backslash added, removed
+    or doubled; a space added): every game is still read, with its moves, and the run's counts
+    add up, with and without --strict. (Not letters or digits: after the ']' they are movetext,
+    '[Event "x"]a' a game of its own, as PGN reads it; nor '{' or ';': a comment between tag
+    lines still ends the tag section, and the next tag line begins a game.)"""
+    text = ""
+    for i, tags in enumerate(games):
+        text += "".join(mutated(f'[{name} "{value}"]', edits) + "\n" for name, value, edits in tags)
+        text += f"\n1. e4 {{g{i}}} e5 *\n\n"
+    src = tmp_path / "mutated.pgn"
+    src.write_text(text)
+    for strict in (False, True):
+        read_back = list(pgntools.read_games(str(src), strict=strict))
+        assert len(read_back) == len(games), text
+        for i, game in enumerate(read_back):
+            assert game.moves[0].comment == f"g{i}" and game.uci == ["e2e4", "e7e5"], text
+            assert game.status in ("valid", "fixed", "invalid")
+            assert game.status != "invalid" or kinds(game) == ["syntax_error"] * len(game.errors)
     summary = cli_summary(src)
     assert summary["games"] == summary["valid"] + summary["fixed"] + summary["invalid"] == len(games)
 

@@ -19,10 +19,10 @@ static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
     "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
-    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash", "fen_castling", "fen_en_passant",
-    "fen_fullmove",
+    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash", "tag_trailing_text", "fen_castling",
+    "fen_en_passant", "fen_fullmove",
 };
-_Static_assert((int)FIXK_TAG_TRAILING_BACKSLASH == (int)TAG_TRAILING_BACKSLASH &&
+_Static_assert((int)FIXK_TAG_TRAILING_TEXT == (int)TAG_TRAILING_TEXT &&
                    (int)TAG_DAMAGE_COUNT == (int)FIXK_FEN_CASTLING,
                "a tag fix for each damage the scanner reads past");
 
