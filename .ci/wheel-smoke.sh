@@ -62,7 +62,7 @@ if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
     fi
     # ... and every tracked module, stub and package-data file in the wheel
     step "wheel contents"
-    missing=$(comm -23 <(git -C "$repo" ls-files pgntools | grep -E '\.(py|pyi)$|/py\.typed$' | sort) \
+    missing=$(comm -23 <(git -C "$repo" ls-files pgntools | grep -E '\.(py|pyi)$|/py\.typed$|^pgntools/data/' | sort) \
                        <("$python" -c 'import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist(), sep="\n")' "$repaired" | sort))
     if [[ -n $missing ]]; then
         echo "wheel-smoke: tracked files missing from the wheel (pyproject.toml's package-data):" >&2

@@ -253,6 +253,23 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
     return h;
 }
 
+/* A few lines of an opening table (a name with a quote and a backslash: the tag writer escapes
+ * them), built once: validate --classify's tags and notes are exercised too. */
+static const OpeningTable *small_opening_table(void)
+{
+    static const char text[] = "eco\tname\tpgn\n"
+                               "C60\tRuy Lopez\t1. e4 e5 2. Nf3 Nc6 3. Bb5\n"
+                               "B20\tSicilian Defense\t1. e4 c5\n"
+                               "D00\tQueen's Pawn Game\t1. d4 d5\n"
+                               "A00\tA \"quoted\" \\\\ name\t1. a3\n";
+    static OpeningTable *table;
+    char err[200];
+    if (!table)
+        table = openings_build(text, sizeof text - 1, err, sizeof err);
+    CHECK(table != NULL, "the small opening table does not build: %s", err);
+    return table;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t h = fnv1a(data, size);
@@ -264,6 +281,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     all.fix_results = true;
     all.max_games = 1 + (int)(h % 3); /* small batches: the batch boundary is exercised too */
     all.max_errors = 16;
+    all.openings = small_opening_table();
+    all.opening_tags = (int)(h >> 40) % 3; /* none, missing, overwrite: the output reads back the same */
 
     Output whole = {0}, pieces = {0};
     read_whole(&all, buf, size, &whole);

@@ -91,6 +91,19 @@ cdef extern from "batch.h":
     void batch_free(Batch *b)
 
 
+cdef extern from "openings.h":
+    ctypedef struct COpeningTable "OpeningTable":
+        pass
+    int OPENING_MAX_PLY, OPENING_NAMED, OPENING_UNNAMED, OPENING_CUSTOM_START
+    int OPENING_TAGS_NONE, OPENING_TAGS_MISSING, OPENING_TAGS_OVERWRITE
+    COpeningTable *openings_build(const char *text, size_t len, char *err, size_t err_len)
+    void openings_free(COpeningTable *t)
+    size_t openings_count(const COpeningTable *t)
+    int openings_find(const COpeningTable *t, const Position *p, uint64_t key)
+    uint64_t openings_key(const Position *p)
+    void openings_row(const COpeningTable *t, int row, const char **eco, size_t *eco_len, const char **name,
+                      size_t *name_len)
+
 cdef extern from "game.h":
     int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL
     ctypedef struct TagClause:
@@ -127,6 +140,8 @@ cdef extern from "game.h":
         int automatic_ends
         bint allow_null_moves
         bint repair_truncate
+        const COpeningTable *openings
+        int opening_tags
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY

@@ -4,7 +4,7 @@
 Users import ``pgntools``, never this module. Board (_core_board.pxi) is for scripts, tests and
 debugging (one Python call per move); the batch reader (_core_reader.pxi) is what the commands
 use; _core_parquet.pxi encodes Parquet columns for export; _core_helpers.pxi holds benchmark and
-test helpers.
+test helpers; _core_openings.pxi the opening table (pgntools.openings loads it).
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
@@ -17,6 +17,7 @@ from pgntools.errors import InvalidFenError, move_error
 # The module is one compilation unit; its parts live in these files, in this order. The C
 # declarations they use are in _core.pxd.
 include "_core_board.pxi"
+include "_core_openings.pxi"
 include "_core_reader.pxi"
 include "_core_parquet.pxi"
 include "_core_helpers.pxi"

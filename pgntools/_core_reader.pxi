@@ -148,6 +148,7 @@ cdef class BatchReader:
     cdef TagFilter tag_filter # options.tag_filter in C (pgntools.where.prefilter makes it)
     cdef TagClause *clauses
     cdef list filter_texts    # the clauses' bytes, kept alive while the reader reads
+    cdef object openings      # the OpeningTable the reader classifies with (None: not classifying)
 
     def __cinit__(self, stream, options=None, **fields):
         # the options and their defaults: pgntools.options.ReaderOptions (stated there, once)
@@ -184,6 +185,16 @@ cdef class BatchReader:
         opt.reduced = options.reduced
         opt.tag_columns = options.tag_columns
         opt.skip_tag_values = not options.tag_values
+        if options.opening_tags not in _OPENING_TAG_MODES:
+            raise ValueError(f"opening_tags must be 'none', 'missing' or 'overwrite', not {options.opening_tags!r}")
+        opt.opening_tags = _OPENING_TAG_MODES[options.opening_tags]
+        if options.openings or opt.opening_tags != OPENING_TAGS_NONE:
+            from pgntools.openings import table
+
+            self.openings = table()  # built once per process
+            opt.openings = (<OpeningTable>self.openings).table
+            if opt.opening_tags != OPENING_TAGS_NONE:  # the game's own tags are compared, or kept
+                opt.skip_tag_values = False
         opt.fen_options = _EN_PASSANT_MODES[options.en_passant] | (FEN_SHREDDER if options.shredder else 0)
         opt.max_games = options.batch_games
         opt.max_batch_bytes = options.max_batch_bytes  # a batch ends at batch_games games or this many bytes

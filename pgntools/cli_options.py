@@ -200,3 +200,20 @@ def selection_options(f):
 def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
     """The reader options of the checking options (what the outputs need, the run adds)."""
     return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
+
+
+class OptionalValues(click.Command):
+    """A command whose options in ``optional_values`` take a value only attached with '='
+    (``--classify=overwrite``); alone (``--classify``) each means its default value. Click's own
+    optional values take the next word, a file name too."""
+
+    optional_values = {"--classify": "missing"}
+
+    def parse_args(self, ctx, args):
+        out, options = [], True
+        for arg in args:
+            if arg == "--":
+                options = False
+            out.append(f"{arg}={self.optional_values[arg]}" if options and arg in self.optional_values else arg)
+        return super().parse_args(ctx, out)
+

@@ -137,7 +137,7 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     from pgntools.sinks import schema
 
     options = _options(strict, fix_results, max_game_size, moves=True, final_fen=True, tag_columns=True,
-                       en_passant=en_passant)
+                       en_passant=en_passant, openings=True)
     chunks = _chunks(paths, chunk_bytes, max_game_size)
     meta = _arrow_to_pandas(schema.GAMES.empty_table())
     if not chunks:

@@ -48,6 +48,8 @@ class ReaderOptions(NamedTuple):
     automatic_ends: Optional[str] = None  # "note", "enforce", "truncate"; None: enforce with strict, else note
     allow_null_moves: bool = False  # --, Z0, 0000, @@@@ read as a pass
     repair: str = "none"           # "truncate": a game stopped by a bad mainline move kept as its prefix
+    openings: bool = False         # each game's opening classified (pgntools.openings; the opening_* columns)
+    opening_tags: str = "none"     # validate --classify: the PGN output's ECO/Opening tags, "missing" or "overwrite"
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":
         """These options with what the sinks need: each recording field on when some sink needs it
@@ -70,7 +72,7 @@ class ReaderOptions(NamedTuple):
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them).
 RECORDING = ("moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
-             "detach")
+             "detach", "openings")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
 # the chunks of a parallel run are cut by the scanner (pgntools.chunks).
 RUN_NEEDS = ("numbered",)

@@ -44,6 +44,7 @@ OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
 HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
+OPENING_STATES = _core.OPENING_STATES     # bits of the opening_state column: {"named": 1, ...}
 FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",
@@ -182,6 +183,7 @@ NOTE_DESCRIPTIONS = {
     "fifty_move_claimable": "a draw claimable by the 50-move rule",
     "threefold_claimable": "a draw claimable by threefold repetition",
     "invalid_tag_value": "a tag value its column cannot hold (null there, kept as written in the tags)",
+    "opening_tags_differ": "the game's ECO or Opening tag is not the opening table's (--classify)",
 }
 
 
@@ -234,6 +236,10 @@ def game_notes(batch: GameBatch, g: int, rows: Tuple[int, int], cache: dict,
     out = []
     for i in range(*rows):
         kind, ply, token = NOTE_KINDS[kinds[i]], plies[i] or None, tokens[i] or None
+        if kind == "opening_tags_differ":  # the table's code and name, in the token's place
+            if "openings" not in cache:
+                cache["openings"] = (batch.strings("opening_eco"), batch.strings("opening_name"))
+            token = f"{cache['openings'][0][g]} {cache['openings'][1][g]}"
         out.append(Finding(kind=kind, message=note_message(kind, token, ply, counts[i]), game_index=batch.game_id(g),
                            ply=ply, token=token, category="note", count=counts[i],
                            field=rule if kind == "play_after_automatic_end" else None))  # (the report's "rule")

@@ -74,7 +74,7 @@ CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "fix_start": (("fix_kind", "fix_ply"), ("fix_field", "fix_from", "fix_to")),
 }
 NAG_TABLE = ("nag_start", ("nag",))  # one list of NAG values per move row
-GAME_STRINGS = ("start_fen", "final_fen", "pgn", "raw")  # one string per game (when recorded)
+GAME_STRINGS = ("start_fen", "final_fen", "pgn", "raw", "opening_eco", "opening_name")  # one string per game (when recorded)
 TAG_SLOTS = "tag_slots"  # TAG_COLUMN_COUNT per game, tag by tag: 1 + the tag's row, or 0
 
 

@@ -8,8 +8,8 @@ import time
 from collections import Counter
 from typing import List, Optional
 
-from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, STATUS_FIXED,
-                             STATUS_INVALID, STATUS_TRUNCATED, STATUS_VALID, GameBatch)
+from pgntools.reader import (ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, NOTE_KINDS, OPENING_STATES,
+                             STATUS_FIXED, STATUS_INVALID, STATUS_TRUNCATED, STATUS_VALID, GameBatch)
 from pgntools.sinks.base import Sink
 
 
@@ -37,6 +37,7 @@ class Summary(Sink):
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see pipeline.Run)
         self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
+        self.openings: Counter = Counter()  # when classifying: named, unnamed, custom_start (pgntools.openings)
         self.started = time.perf_counter()
 
     def write(self, batch: GameBatch):
@@ -49,6 +50,10 @@ class Summary(Sink):
         self.fixed += status.count(STATUS_FIXED)
         self.invalid += status.count(STATUS_INVALID)
         self.truncated += status.count(STATUS_TRUNCATED)
+        states = batch.raw.get("opening_state") or b""  # one byte per game: 0 when not classifying
+        if states.count(0) != len(states):
+            for name, bit in OPENING_STATES.items():
+                self.openings[name] += states.count(bit)
         _count_codes(self.errors, ERROR_KINDS, batch.raw["error_kind"])
         _count_codes(self.notes, NOTE_KINDS, batch.raw["note_kind"])
         _count_codes(self.fixes, FIX_KINDS, batch.raw["fix_kind"])
@@ -64,7 +69,8 @@ class Summary(Sink):
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
                 "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes,
-                "games_by_source": self.games_by_source, "skipped_bytes": self.skipped_bytes, "read": self.read}
+                "games_by_source": self.games_by_source, "skipped_bytes": self.skipped_bytes, "read": self.read,
+                "openings": self.openings}
 
     def finish_chunk(self) -> dict:
         return self.counts()
@@ -81,6 +87,7 @@ class Summary(Sink):
         self.games_by_source.update(counts["games_by_source"])
         self.skipped_bytes += counts["skipped_bytes"]
         self.read += counts.get("read", 0)
+        self.openings.update(counts.get("openings", {}))
 
     def commit(self):
         """The end of the run: its time, and the JSON when asked for (the run sets ``bytes``)."""
@@ -98,6 +105,8 @@ class Summary(Sink):
                "seconds": round(self.seconds, 3)}
         if self.selecting:
             out["read"], out["dropped"] = self.read, self.read - self.games
+        if self.openings:  # classified games: named, none named in 40 plies, another start (not classified)
+            out["openings"] = {name: self.openings[name] for name in OPENING_STATES}
         if self.input_errors:
             out["input_errors"] = list(self.input_errors)
         return out

@@ -47,6 +47,9 @@ GAMES_TYPES = [
                                   ("before", pa.string()), ("after", pa.string())]))),
     ("ply_count", pa.int32()), ("outcome", PIECE), ("automatic_end", PIECE), ("automatic_end_ply", pa.int32()),
     ("final_fen", pa.string()),
+    ("opening_eco", pa.string()),
+    ("opening_name", pa.string()),
+    ("opening_ply", pa.int16()),
 ]
 MOVES_TYPES = [
     ("game_id", pa.int64()), ("ply", pa.int16()), ("san", pa.string()), ("uci", pa.string()),

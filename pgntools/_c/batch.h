@@ -64,7 +64,10 @@
     X(O_COUNT, int32_t, "i", "note_count")                                                         \
     /* one row per fix other than the result's (G_FIXES bits): a repaired tag, a cut game, ... */ \
     X(F_KIND, uint8_t, "B", "fix_kind")              /* FIXK_* (game.h) */                        \
-    X(F_PLY, int32_t, "i", "fix_ply")
+    X(F_PLY, int32_t, "i", "fix_ply")                                                             \
+    /* one row per game: the opening (openings.h) */                                              \
+    X(G_OPENING, uint8_t, "B", "opening_state")      /* OPENING_* bits (0: not classified) */     \
+    X(G_OPENING_PLY, int16_t, "h", "opening_ply")    /* the ply of the named position */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \
@@ -81,7 +84,9 @@
     X(S_NOTE_TOKEN, "note_token")                             \
     X(S_FIX_FIELD, "fix_field")  /* per fix: the tag, FEN field or rule it concerns */ \
     X(S_FIX_FROM, "fix_from")    /* per fix: the text as read */                       \
-    X(S_FIX_TO, "fix_to")        /* per fix: what was made of it */
+    X(S_FIX_TO, "fix_to")        /* per fix: what was made of it */ \
+    X(S_OPENING_ECO, "opening_eco")   /* per game: the table's ECO code ("" when none) */ \
+    X(S_OPENING_NAME, "opening_name") /* per game: the table's name ("" when none) */
 
 #define AS_ENUM(id, ...) id,
 enum { BATCH_COLUMNS(AS_ENUM) BATCH_NCOLS };

@@ -15,7 +15,7 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
     "threefold_claimable", "invalid_tag_value", "play_after_automatic_end", "nested_comment",
-    "missing_result",
+    "missing_result", "opening_tags_differ",
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
     "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
@@ -208,10 +208,48 @@ static void cut_comment(GameReader *r, Game *g)
     em_comment(&r->em, text, len, g->latin1);
 }
 
-/* The export format of a valid or fixed game: the movetext emitted while replaying, behind the
- * tag section (pgn_writer.c). */
-static void write_pgn(GameReader *r, Game *g)
+/* ---------------------------------------------------------------- the opening (openings.h) */
+
+/* Whether the game's tags hold `name` with a value other than `value`. */
+static bool tag_differs(GameReader *r, const Game *g, const char *name, const char *value, size_t len)
 {
+    const StrCol *names = &r->batch.strs[S_TAG_NAME], *values = &r->batch.strs[S_TAG_VALUE];
+    size_t n = strlen(name);
+    for (size_t i = g->mark->strs[S_TAG_NAME]; i < strcol_count(names); i++) {
+        int32_t a = names->offsets.data[i], va = values->offsets.data[i];
+        if ((size_t)(names->offsets.data[i + 1] - a) == n && memcmp(names->data.data + a, name, n) == 0 &&
+            ((size_t)(values->offsets.data[i + 1] - va) != len || memcmp(values->data.data + va, value, len) != 0))
+            return true;
+    }
+    return false;
+}
+
+/* The opening's columns; with --classify, a note when the game's own ECO or Opening tag says
+ * otherwise. */
+static void push_opening(GameReader *r, Game *g, const char **eco, size_t *eco_len, const char **name,
+                         size_t *name_len)
+{
+    *eco = *name = "";
+    *eco_len = *name_len = 0;
+    if (g->opening == OPENING_NAMED) {
+        openings_row(r->opt.openings, g->opening_row, eco, eco_len, name, name_len);
+        if (r->opt.opening_tags != OPENING_TAGS_NONE &&
+            (tag_differs(r, g, "ECO", *eco, *eco_len) || tag_differs(r, g, "Opening", *name, *name_len)))
+            game_add_note(g, NOTE_OPENING_TAGS_DIFFER, g->opening_ply, NULL);
+    }
+    COL_PUSH(&r->batch, G_OPENING, uint8_t, g->opening);
+    COL_PUSH(&r->batch, G_OPENING_PLY, int16_t, g->opening == OPENING_NAMED ? g->opening_ply : 0);
+    game_push_text(r, S_OPENING_ECO, *eco, *eco_len, false);
+    game_push_text(r, S_OPENING_NAME, *name, *name_len, false);
+}
+
+/* The export format of a valid or fixed game: the movetext emitted while replaying, behind the
+ * tag section (pgn_writer.c); with --classify, the opening's ECO and Opening tags. */
+static void write_pgn(GameReader *r, Game *g, const char *eco, size_t eco_len, const char *name, size_t name_len)
+{
+    bool replace = r->opt.opening_tags == OPENING_TAGS_OVERWRITE;
+    PgnTag opening[2] = {{"ECO", eco, 3, eco_len, replace}, {"Opening", name, 7, name_len, replace}};
+    size_t n_opening = g->opening == OPENING_NAMED && r->opt.opening_tags != OPENING_TAGS_NONE ? 2 : 0;
     StrCol *out = &r->batch.strs[S_PGN];
     size_t first = g->mark->strs[S_TAG_NAME];
     const char *result = result_string(g->result);
@@ -225,7 +263,7 @@ static void write_pgn(GameReader *r, Game *g)
     ok = ok && !r->em.failed &&
          pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], values, first,
                         strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
-                        r->opt.reduced, &r->movetext) &&
+                        r->opt.reduced, &r->movetext, opening, n_opening) &&
          strcol_end(out);
     if (g->fen_repaired)
         strcol_free(&repaired);
@@ -278,6 +316,9 @@ static void finish_game(GameReader *r, Game *g)
     Batch *b = &r->batch;
     const Position *final = &r->levels.data[0].pos;
     replay_finish(r, g);
+    const char *eco, *name;
+    size_t eco_len, name_len;
+    push_opening(r, g, &eco, &eco_len, &name, &name_len);
     if (g->latin1)
         game_add_note(g, NOTE_LATIN1, 0, NULL);
     /* moves and no termination marker: the game ran into the next one (or the input's end; which
@@ -296,7 +337,7 @@ static void finish_game(GameReader *r, Game *g)
         if (status == STATUS_INVALID)
             game_push_text(r, S_PGN, "", 0, false);
         else
-            write_pgn(r, g);
+            write_pgn(r, g, eco, eco_len, name, name_len);
     }
     if (r->opt.raw_invalid || r->opt.raw_all) {  /* --rejects takes truncated games' bytes too */
         bool keep = r->opt.raw_all || status == STATUS_INVALID || status == STATUS_TRUNCATED;

@@ -7,6 +7,7 @@
 
 #include "annotations.h"
 #include "batch.h"
+#include "openings.h"
 #include "pgn_writer.h"
 #include "position.h"
 #include "san.h"
@@ -40,6 +41,7 @@ enum {
     NOTE_PLAY_AFTER_AUTOMATIC_END, /* the mainline went on after a dead position, fivefold, 75 moves */
     NOTE_NESTED_COMMENT,           /* { a { b } c }: read to the matching brace */
     NOTE_MISSING_RESULT,           /* moves and no termination marker (the next game's tags, or the end) */
+    NOTE_OPENING_TAGS_DIFFER,      /* --classify: the game's ECO or Opening tag is not the table's */
     NOTE_KIND_COUNT
 };
 
@@ -92,6 +94,8 @@ typedef struct {
     bool allow_null_moves; /* --, Z0, 0000, @@@@: the side to move passes (else null_move, an error) */
     bool repair_truncate; /* --repair truncate: a game stopped by a bad mainline move is kept as its
                            * legal prefix (STATUS_TRUNCATED), Result *, a comment at the cut */
+    const OpeningTable *openings; /* NULL, or each game classified (G_OPENING...); owned by the caller */
+    int opening_tags;     /* OPENING_TAGS_*: the PGN output's ECO and Opening tags from the table */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };

@@ -71,6 +71,9 @@ typedef struct {
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     int64_t last_tag_line;
     int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */
+    uint8_t opening;        /* OPENING_* (openings.h): 0 when not classifying */
+    int16_t opening_ply;    /* the ply of the deepest named position (OPENING_NAMED) */
+    int opening_row;        /* its row in the table */
     const BatchMark *mark; /* the batch where the game starts: gr_fill's, where it checks the */
                            /* batch's size (a pointer: the Game is cleared for every game) */
 } Game;

@@ -256,9 +256,32 @@ static void sort_by_name(const StrCol *names, size_t *rows, size_t *tmp, size_t 
  * (missing ones as ? and ????.??.??; Result as given), then the other tags in ASCII order
  * (only FEN, SetUp and Variant in the reduced format: the game cannot be read without them), a
  * SetUp "1" added beside a FEN that lacked it. */
-bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
-                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext)
+static bool name_is(const StrCol *c, size_t i, const char *name, size_t len)
 {
+    return str_len(c, i) == len && memcmp(c->data.data + c->offsets.data[i], name, len) == 0;
+}
+
+/* Byte order of a name against row i's name (a prefix sorts first). */
+static int name_cmp(const char *name, size_t len, const StrCol *c, size_t i)
+{
+    size_t b = str_len(c, i);
+    int d = memcmp(name, c->data.data + c->offsets.data[i], len < b ? len : b);
+    return d ? d : (len > b) - (len < b);
+}
+
+bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
+                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext,
+                    const PgnTag *extra, size_t n_extra)
+{
+    bool keep_extra[8] = {false};
+    if (reduced || n_extra > sizeof keep_extra)
+        n_extra = 0;
+    for (size_t e = 0; e < n_extra; e++) { /* an extra tag the game has is kept out unless it replaces */
+        keep_extra[e] = true;
+        for (size_t i = first; i < first + count && !extra[e].replace; i++)
+            if (name_is(names, i, extra[e].name, extra[e].name_len))
+                keep_extra[e] = false;
+    }
     bool ok = true;
     size_t small[2 * 64], *order = count <= 64 ? small : malloc(2 * count * sizeof *order); /* + sort room */
     size_t n_other = 0;
@@ -279,14 +302,22 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
         bool seven = false;
         for (int s = 0; s < 7; s++)
             seven |= str_is(names, i, SEVEN_TAGS[s]);
+        for (size_t e = 0; e < n_extra && !seven; e++) /* replaced by an extra tag */
+            seven |= extra[e].replace && name_is(names, i, extra[e].name, extra[e].name_len);
         if (!seven && (!reduced || str_is(names, i, "FEN") || str_is(names, i, "SetUp") || str_is(names, i, "Variant")))
             order[n_other++] = i;
     }
     sort_by_name(names, order, order + count, n_other);
+    size_t next_extra = 0;
     for (size_t k = 0; k < n_other; k++) {
         size_t i = order[k];
         const char *name = names->data.data + names->offsets.data[i];
         size_t len = str_len(names, i);
+        for (; next_extra < n_extra && name_cmp(extra[next_extra].name, extra[next_extra].name_len, names, i) < 0;
+             next_extra++)
+            if (keep_extra[next_extra])
+                put_tag(out, &ok, extra[next_extra].name, extra[next_extra].name_len, extra[next_extra].value,
+                        extra[next_extra].value_len);
         int cmp = memcmp(name, "SetUp", len < 5 ? len : 5);
         if (add_setup && (cmp > 0 || (cmp == 0 && len > 5))) { /* "SetUp" sorts before "SetUpX" too */
             put_tag(out, &ok, "SetUp", 5, "1", 1);
@@ -294,6 +325,10 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
         }
         put_tag(out, &ok, name, len, values->data.data + values->offsets.data[i], str_len(values, i));
     }
+    for (; next_extra < n_extra; next_extra++) /* (the extras sort before SetUp: E, O < S) */
+        if (keep_extra[next_extra])
+            put_tag(out, &ok, extra[next_extra].name, extra[next_extra].name_len, extra[next_extra].value,
+                    extra[next_extra].value_len);
     if (add_setup)
         put_tag(out, &ok, "SetUp", 5, "1", 1);
     if (order != small)

@@ -33,8 +33,18 @@ bool bytes_add_text(ByteVec *v, const char *s, size_t n, bool latin1);
 /* Appends a tag value with \ and " escaped. */
 bool bytes_add_escaped(ByteVec *v, const char *s, size_t n);
 
-/* Appends a whole game in the export format: its tag section, then the movetext. */
+/* A tag the writer adds to the game's own (validate --classify's ECO and Opening): kept out when
+ * the game has a tag of that name, unless `replace` (then it takes the place of the game's). */
+typedef struct {
+    const char *name, *value;
+    size_t name_len, value_len;
+    bool replace;
+} PgnTag;
+
+/* Appends a whole game in the export format: its tag section, then the movetext. `extra`: tags
+ * to add, sorted by name (n_extra of them; not in the reduced format). */
 bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
-                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext);
+                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext,
+                    const PgnTag *extra, size_t n_extra);
 
 #endif

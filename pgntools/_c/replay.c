@@ -191,6 +191,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     } else {
         game_push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
     }
+    if (r->opt.openings) /* the table names positions of standard chess reached from its start */
+        g->opening = variant == 0 && (!g->fen || openings_is_start(&L->pos)) ? OPENING_UNNAMED : OPENING_CUSTOM_START;
     r->history.len = 0;
     VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
     g->need_number = true;
@@ -389,6 +391,20 @@ static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool m
     note_automatic_end(g);
 }
 
+/* The deepest position the opening table names, of the mainline's first OPENING_MAX_PLY plies. */
+static inline void note_opening(GameReader *r, Game *g, const Position *p)
+{
+    uint64_t key = openings_key(p);
+    if (!openings_may_name(r->opt.openings, key)) /* most plies: inline, no call */
+        return;
+    int row = openings_find(r->opt.openings, p, key);
+    if (row >= 0) {
+        g->opening = OPENING_NAMED;
+        g->opening_row = row;
+        g->opening_ply = (int16_t)g->ply;
+    }
+}
+
 void replay_move(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
@@ -475,6 +491,8 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     if (mainline) {
         g->ply++;
+        if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
+            note_opening(r, g, &L->pos);
         if (status == 2) {
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;

@@ -147,7 +147,9 @@ class ParquetDatasetSink(Sink):
                       "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
                       # the writer thread copies the batches' columns, not the reader; half the
                       # default batch: the batches queued for the writer thread stay small
-                      "detach": writer_thread, "batch_games": 512}
+                      "detach": writer_thread, "batch_games": 512,
+                      # the opening columns (pgntools.openings), unless --columns leaves them out
+                      "openings": not columns or any(c in columns for c in schema.OPENING_COLUMNS)}
         games_names = [c.name for c in schema.GAME_COLUMNS]
         moves_names = [c.name for c in schema.move_columns(with_comment, with_fen)]
         if columns:

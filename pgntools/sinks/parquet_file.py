@@ -125,15 +125,15 @@ def _bools(max_def: int) -> ColumnEncoder:
     return ColumnEncoder("plain_bool", max_def=max_def)
 
 
-def _fixed(column: str, source: str, has_bit: int = 0):
+def _fixed(column: str, source: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
-        return lambda enc, batch: enc.add_fixed(batch.raw[column], source, batch.raw["has"], has_bit)
+        return lambda enc, batch: enc.add_fixed(batch.raw[column], source, batch.raw[has_column], has_bit)
     return lambda enc, batch: enc.add_fixed(batch.raw[column], source)
 
 
-def _strings(column: str, has_bit: int = 0):
+def _strings(column: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
-        return lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw["has"], has_bit)
+        return lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw[has_column], has_bit)
     return lambda enc, batch: enc.add_strings(*batch.raw[column])
 
 
@@ -314,9 +314,9 @@ def field(column: Column, table: str) -> Field:
     if isinstance(source, Fixed):
         if BATCH_FORMATS.get(value_type) != COLUMN_FORMATS[source.column]:
             raise ValueError(f"column {column.name!r}: batch column {source.column!r} does not hold {value_type}")
-        encoder, feed = _dict(width) if source.dictionary else _plain(width), _fixed(source.column, values, source.has)
+        encoder, feed = _dict(width) if source.dictionary else _plain(width), _fixed(source.column, values, source.has, source.has_column)
     elif isinstance(source, Strings):
-        encoder, feed = _dict_strings if source.dictionary else _plain_strings, _strings(source.column, source.has)
+        encoder, feed = _dict_strings if source.dictionary else _plain_strings, _strings(source.column, source.has, source.has_column)
     elif isinstance(source, Codes):
         encoder, feed = _named(source.names), _codes(source.column, source.base)
     elif isinstance(source, Flag):

@@ -25,24 +25,28 @@ from __future__ import annotations
 import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from pgntools.reader import HAS_BITS, MOVE_FLAGS, OUTCOMES, PIECES, RESULTS, STATUSES
+from pgntools.reader import HAS_BITS, MOVE_FLAGS, OPENING_STATES, OUTCOMES, PIECES, RESULTS, STATUSES
 
 # ---------------------------------------------------------------- sources: where a batch holds a column
 
 
 class Fixed(NamedTuple):
     """A numeric batch column, one value a row (its width follows the column's type); null where
-    the HAS_* bit ``has`` of the row is clear. ``dictionary``: dictionary-encoded in Parquet."""
+    the bit ``has`` of the row's ``has_column`` is clear (the moves' HAS_* bits by default).
+    ``dictionary``: dictionary-encoded in Parquet."""
     column: str
     has: int = 0
     dictionary: bool = True
+    has_column: str = "has"
 
 
 class Strings(NamedTuple):
-    """A string batch column, one string a row; null where the HAS_* bit ``has`` is clear."""
+    """A string batch column, one string a row; null where the bit ``has`` of the row's
+    ``has_column`` is clear."""
     column: str
     has: int = 0
     dictionary: bool = True
+    has_column: str = "has"
 
 
 class Codes(NamedTuple):
@@ -96,6 +100,8 @@ ERROR = ("struct", (("kind", "string"), ("ply", "int32"), ("message", "string"))
 FIX = ("struct", (("kind", "string"), ("ply", "int32"), ("field", "string"), ("before", "string"), ("after", "string")))
 PIECE_NAMES = tuple(PIECES[1:])  # code 1 = pawn
 NO_TAG = "no such tag"
+OPENING_NAMED = OPENING_STATES["named"]
+NO_OPENING = "no position the table names in the first 40 plies, or another start position (FEN, Chess960)"
 
 
 def _tag(name: str, tag: str, doc: str, type_: str = "string") -> Column:
@@ -147,7 +153,19 @@ GAME_COLUMNS = [
            "the ply at which automatic_end was reached (0 when none was, or at the start position)"),
     Column("final_fen", "string", True, Strings("final_fen", dictionary=False),
            "the position after the last move replayed (start_fen when none was)"),
+    Column("opening_eco", "string", True, Strings("opening_eco", has=OPENING_NAMED, has_column="opening_state"),
+           "the opening's ECO code in the Lichess opening table: of the deepest position of the game's first "
+           "40 plies that the table names (README: Opening classification)", NO_OPENING),
+    Column("opening_name", "string", True, Strings("opening_name", has=OPENING_NAMED, has_column="opening_state"),
+           "the opening's name in the Lichess opening table (of the same position)", NO_OPENING),
+    Column("opening_ply", "int16", True, Fixed("opening_ply", has=OPENING_NAMED, has_column="opening_state"),
+           "the ply of that position: 1 after White's first move (the table names no start position, so never 0)",
+           NO_OPENING),
 ]
+
+#: The columns the opening classifier fills (pgntools.openings): a run that writes or selects on
+#: them classifies its games.
+OPENING_COLUMNS = tuple(c.name for c in GAME_COLUMNS if getattr(c.source, "has_column", "") == "opening_state")
 
 # Columns that are never null are declared so: Parquet then stores no definition levels for them.
 MOVE_COLUMNS = [

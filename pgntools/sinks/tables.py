@@ -80,10 +80,10 @@ class _Columns:
         source, batch = column.source, self.batch
         if isinstance(source, Fixed):
             values = numeric(batch, source.column, schema.arrow_type(column.type))
-            return masked(values, self.bits("has"), source.has) if source.has else values
+            return masked(values, self.bits(source.has_column), source.has) if source.has else values
         if isinstance(source, Strings):
             values = strings(batch, source.column)
-            return masked(values, self.bits("has"), source.has) if source.has else values
+            return masked(values, self.bits(source.has_column), source.has) if source.has else values
         if isinstance(source, Codes):
             codes, names = numeric(batch, source.column, pa.uint8()), _names(source.names)
             if source.base == 1:

@@ -33,10 +33,12 @@ def _name_of(column: schema.Column) -> Optional[Name]:
         return Name(column, type_, needs=(("tag_columns", True), ("tag_values", True)))
     if isinstance(source, Codes):
         return Name(column, "string", tuple(v for v in source.names if v), replay=True)
+    # the opening columns (null unless the opening_state says named) need the classifier to run
+    opening = (("openings", True),) if getattr(source, "has_column", "") == "opening_state" else ()
     if isinstance(source, Fixed):
-        return Name(column, "number", replay=column.name != "offset")
+        return Name(column, "number", replay=column.name != "offset", needs=opening)
     if isinstance(source, Strings):
-        needs = (("final_fen", True),) if source.column == "final_fen" else ()
+        needs = (("final_fen", True),) if source.column == "final_fen" else opening
         return Name(column, "string", replay=True, needs=needs)
     if isinstance(source, Built) and source.what in ("game_ids", "source"):
         return Name(column, "number" if source.what == "game_ids" else "string")
