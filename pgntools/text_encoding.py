@@ -35,9 +35,9 @@ def utf16_encoding(head: bytes) -> Optional[str]:
         return None
     low_zero = sum(head[2 * i] == 0 and head[2 * i + 1] != 0 for i in range(n))
     high_zero = sum(head[2 * i + 1] == 0 and head[2 * i] != 0 for i in range(n))
-    if high_zero >= 0.9 * n:  # 'E' '\0': ASCII in little-endian
+    if high_zero >= n / 2 and high_zero > 4 * low_zero:  # 'E' '\0': ASCII in little-endian
         encoding = "utf-16-le"
-    elif low_zero >= 0.9 * n:
+    elif low_zero >= n / 2 and low_zero > 4 * high_zero:
         encoding = "utf-16-be"
     else:
         return None
