@@ -142,7 +142,7 @@ class Unreadable(Exception):
 
 def _plain_path(source: str, inp: Input, with_paths: bool) -> Optional[str]:
     plain = isinstance(source, (str, os.PathLike)) and source != "-" and inp.compression is None \
-        and os.path.isfile(source)  # (not a zip archive's member)
+        and inp.encoding is None and os.path.isfile(source)  # (not a zip archive's member)
     return os.path.abspath(source) if with_paths and plain else None
 
 

@@ -26,6 +26,7 @@ from typing import BinaryIO, Iterator, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
 from pgntools.storage import is_url, url_filesystem
+from pgntools.text_encoding import SNIFF, Utf16Decoder, utf16_encoding
 
 MAGIC = [
     (b"\x1f\x8b", "gz"),
@@ -124,6 +125,7 @@ class StreamReader(io.RawIOBase):
     def __init__(self, stream, inp: "Input"):
         self.stream, self.inp = stream, inp
         self.decoded = 0  # bytes read from the stream (all are handed out before an error is raised)
+        self.pushback = b""  # bytes read by sniff(), handed out first
         self.error: Optional[InputError] = None
         self.piece = memoryview(bytearray(PIECE)) if inp.compression else None
         self.start = self.end = 0  # what is left of the last piece
@@ -133,8 +135,27 @@ class StreamReader(io.RawIOBase):
     def readable(self):
         return True
 
+    def sniff(self, n: int) -> bytes:
+        """The stream's first bytes (up to n), read now and handed out again by the next reads."""
+        data = bytearray()
+        try:
+            while len(data) < n:
+                chunk = self.read(n - len(data))
+                if not chunk:
+                    break
+                data += chunk
+        except InputError:
+            pass  # (kept in self.error: the next read raises it)
+        self.pushback = bytes(data)
+        return self.pushback
+
     def readinto(self, b):
         view = memoryview(b).cast("B")
+        if self.pushback:
+            n = min(len(view), len(self.pushback))
+            view[:n] = self.pushback[:n]
+            self.pushback = self.pushback[n:]
+            return n
         if self.piece is None:  # plain input: straight through
             n = self._read(view)
         else:
@@ -227,6 +248,11 @@ class Input:
         self.compression = None  # (until detected: a read error while detecting is reported as plain)
         self.compression = self._detect(buffered)
         self.stream = StreamReader(self._decompressor(buffered), self)
+        self.encoding = None  # "utf-16-le" or "utf-16-be": the stream is its UTF-8 decoding
+        if self.compression != "zip":
+            self.encoding = utf16_encoding(self.stream.sniff(SNIFF))
+            if self.encoding:
+                self.stream = Utf16Decoder(self.stream, self.encoding)
 
     def _detect(self, buffered) -> Optional[str]:
         try:
@@ -275,7 +301,7 @@ class Input:
     def pgn_bytes(self) -> int:
         """The PGN bytes read (decompressed). A plain file a parallel run's workers read
         themselves is not read through this stream: its bytes handed out are bytes_read()."""
-        if self.compression is None and self.zip_counter is None:
+        if self.compression is None and self.zip_counter is None and self.encoding is None:
             return self.bytes_read()
         return self.stream.decoded
 
@@ -415,13 +441,14 @@ def looks_like(head: bytes) -> str:
 def not_pgn(inp: Input) -> Optional[str]:
     """For an input read to its end without a game: the one-line error that says what it looks
     like (None when it is empty or blank, or its stream broke: that has its own error)."""
-    head = inp.head
+    head = inp.stream.head if inp.encoding else inp.head
     if not head and isinstance(inp.source, str) and inp.compression is None and os.path.isfile(inp.source):
         with open(inp.source, "rb") as f:  # a parallel run's workers read the file, not this stream
             head = f.read(HEAD)
     if inp.stream.error is not None or not head.strip(b"\xef\xbb\xbf \t\r\n"):
         return None
-    return f"{inp.name}: {looks_like(head)}, not PGN (no game found)"
+    encoding = " (UTF-16)" if inp.encoding else ""
+    return f"{inp.name}: {looks_like(head)}{encoding}, not PGN (no game found)"
 
 
 def check_games_found(inputs: Sequence[Input], games_by_source: dict) -> None:

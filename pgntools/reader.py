@@ -176,7 +176,7 @@ NOTE_DESCRIPTIONS = {
     "missing_capture_marker": "a missing capture marker",
     "lowercase_promotion": "a lower-case promotion piece",
     "wrong_capture_marker": "a capture marker on a move that takes nothing",
-    "latin1_encoding": "not UTF-8: read as Latin-1",
+    "latin1_encoding": "not UTF-8: read as Windows-1252 (Latin-1)",
     "fen_without_setup": "a FEN tag without SetUp \"1\"",
     "duplicate_tag": "a repeated tag (the first value stands)",
     "missing_result_tag": "no Result tag",

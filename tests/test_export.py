@@ -43,6 +43,8 @@ GAMES_TYPES = [
     ("start_fen", pa.string()), ("result", pa.string()), ("result_tag", pa.string()),
     ("status", PIECE),
     ("errors", pa.list_(pa.struct([("kind", pa.string()), ("ply", pa.int32()), ("message", pa.string())]))),
+    ("fixes", pa.list_(pa.struct([("kind", pa.string()), ("ply", pa.int32()), ("field", pa.string()),
+                                  ("before", pa.string()), ("after", pa.string())]))),
     ("ply_count", pa.int32()), ("outcome", PIECE), ("automatic_end", PIECE), ("automatic_end_ply", pa.int32()),
     ("final_fen", pa.string()),
     ("opening_eco", pa.string()),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Tuple
 
@@ -258,8 +259,12 @@ DAMAGED_TAGS = [
     ('[Site "Here"', "Site", "Here", "tag_missing_bracket"),
     ('[Date "2020.01.01]', "Date", "2020.01.01", "tag_missing_quote"),
     ('[Annotator "Someone', "Annotator", "Someone", "tag_missing_quote"),
-    ("[Round]", "Round", "", "tag_without_value"),
+    ("[Round]", "Round", "?", "tag_without_value"),  # a roster tag's unknown: "?" (the standard's)
+    ("[Date]", "Date", "????.??.??", "tag_without_value"),
+    ("[Annotator]", "Annotator", "", "tag_without_value"),  # other tags: empty
     ('[Event "Tournament \\"]', "Event", "Tournament \\", "tag_trailing_backslash"),  # chess-library's backslash_header
+    ('[Site "There"]]', "Site", "There", "tag_trailing_text"),  # a stray ']' began a game of its own
+    ('[Site "There"] "\\', "Site", "There", "tag_trailing_text"),
     ('[ Black  "B" ]', "Black", "B", None),  # stray spaces inside the brackets: always accepted
     ('[Opening "A \\"quoted\\" name"', "Opening", 'A "quoted" name', "tag_missing_bracket"),
 ]
@@ -283,6 +288,19 @@ def test_a_damaged_tag_line_is_read_past_as_a_fix(tmp_path, line, tag, value, fi
         assert strict.errors[0].token == line and tag not in dict(strict.tags)
 
 
+def test_repaired_tags_are_written_so_they_read_back_clean(tmp_path):
+    # validate -o writes each repaired tag as a clean tag line: the cleaned file reads back with
+    # the same values, no fix left ([Round] is written [Round "?"], the roster's unknown)
+    src = tmp_path / "tags.pgn"
+    src.write_text("".join(f'{line}\n[Result "*"]\n\n1. e4 *\n\n' for line, *_ in DAMAGED_TAGS))
+    out = tmp_path / "clean.pgn"
+    assert cli_run(["validate", str(src), "-o", str(out), "-q"]).exit_code == 0
+    assert '[Round "?"]' in out.read_text() and "[Round]" not in out.read_text()
+    again = list(pgntools.read_games(str(out), strict=True))
+    assert [g.status for g in again] == ["valid"] * len(DAMAGED_TAGS)
+    assert [g.headers[tag] for g, (_, tag, _, _) in zip(again, DAMAGED_TAGS)] == [v for _, _, v, _ in DAMAGED_TAGS]
+
+
 def test_doubled_quotes_read_as_python_chess_reads_the_game(tmp_path):
     # Lichess study exports: [White ""Socrates Expert""]; python-chess keeps the moves too
     chess_or_skip()
@@ -293,6 +311,17 @@ def test_doubled_quotes_read_as_python_chess_reads_the_game(tmp_path):
     pc = pc_read_game(data)
     assert game.uci == [m.uci() for m in pc.mainline_moves()]
     assert game.final_fen == pc.end().board().fen()
+    # python-chess keeps the inner quotes in the value; we read the name the exporter meant
+    assert pc.headers["White"] == '"Socrates Expert"'
+    # the same with several such tags, one of them the Result, and a game after them
+    data = ('[Event ""Chapter 1""]\n[White ""A""]\n[Black ""B C""]\n[Result ""1-0""]\n\n'
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" + data)
+    first, second = read(tmp_path, data)
+    assert [dict(first.tags)[t] for t in ("Event", "White", "Black", "Result")] == ["Chapter 1", "A", "B C", "1-0"]
+    assert first.status == "fixed" and first.result == "1-0" and len(first.fixes) == 4
+    pc = pc_read_game(data)
+    assert first.uci == [m.uci() for m in pc.mainline_moves()] and first.final_fen == pc.end().board().fen()
+    assert second.uci == game.uci
 
 
 def test_tag_fixes_are_counted_in_the_summary_and_the_report(tmp_path):
@@ -343,7 +372,7 @@ def damaged_line(name: str, value: str, damage: str) -> Tuple[str, str]:
     if damage == "no_quote":
         return f'[{name} "{value}]', value
     if damage == "no_value":
-        return f"[{name}]", ""
+        return f"[{name}]", "?" if name in ("Event", "Site", "Round", "White", "Black") else ""
     if damage == "spaces":
         return f'[ {name}  "{value}" ]', value
     return f'[{name} "{value}"]', value
@@ -370,6 +399,53 @@ def test_damaged_tag_lines_never_lose_a_game(tmp_path, games):
         assert {k: v for k, v in game.tags if k in want} == want
     strict = list(pgntools.read_games(str(src), strict=True))
     assert len(strict) == len(games) and all(g.uci == ["e2e4", "e7e5"] for g in strict)
+    summary = cli_summary(src)
+    assert summary["games"] == summary["valid"] + summary["fixed"] + summary["invalid"] == len(games)
+
+
+VALUE_EDIT = st.tuples(st.sampled_from(["delete", "insert", "double"]), st.integers(0, 40),
+                      st.sampled_from(list('"\\][ \t')))
+
+
+def mutated(line: str, edits) -> str:
+    """A tag line with byte edits after its name (its '[' and name, which make it a tag line, kept)."""
+    keep = line.index(" ") if " " in line else len(line) - 1
+    head, tail = line[:keep], line[keep:]
+    for op, at, char in edits:
+        at = at % (len(tail) + 1)
+        if op == "delete" and tail:
+            tail = tail[:at % len(tail)] + tail[at % len(tail) + 1:]
+        elif op == "insert":
+            tail = tail[:at] + char + tail[at:]
+        elif tail:  # double the byte there
+            tail = tail[:at % len(tail) + 1] + tail[at % len(tail):]
+    return head + tail
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games=st.lists(st.lists(st.tuples(st.sampled_from(["Event", "White", "Round", "Annotator", "Result"]),
+                                         TAG_VALUE, st.lists(VALUE_EDIT, max_size=2)),
+                               min_size=1, max_size=4, unique_by=lambda t: t[0]),
+                      min_size=1, max_size=4))
+def test_tag_lines_mutated_byte_by_byte_never_lose_a_game(tmp_path, games):
+    """Up to two edits of a tag line after its name (a quote, bracket or backslash added, removed
+    or doubled; a space added): every game is still read, with its moves, and the run's counts
+    add up, with and without --strict. (Not letters or digits: after the ']' they are movetext,
+    '[Event "x"]a' a game of its own, as PGN reads it; nor '{' or ';': a comment between tag
+    lines still ends the tag section, and the next tag line begins a game.)"""
+    text = ""
+    for i, tags in enumerate(games):
+        text += "".join(mutated(f'[{name} "{value}"]', edits) + "\n" for name, value, edits in tags)
+        text += f"\n1. e4 {{g{i}}} e5 *\n\n"
+    src = tmp_path / "mutated.pgn"
+    src.write_text(text)
+    for strict in (False, True):
+        read_back = list(pgntools.read_games(str(src), strict=strict))
+        assert len(read_back) == len(games), text
+        for i, game in enumerate(read_back):
+            assert game.moves[0].comment == f"g{i}" and game.uci == ["e2e4", "e7e5"], text
+            assert game.status in ("valid", "fixed", "invalid")
+            assert game.status != "invalid" or kinds(game) == ["syntax_error"] * len(game.errors)
     summary = cli_summary(src)
     assert summary["games"] == summary["valid"] + summary["fixed"] + summary["invalid"] == len(games)
 
@@ -410,8 +486,10 @@ def test_start_fen_repairs(tmp_path, fen, fixes):
     assert board.is_valid()
     assert game.start_fen == board.fen()
     strict = read_one(tmp_path, data, strict=True)
-    assert strict.status == "invalid" and kinds(strict) == ["invalid_start_position"] or \
-        fixes == [("fullmove", "0", "1")]  # fullmove 0 was always read as 1; --strict too
+    if fixes == [("fullmove", "0", "1")]:  # fullmove 0 was always read as 1: with --strict too, a fix
+        assert strict.status == "fixed" and [f.kind for f in strict.fixes] == ["fen_fullmove"]
+    else:
+        assert strict.status == "invalid" and kinds(strict) == ["invalid_start_position"] and strict.fixes == []
 
 
 def test_the_repaired_start_position_is_replayed_and_written(tmp_path):
@@ -502,3 +580,112 @@ def test_a_game_running_into_the_next_ones_tags_is_noted(tmp_path):
     latin = b'[Event "a"]\n\n1. e4\n[Event "caf\xe9"]\n\n1. d4 *\n'
     first, second = read(tmp_path, latin)
     assert "missing_result" in note_kinds(first) and dict(second.tags)["Event"] == "caf\xe9"
+
+
+# ---------------------------------------------------------------- the games table's fixes column
+
+FIXED_GAMES = (  # every kind of fix the reader makes, and clean games between them
+    '[Event "clean"]\n[Result "*"]\n\n1. e4 *\n\n'
+    '[Event "tags"]\n[White ""Mephisto""]\n[Round]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# *\n\n'
+    '[Event "fen"]\n' + setup("r3k3/8/8/8/8/8/8/4K2R b KQkq e3 3 0")[:-1] + '\n1... Kd8 *\n\n'
+    '[Event "marker"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4#\n\n'
+    '[Event "tag"]\n[Result "*"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n'
+    '[Event "clean too"]\n[Result "*"]\n\n1. d4 *\n\n'
+    '[Event "ends"]\n' + setup("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", "1/2-1/2")[:-1] + '\n1. Kxd2 Kd7 2. Ke3 Ke6 1/2-1/2\n')
+
+
+def api_fixes(game) -> list:
+    return [(f.kind, f.ply, f["field"] or "", f.before or "", f.after) for f in game.fixes]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_games_table_lists_every_fix_as_the_api_does(tmp_path, jobs):
+    pq = pytest.importorskip("pyarrow.parquet")
+    duckdb = pytest.importorskip("duckdb")
+    src = tmp_path / "fixed.pgn"
+    src.write_text(FIXED_GAMES)
+    games = list(pgntools.read_games(str(src), automatic_ends="truncate"))
+    assert [g.status for g in games] == ["valid", "fixed", "fixed", "fixed", "fixed", "valid", "fixed"]
+    kinds_read = {f.kind for g in games for f in g.fixes}
+    assert kinds_read >= {"tag_doubled_quotes", "tag_without_value", "fen_castling", "fen_en_passant",
+                          "fen_fullmove", "result_marker", "result_tag", "truncated_at_automatic_end"}
+    out = tmp_path / "ds"
+    run = cli_run(["export", "--parquet", str(out), str(src), "--automatic-ends", "truncate", "--jobs", jobs, "-q"])
+    assert run.exit_code == 0, run.stderr
+    rows = pq.read_table(out / "games").to_pylist()
+    assert [[tuple(f.values()) for f in r["fixes"]] for r in rows] == [api_fixes(g) for g in games]
+    # what SQL users see: one row per fix
+    sql = duckdb.sql(f"SELECT game_id, f.kind, f.field, f.before, f.after FROM (SELECT game_id, unnest(fixes) AS f "
+                     f"FROM '{out}/games/*.parquet') WHERE f.kind LIKE 'tag%' ORDER BY ALL").fetchall()
+    assert sql == [(1, "tag_doubled_quotes", "White", '[White ""Mephisto""]', "Mephisto"),
+                   (1, "tag_without_value", "Round", "[Round]", "?")]
+    # a selection's view of the games keeps each game's own fixes
+    out2 = tmp_path / "ds2"
+    run = cli_run(["export", "--parquet", str(out2), str(src), "--where", "event != 'fen'", "--jobs", jobs, "-q"])
+    rows = pq.read_table(out2 / "games").to_pylist()
+    want = [api_fixes(g) for g in pgntools.read_games(str(src)) if g.headers["Event"] != "fen"]
+    assert [[tuple(f.values()) for f in r["fixes"]] for r in rows] == want
+
+
+def test_the_arrow_tables_fixes_match_the_parquet_files(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    from pgntools.sinks.tables import games_table
+
+    src = tmp_path / "fixed.pgn"
+    src.write_text(FIXED_GAMES)
+    assert cli_run(["export", "--parquet", str(tmp_path / "ds"), str(src), "-q"]).exit_code == 0
+    batches = pgntools.iter_batches(str(src), tag_columns=True, final_fen=True, batch_games=4)  # (fixes at a batch's end too)
+    arrow = [row for batch in batches for row in games_table(batch).column("fixes").to_pylist()]
+    assert arrow == pq.read_table(tmp_path / "ds" / "games").column("fixes").to_pylist()
+
+
+# ---------------------------------------------------------------- every recovery and its --strict counterpart
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+GAME_AFTER_TAGS = '[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+FEN_GAME = '[FEN "{}"]\n[SetUp "1"]\n[Result "*"]\n\n*\n'
+RECOVERIES = {  # fix kind: an input that needs it, the reader's options, and what --strict makes of it
+    **{fix: (f"{line}\n{GAME_AFTER_TAGS}", {}, "invalid", ["syntax_error"]) for line, _, _, fix in DAMAGED_TAGS if fix},
+    "fen_castling": (FEN_GAME.format(FEN_REPAIRS[0][0]), {}, "invalid", ["invalid_start_position"]),
+    "fen_en_passant": (FEN_GAME.format(FEN_REPAIRS[3][0]), {}, "invalid", ["invalid_start_position"]),
+    "fen_fullmove": (FEN_GAME.format(FEN_REPAIRS[4][0]), {}, "fixed", []),  # always read as 1: a fix there too
+    "truncated_at_automatic_end": ("\n\n".join(AUTOMATIC_ENDS.read_text().split("\n\n")[:2]) + "\n", {"automatic_ends": "truncate"},
+                                   "invalid", ["move_after_game_end"]),  # --strict alone enforces
+}
+
+
+def readme_repairs() -> dict:
+    """The README's table of damage recovered as a fix: {fix kind: its --strict column}."""
+    rows = {}
+    for line in README.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and re.fullmatch(r"`[a-z_]+`", cells[2]):
+            rows[cells[2].strip("`")] = cells[3]
+    return rows
+
+
+def test_the_readme_lists_every_repair_with_its_strict_counterpart():
+    from pgntools.reader import FIX_KINDS
+
+    table = readme_repairs()
+    assert set(table) == set(FIX_KINDS) == set(RECOVERIES)
+    assert all(table[kind] for kind in table)
+    for kind, (_, _, status, errors) in RECOVERIES.items():  # the README says what --strict does
+        assert (errors[0] if errors else "the same fix") in table[kind] or "enforces" in table[kind], kind
+
+
+@pytest.mark.parametrize("kind", sorted(RECOVERIES))
+def test_each_recovery_is_a_fix_and_strict_makes_it_an_error(tmp_path, kind):
+    data, options, strict_status, strict_errors = RECOVERIES[kind]
+    src = tmp_path / "g.pgn"
+    src.write_text(data)
+    (game,) = pgntools.read_games(str(src), **options)
+    assert game.status == "fixed" and kind in [f.kind for f in game.fixes] and game.errors == []
+    strict = list(pgntools.read_games(str(src), strict=True))
+    assert len(strict) == 1 and strict[0].status == strict_status and kinds(strict[0]) == strict_errors
+    assert (kind in [f.kind for f in strict[0].fixes]) == (strict_status == "fixed")
+    # through the CLI: exit 0 by default (the game is kept, in -o), 1 with --strict where it is an error
+    args = ["validate", str(src), "-o", str(tmp_path / "o.pgn"), "-q"] + \
+        [f"--{k.replace('_', '-')}={v}" for k, v in options.items()]
+    assert cli_run(args).exit_code == 0 and "[Event" in (tmp_path / "o.pgn").read_text()
+    assert cli_run(["validate", str(src), "--strict", "-q"]).exit_code == (1 if strict_status == "invalid" else 0)

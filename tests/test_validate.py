@@ -315,6 +315,10 @@ NOTATION = [
     ("en-passant-suffix", "1. e4 a6 2. e5 d5 3. exd6 e.p.", None, {"en_passant_suffix"}, "exd6"),
     ("missing-capture", "1. e4 d5 2. ed5", None, {"missing_capture_marker"}, "exd5"),
     ("wrong-capture", "1. e4 e5 2. Nxf3", None, {"wrong_capture_marker"}, "Nf3"),
+    # the rest of the README's list (issue 20: each accepted form, and an error with --strict)
+    ("long-algebraic-pawn", "1. e2-e4", None, {"long_algebraic"}, "e4"),
+    ("long-algebraic-promotion", "1. a7a8=Q", PROMOTE, {"long_algebraic", "uci_notation"}, "a8=Q+"),
+    ("wrong-mate", "1. e4 e5 2. Qh5#", None, {"wrong_check_marker"}, "Qh5"),
 ]
 
 

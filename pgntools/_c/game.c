@@ -22,10 +22,10 @@ static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
     "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
-    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash", "fen_castling", "fen_en_passant",
-    "fen_fullmove",
+    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash", "tag_trailing_text", "fen_castling",
+    "fen_en_passant", "fen_fullmove",
 };
-_Static_assert((int)FIXK_TAG_TRAILING_BACKSLASH == (int)TAG_TRAILING_BACKSLASH &&
+_Static_assert((int)FIXK_TAG_TRAILING_TEXT == (int)TAG_TRAILING_TEXT &&
                    (int)TAG_DAMAGE_COUNT == (int)FIXK_FEN_CASTLING,
                "a tag fix for each damage the scanner reads past");
 
@@ -450,9 +450,11 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         }
         if (k == TOK_TAG) {
             tags_read(r, g, t, duplicate);
-            if (t->value) /* read past its damage (recover_tag): a fix naming the tag */
-                game_add_fix(r, g, t->value, 0, sc->buf + t->a, t->alen, sc->buf + t->start, t->len,
-                             sc->buf + t->b, t->blen);
+            if (t->value) { /* read past its damage (recover_tag): a fix naming the tag */
+                size_t vlen;
+                const char *value = tags_value(r, t, &vlen);
+                game_add_fix(r, g, t->value, 0, sc->buf + t->a, t->alen, sc->buf + t->start, t->len, value, vlen);
+            }
             g->last_tag_line = t->line;
             g->has_tags = g->has_content = true;
         } else if (k == TOK_BAD_TAG) {

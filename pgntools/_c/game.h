@@ -55,6 +55,7 @@ enum {
     FIXK_TAG_MISSING_QUOTE,
     FIXK_TAG_WITHOUT_VALUE,
     FIXK_TAG_TRAILING_BACKSLASH,
+    FIXK_TAG_TRAILING_TEXT,
     FIXK_FEN_CASTLING,  /* start FEN: castling rights the position cannot have, dropped */
     FIXK_FEN_EN_PASSANT, /* an en-passant square that cannot be right, cleared */
     FIXK_FEN_FULLMOVE,  /* fullmove 0, made 1 */

@@ -1,3 +1,6 @@
+#include <stdlib.h>
+#include <string.h>
+
 #include "pgn_writer.h"
 
 static inline bool put(ByteVec *v, const char *s, size_t n)
@@ -11,18 +14,34 @@ static inline bool put(ByteVec *v, const char *s, size_t n)
     return true;
 }
 
+/* Text of a game that is not UTF-8, as UTF-8: read as Windows-1252, which such files are (ChessBase
+ * and other Windows exports): Latin-1 but for 0x80-0x9F, where Latin-1 has control characters that
+ * no PGN means and Windows-1252 has the curly quotes, dashes, the euro sign, ... (its 5 unassigned
+ * bytes stay the controls, as the WHATWG decoder reads them). */
+static const uint16_t CP1252_80_9F[32] = {
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+};
+
 bool bytes_add_text(ByteVec *v, const char *s, size_t n, bool latin1)
 {
     if (!latin1)
         return put(v, s, n);
-    if (!VEC_RESERVE(*v, 2 * n))
+    if (!VEC_RESERVE(*v, 3 * n))
         return false;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
+        unsigned c = (unsigned char)s[i];
+        if (c >= 0x80 && c < 0xA0)
+            c = CP1252_80_9F[c - 0x80];
         if (c < 0x80) {
             v->data[v->len++] = (char)c;
-        } else {
+        } else if (c < 0x800) {
             v->data[v->len++] = (char)(0xC0 | (c >> 6));
+            v->data[v->len++] = (char)(0x80 | (c & 0x3F));
+        } else {
+            v->data[v->len++] = (char)(0xE0 | (c >> 12));
+            v->data[v->len++] = (char)(0x80 | ((c >> 6) & 0x3F));
             v->data[v->len++] = (char)(0x80 | (c & 0x3F));
         }
     }
@@ -96,8 +115,37 @@ void em_move_number(Emitter *e, uint32_t fullmove, bool black)
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+/* A comment's text with each '}' as ')' and each '{' that a '}' closes as '(' (nested braces,
+ * { a { b } c }, read to the matching '}'): a brace comment cannot hold a '}', and parentheses
+ * keep the nesting readable; a '{' alone may stand and stays. NULL when out of memory. */
+static char *braces_as_parentheses(const char *s, size_t n)
+{
+    char *copy = malloc(n ? n : 1);
+    size_t *open = malloc((n ? n : 1) * sizeof *open), depth = 0;
+    if (copy && open) {
+        memcpy(copy, s, n);
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == '{') {
+                open[depth++] = i;
+            } else if (s[i] == '}') {
+                copy[i] = ')';
+                if (depth > 0)
+                    copy[open[--depth]] = '(';
+            }
+        }
+    } else {
+        free(copy);
+        copy = NULL;
+    }
+    free(open);
+    return copy;
+}
+
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
 {
+    char *mapped = memchr(s, '}', n) ? braces_as_parentheses(s, n) : NULL;
+    if (mapped)
+        s = mapped;
     bool first = true;
     size_t i = 0;
     for (;;) {
@@ -108,7 +156,7 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
         size_t start = i;
         while (i < n && !is_space(s[i]) && s[i] != '}')
             i++;
-        if (i == start) { /* a '}' cannot appear inside a brace comment: drop it */
+        if (i == start) { /* a '}' left (no memory to map it): a brace comment cannot hold it, drop it */
             i++;
             continue;
         }
@@ -122,6 +170,7 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
     if (first)
         em_unit(e, "{", 1);
     em_append(e, "}", 1);
+    free(mapped);
 }
 
 void em_nag(Emitter *e, int nag)

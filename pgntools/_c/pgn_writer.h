@@ -28,7 +28,7 @@ void em_open_variation(Emitter *e);
 void em_close_variation(Emitter *e);
 void em_finish(Emitter *e);                             /* writes the last unit */
 
-/* Appends text, transcoding Latin-1 to UTF-8 when asked. */
+/* Appends text, transcoding Windows-1252 (Latin-1) to UTF-8 when asked. */
 bool bytes_add_text(ByteVec *v, const char *s, size_t n, bool latin1);
 /* Appends a tag value with \ and " escaped. */
 bool bytes_add_escaped(ByteVec *v, const char *s, size_t n);

@@ -86,7 +86,8 @@ static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
     size_t len[FEN_FIELDS];
     int k = g->fen_len <= FEN_REPAIR_MAX ? fen_fields(g->fen, g->fen_len, f, len) : -1;
     bool zero_fullmove = k == 6 && all_zeros(f[5], len[5]);
-    if (r->opt.strict || k < 4 || (problems & ~(FEN_BAD_CASTLING_RIGHTS | FEN_BAD_EN_PASSANT)) ||
+    /* --strict: castling and en passant stay errors; fullmove 0, always read as 1, is a fix there too */
+    if ((r->opt.strict && problems) || k < 4 || (problems & ~(FEN_BAD_CASTLING_RIGHTS | FEN_BAD_EN_PASSANT)) ||
         (!problems && !zero_fullmove))
         return problems;
     const char *orig[FEN_FIELDS];

@@ -134,10 +134,36 @@ static bool integer_value_or_unknown(const char *v, size_t n)
     return true;
 }
 
+/* A tag line without a value ([Round]) is read as the PGN standard's "unknown" for the Seven
+ * Tag Roster ("?"; "????.??.??" for Date, "*" for Result: what the export format writes for a
+ * missing roster tag); NULL for any other tag (an empty value, where it stands in the input:
+ * a FEN tag's value is located by its place there). */
+static const char *unknown_value(const char *name, size_t n)
+{
+    static const char *const SEVEN[7][2] = {{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
+                                           {"White", "?"}, {"Black", "?"}, {"Result", "*"}};
+    for (int i = 0; i < 7; i++)
+        if (name_is(name, n, SEVEN[i][0]))
+            return SEVEN[i][1];
+    return NULL;
+}
+
+const char *tags_value(const GameReader *r, const Token *t, size_t *len)
+{
+    const char *unknown = t->value == TAG_WITHOUT_VALUE ? unknown_value(r->sc.buf + t->a, t->alen) : NULL;
+    if (unknown) {
+        *len = strlen(unknown);
+        return unknown;
+    }
+    *len = t->blen;
+    return r->sc.buf + t->b;
+}
+
 /* `duplicate`: the game already has a tag of this name (tags_has, asked once by the caller). */
 void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
 {
-    const char *name = r->sc.buf + t->a, *value = r->sc.buf + t->b;
+    size_t vlen;
+    const char *name = r->sc.buf + t->a, *value = tags_value(r, t, &vlen);
     if (duplicate) {
         game_add_note(g, NOTE_DUPLICATE_TAG, 0, t);
         return; /* the first value stands */
@@ -150,22 +176,22 @@ void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
     }
     game_push_text(r, S_TAG_NAME, name, t->alen, false);
     if (!r->opt.skip_tag_values)
-        push_tag_value(r, g, value, t->blen);
+        push_tag_value(r, g, value, vlen);
     else if (!strcol_end(&r->batch.strs[S_TAG_VALUE]))
         r->batch.failed = true;
     g->n_tags++;
     if (name_is(name, t->alen, "Result")) {
-        g->result_tag = result_parse(value, t->blen);
+        g->result_tag = result_parse(value, vlen);
     } else if (name_is(name, t->alen, "FEN")) {
         g->fen = value;
-        g->fen_len = t->blen;
+        g->fen_len = vlen;
     } else if (name_is(name, t->alen, "SetUp")) {
         g->has_setup = true;
     } else if (name_is(name, t->alen, "Variant")) {
         g->variant = value;
-        g->variant_len = t->blen;
+        g->variant_len = vlen;
     } else if (name_is(name, t->alen, "WhiteElo") || name_is(name, t->alen, "BlackElo")) {
-        if (!integer_value_or_unknown(value, t->blen)) /* null in its column: say why */
+        if (!integer_value_or_unknown(value, vlen)) /* null in its column: say why */
             game_add_note(g, NOTE_INVALID_TAG_VALUE, 0, t);
     }
 }

@@ -178,6 +178,33 @@ static int recover_tag(const char *b, size_t name_end, size_t end, Token *t)
     return closed ? TAG_CLEAN : TAG_MISSING_BRACKET;
 }
 
+/* What follows a tag's ']' on a line that starts with the tag: nothing or tokens (another tag,
+ * a comment, movetext: AFTER_TOKENS), bytes no token begins with (']', '"', '\\', and '[' after
+ * one of them: AFTER_JUNK, read past: [Event "x"]] ), or text that ends the line with a ']' or '"' (AFTER_TAG_TEXT: the
+ * value held '"]', [Event "a "b"] c"] , and the whole line is the tag; no movetext ends so). A stray ']' or '"' used to end
+ * the tag section there, and the next tag line began a game of its own. */
+enum { AFTER_TOKENS, AFTER_JUNK, AFTER_TAG_TEXT, AFTER_NEED_MORE };
+
+static int after_tag(const char *b, size_t i, size_t n, bool eof, size_t *line_end)
+{
+    size_t e = i;
+    while (e < n && b[e] != '\n' && b[e] != '\r')
+        e++;
+    if (e >= n && !eof)
+        return AFTER_NEED_MORE;
+    *line_end = e;
+    while (i < e && (b[i] == ' ' || b[i] == '\t'))
+        i++;
+    while (e > i && (b[e - 1] == ' ' || b[e - 1] == '\t'))
+        e--;
+    if (i == e || b[i] == '[' || b[i] == '{' || b[i] == ';')
+        return AFTER_TOKENS;
+    bool junk = true;
+    for (size_t k = i; k < e && junk; k++)
+        junk = b[k] == ']' || b[k] == '"' || b[k] == '\\' || b[k] == '[' || b[k] == ' ' || b[k] == '\t';
+    return junk ? AFTER_JUNK : b[e - 1] == ']' || b[e - 1] == '"' ? AFTER_TAG_TEXT : AFTER_TOKENS;
+}
+
 static int scan_tag(Scanner *s, Token *t)
 {
     const char *b = s->buf;
@@ -198,8 +225,19 @@ static int scan_tag(Scanner *s, Token *t)
             i++;
             while (i < n && (b[i] == ' ' || b[i] == '\t'))
                 i++;
-            if (i < n && b[i] == ']')
-                return finish_on_line(s, t, TOK_TAG, i + 1);
+            if (i < n && b[i] == ']') {
+                size_t line_end;
+                int after = t->line_start ? after_tag(b, i + 1, n, s->eof, &line_end) : AFTER_TOKENS;
+                if (after == AFTER_NEED_MORE)
+                    return TOK_NEED_MORE;
+                if (after == AFTER_JUNK) {
+                    t->value = TAG_TRAILING_TEXT;
+                    return finish_on_line(s, t, TOK_TAG, line_end);
+                }
+                if (after == AFTER_TOKENS)
+                    return finish_on_line(s, t, TOK_TAG, i + 1);
+                /* AFTER_TAG_TEXT: the line is read as one damaged tag line, below */
+            }
         }
     }
     /* Malformed: the rest of the line is the bad tag, unless it is a tag line with damage we

@@ -26,7 +26,7 @@ enum {
 /* A tag line's damage that the scanner reads past (the value it takes is in b): [White ""X""]
  * → X, [Event "The "Big" Open"] → The "Big" Open, [Event "x" or [Event "x] → x, [Round] → "". */
 enum { TAG_CLEAN, TAG_DOUBLED_QUOTES, TAG_UNESCAPED_QUOTES, TAG_MISSING_BRACKET, TAG_MISSING_QUOTE,
-       TAG_WITHOUT_VALUE, TAG_TRAILING_BACKSLASH, TAG_DAMAGE_COUNT }; /* [Event "x \"] → x \ */
+       TAG_WITHOUT_VALUE, TAG_TRAILING_BACKSLASH, TAG_TRAILING_TEXT, TAG_DAMAGE_COUNT }; /* [Event "x \"] → x \ */
 
 enum { RESULT_NONE = 0, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_UNKNOWN }; /* none, 1-0, 0-1, 1/2-1/2, * */
 

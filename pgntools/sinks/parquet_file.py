@@ -241,6 +241,41 @@ def _errors_field(name: str) -> Field:
         Leaf((*element, "message"), BYTE_ARRAY, nested(4, 1, "plain_string"), _error_messages)])
 
 
+def _fixes_field(name: str) -> Field:
+    from pgntools.sinks.fix_rows import KINDS, fix_rows
+
+    leaves = (("kind", BYTE_ARRAY, "string"), ("ply", INT32, None), ("field", BYTE_ARRAY, "string"),
+              ("before", BYTE_ARRAY, "string"), ("after", BYTE_ARRAY, "string"))
+
+    def elements(nullable: bool) -> List[bytes]:
+        return [schema_element(name, None, OPTIONAL if nullable else REQUIRED, "list", children=1),
+                schema_element("list", None, REPEATED, children=1),
+                schema_element("element", None, OPTIONAL, children=len(leaves))] + \
+            [schema_element(leaf, physical, OPTIONAL, annotation) for leaf, physical, annotation in leaves]
+
+    def kinds(enc: ColumnEncoder, batch: GameBatch):
+        rows = fix_rows(batch)
+        enc.add_lists(rows.starts, 1, values=rows.kinds, source="code")
+
+    def plies(enc: ColumnEncoder, batch: GameBatch):
+        rows = fix_rows(batch)
+        enc.add_lists(rows.starts, 1, values=rows.plies, source="i32", zero_is_null=True)
+
+    def strings(which: str):
+        def feed(enc: ColumnEncoder, batch: GameBatch):
+            rows = fix_rows(batch)
+            enc.add_lists(rows.starts, 1, strings=rows.strings(which))
+        return feed
+
+    element = (name, "list", "element")
+    return Field(name, elements, [
+        Leaf((*element, "kind"), BYTE_ARRAY, nested(4, 1, "dict_string", names=KINDS), kinds),
+        Leaf((*element, "ply"), INT32, nested(4, 1, "dict_fixed"), plies),
+        Leaf((*element, "field"), BYTE_ARRAY, nested(4, 1, "dict_string"), strings("fields")),
+        Leaf((*element, "before"), BYTE_ARRAY, nested(4, 1, "plain_string"), strings("befores")),
+        Leaf((*element, "after"), BYTE_ARRAY, nested(4, 1, "plain_string"), strings("afters"))])
+
+
 # ---------------------------------------------------------------- fields from the declaration (schema.py)
 
 # A declared value type: its physical type, annotation, the encoders' name of its batch values,
@@ -262,6 +297,7 @@ _BUILT = {
         lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),
     ("games", "tags"): _map_field,
     ("games", "errors"): _errors_field,
+    ("games", "fixes"): _fixes_field,
     ("moves", "nags"): lambda name: Field(name, _list_schema(name, INT32, "uint8"),
                                           [Leaf((name, "list", "element"), INT32, nested(2, 1, "plain_fixed"), _nags)]),
 }

@@ -71,7 +71,7 @@ class Tag(NamedTuple):
 class Built(NamedTuple):
     """A column built from several batch columns by its own code in parquet_file.py and
     tables.py: "game_ids" (per game, or per move from move_start), "source" (the input's name),
-    "tags" (the tags without a column, a map), "errors" (a list of structs), "nags" (a list)."""
+    "tags" (the tags without a column, a map), "errors" and "fixes" (lists of structs), "nags" (a list)."""
     what: str
 
 
@@ -97,6 +97,7 @@ class Column(NamedTuple):
 
 PIECE = STATUS = ("dictionary", "int8", "string")
 ERROR = ("struct", (("kind", "string"), ("ply", "int32"), ("message", "string")))
+FIX = ("struct", (("kind", "string"), ("ply", "int32"), ("field", "string"), ("before", "string"), ("after", "string")))
 PIECE_NAMES = tuple(PIECES[1:])  # code 1 = pawn
 NO_TAG = "no such tag"
 OPENING_NAMED = OPENING_STATES["named"]
@@ -138,6 +139,9 @@ GAME_COLUMNS = [
     Column("status", STATUS, True, Codes("status", tuple(STATUSES)), "valid, fixed, invalid, or truncated (--repair truncate)"),
     Column("errors", ("list", ERROR), True, Built("errors"),
            "the errors (kind, ply, message) that make the game invalid; empty when it is not"),
+    Column("fixes", ("list", FIX), True, Built("fixes"),
+           "what was repaired, as the report's fixes: kind, ply, field (the tag, FEN field or rule; '' when none), "
+           "before (as read; '' when nothing was), after (as written); empty when nothing was"),
     Column("ply_count", "int32", True, Fixed("ply_count"), "mainline plies replayed (up to the first error)"),
     Column("outcome", STATUS, True, Codes("outcome", tuple(OUTCOMES[1:]), base=1),
            "the automatic end the game reached: checkmate, stalemate, insufficient_material, "

@@ -115,6 +115,9 @@ class _Columns:
     def built_errors(self, column: Column) -> pa.Array:
         return errors_column(self.batch, column)
 
+    def built_fixes(self, column: Column) -> pa.Array:
+        return fixes_column(self.batch, column)
+
     def built_nags(self, column: Column) -> pa.Array:
         nag_values = numeric(self.batch, "nag", pa.uint8())
         return pa.ListArray.from_arrays(offsets(self.batch, "nag_start", len(nag_values)), nag_values)
@@ -171,3 +174,17 @@ def errors_column(batch: GameBatch, column: Column) -> pa.Array:
         [pc.take(ERROR_NAMES, kinds), with_validity(plies, plies.cast(pa.bool_())), text(batch.error_messages())],
         fields=list(schema.arrow_type(column.type).value_type))
     return pa.ListArray.from_arrays(error_offsets, errors)
+
+
+def fixes_column(batch: GameBatch, column: Column) -> pa.Array:
+    """Fixes per game as list<struct<kind, ply, field, before, after>> (pgntools.sinks.fix_rows)."""
+    from pgntools.sinks.fix_rows import KINDS, fix_rows
+
+    rows = fix_rows(batch)
+    kinds = pa.array(memoryview(rows.kinds).cast("B"), pa.uint8())
+    plies = pa.array(memoryview(rows.plies).cast("i"), pa.int32())
+    fixes = pa.StructArray.from_arrays(
+        [pc.take(text(KINDS), kinds), with_validity(plies, plies.cast(pa.bool_())),
+         text(rows.fields), text(rows.befores), text(rows.afters)],
+        fields=list(schema.arrow_type(column.type).value_type))
+    return pa.ListArray.from_arrays(pa.array(memoryview(rows.starts).cast("i"), pa.int32()), fixes)
