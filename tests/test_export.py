@@ -45,6 +45,7 @@ GAMES_TYPES = [
     ("errors", pa.list_(pa.struct([("kind", pa.string()), ("ply", pa.int32()), ("message", pa.string())]))),
     ("ply_count", pa.int32()), ("outcome", PIECE), ("automatic_end", PIECE), ("automatic_end_ply", pa.int32()),
     ("final_fen", pa.string()),
+    ("final_key", pa.uint64()),
 ]
 MOVES_TYPES = [
     ("game_id", pa.int64()), ("ply", pa.int16()), ("san", pa.string()), ("uci", pa.string()),

@@ -105,3 +105,46 @@ def test_repetitions_keep_fide_en_passant_rule():
     theirs = chess.Board("7k/2p5/8/KP5r/8/8/8/8 b - - 0 1")
     theirs.push_uci("c7c5")
     assert first_key == polyglot.zobrist_hash(theirs)
+
+
+def _export(tmp_path, pgn: str):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    source = tmp_path / "games.pgn"
+    source.write_text(pgn)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "pgntools", "export", "--parquet", str(out), str(source)],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_export_final_key_is_uint64_in_duckdb_and_equals_zobrist_hash(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    games = [
+        "1. e4 d5 2. e5 f5 *",  # ends with an en-passant capture possible (exf6)
+        "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 *",
+        "1. f3 e5 2. g4 Qh4# 0-1",
+        '[SetUp "1"]\n[FEN "7k/2p5/8/KP5r/8/8/8/8 b - - 0 1"]\n\n1... c5 *',  # pinned pawn: Polyglot ep
+    ]
+    out = _export(tmp_path, "\n\n".join(games) + "\n")
+    rows = duckdb.sql(f"SELECT game_id, final_fen, final_key, typeof(final_key) FROM "
+                      f"read_parquet('{out}/games/*.parquet') ORDER BY game_id").fetchall()
+    assert [r[0] for r in rows] == [0, 1, 2, 3]
+    assert {r[3] for r in rows} == {"UBIGINT"}
+    import io
+    import chess.pgn
+
+    for (_, fen, key, _), text in zip(rows, games):
+        # replayed by python-chess: the FEN alone cannot say that the last game's ep file counts
+        board = chess.pgn.read_game(io.StringIO(text)).end().board()
+        assert board.fen() == fen
+        assert key == polyglot.zobrist_hash(board), fen
+    assert rows[3][2] != polyglot.zobrist_hash(chess.Board(rows[3][1]))  # Polyglot ep, not in the FEN
+    # an equality filter on a key above 2**63 finds its game (no signed statistics misleading DuckDB)
+    big = [key for _, _, key, _ in rows if key >= 2 ** 63]
+    for key in big:
+        found = duckdb.sql(f"SELECT count(*) FROM read_parquet('{out}/games/*.parquet') WHERE final_key = {key}").fetchall()
+        assert found == [(1,)]

@@ -64,7 +64,8 @@
     X(O_COUNT, int32_t, "i", "note_count")                                                         \
     /* one row per fix other than the result's (G_FIXES bits): a repaired tag, a cut game, ... */ \
     X(F_KIND, uint8_t, "B", "fix_kind")              /* FIXK_* (game.h) */                        \
-    X(F_PLY, int32_t, "i", "fix_ply")
+    X(F_PLY, int32_t, "i", "fix_ply")                                                              \
+    X(G_FINAL_KEY, uint64_t, "Q", "final_key")       /* per game: the final position's Polyglot key */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

@@ -143,6 +143,8 @@ GAME_COLUMNS = [
            "the ply at which automatic_end was reached (0 when none was, or at the start position)"),
     Column("final_fen", "string", True, Strings("final_fen", dictionary=False),
            "the position after the last move replayed (start_fen when none was)"),
+    Column("final_key", "uint64", True, Fixed("final_key", dictionary=False),
+           "final_fen's Polyglot key (chess.polyglot.zobrist_hash; Polyglot books)"),
 ]
 
 # Columns that are never null are declared so: Parquet then stores no definition levels for them.
