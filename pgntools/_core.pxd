@@ -32,6 +32,11 @@ cdef extern from "position.h":
     bint pos_is_stalemate(const Position *p)
     bint pos_is_insufficient_material(const Position *p)
     int pos_repetition_count(const uint64_t *history, int n, int halfmove)
+    uint64_t pos_key(const Position *p)
+
+cdef extern from "polyglot_random.h":
+    int POLYGLOT_RANDOM_COUNT
+    const uint64_t POLYGLOT_RANDOM[781]
 
 cdef extern from "fen.h":
     int FEN_EP_ALWAYS, FEN_SHREDDER, FEN_MAX, FEN_PROBLEM_COUNT

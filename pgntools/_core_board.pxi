@@ -170,6 +170,12 @@ cdef class Board:
     def chess960(self):
         return bool(self.pos.chess960)
 
+    @property
+    def key(self):
+        """The position's Polyglot key (uint64, as ``chess.polyglot.zobrist_hash`` computes it):
+        the same number as export's ``key`` column and Polyglot opening books."""
+        return pos_key(&self.pos)
+
     def piece_at(self, square):
         """The piece on ``square`` (a name such as 'e4' or an index 0..63, a1 = 0, h8 = 63) as
         its FEN letter: 'P', 'N', 'B', 'R', 'Q', 'K' for White, lower case for Black; None when

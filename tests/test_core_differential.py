@@ -7,7 +7,8 @@ SAN python-chess writes for each mainline move. After every ply the two must agr
 * the UCI that ``push_san`` returns (king-takes-rook castling in Chess960 mode),
 * ``san(uci)`` computed before the move,
 * ``fen()`` (legal-only en passant square, X-FEN castling in Chess960 mode),
-* ``is_check()``;
+* ``is_check()``,
+* ``key`` (the Polyglot key) against ``chess.polyglot.zobrist_hash``;
 
 and at the end of the game on checkmate, stalemate and the set of legal moves.
 
@@ -26,6 +27,7 @@ from conftest import CHESS_REASON, corpus_id, corpus_pgn_files, iter_games, requ
 
 chess = pytest.importorskip("chess", reason=CHESS_REASON)
 pytest.importorskip("chess.pgn", reason=CHESS_REASON)
+polyglot = pytest.importorskip("chess.polyglot", reason=CHESS_REASON)
 
 MAX_REPORTED = 10
 
@@ -78,6 +80,7 @@ def replay(game) -> Optional[int]:
     try:
         ours = _start_board(game, pc_board)
         _expect("start", "fen", ours.fen(), pc_board.fen())
+        _expect("start", "key", ours.key, polyglot.zobrist_hash(pc_board))
         for ply, move in enumerate(game.mainline_moves(), start=1):
             fen_before = pc_board.fen()
             san = pc_board.san(move)
@@ -88,6 +91,7 @@ def replay(game) -> Optional[int]:
             pc_board.push(move)
             _expect(label, "fen after", ours.fen(), pc_board.fen())
             _expect(label, "is_check after", ours.is_check(), pc_board.is_check())
+            _expect(label, "key after", ours.key, polyglot.zobrist_hash(pc_board))
         final = f"final position {pc_board.fen()}"
         _expect(final, "is_checkmate", ours.is_checkmate(), pc_board.is_checkmate())
         _expect(final, "is_stalemate", ours.is_stalemate(), pc_board.is_stalemate())
@@ -189,6 +193,7 @@ def _compare_position(ours, pc_board, label, full):
     _expect(label, "fen(en_passant='fen')", ours.fen(en_passant="fen"), pc_board.fen(en_passant="fen"))
     _expect(label, "fen(shredder=True)", ours.fen(shredder=True), pc_board.fen(shredder=True))
     _expect(label, "is_check", ours.is_check(), pc_board.is_check())
+    _expect(label, "key", ours.key, polyglot.zobrist_hash(pc_board))
     _expect(label, "is_checkmate", ours.is_checkmate(), pc_board.is_checkmate())
     _expect(label, "is_stalemate", ours.is_stalemate(), pc_board.is_stalemate())
     _expect(label, "is_insufficient_material", ours.is_insufficient_material(), pc_board.is_insufficient_material())

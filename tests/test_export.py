@@ -51,6 +51,7 @@ GAMES_TYPES = [
     ("opening_name", pa.string()),
     ("opening_ply", pa.int16()),
     ("movetext_hash", pa.int64()),
+    ("final_key", pa.uint64()),
 ]
 MOVES_TYPES = [
     ("game_id", pa.int64()), ("ply", pa.int16()), ("san", pa.string()), ("uci", pa.string()),

@@ -20,7 +20,7 @@ from test_export import ANNOTATED, CHESS960, FLAGS, MATE, PLAIN
 GAMES = ["game_id", "source", "offset", "event", "site", "date", "round", "white", "black", "white_elo",
          "black_elo", "time_control", "eco", "opening", "termination", "utc_date", "utc_time", "variant", "tags",
          "start_fen", "result", "result_tag", "status", "errors", "fixes", "ply_count", "outcome", "automatic_end",
-         "automatic_end_ply", "final_fen", "opening_eco", "opening_name", "opening_ply", "movetext_hash"]
+         "automatic_end_ply", "final_fen", "opening_eco", "opening_name", "opening_ply", "movetext_hash", "final_key"]
 MOVES = ["game_id", "ply", "san", "uci", "from_square", "to_square", "piece", "captured", "promotion", "is_capture",
          "is_check", "is_mate", "is_castle", "is_en_passant", "is_null", "halfmove_clock", "clock", "emt", "eval_cp",
          "eval_mate", "nags", "comment", "fen"]

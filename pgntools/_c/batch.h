@@ -73,7 +73,8 @@
     X(F_PLY, int32_t, "i", "fix_ply")                                                             \
     /* one row per game: the opening (openings.h) */                                              \
     X(G_OPENING, uint8_t, "B", "opening_state")      /* OPENING_* bits (0: not classified) */     \
-    X(G_OPENING_PLY, int16_t, "h", "opening_ply")    /* the ply of the named position */
+    X(G_OPENING_PLY, int16_t, "h", "opening_ply")    /* the ply of the named position */          \
+    X(G_FINAL_KEY, uint64_t, "Q", "final_key")       /* per game: the final position's Polyglot key */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

@@ -355,6 +355,7 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_ERROR_START, int32_t, g->mark->cols[E_KIND]);
     COL_PUSH(b, G_NOTE_START, int32_t, g->mark->cols[O_KIND]);
     COL_PUSH(b, G_PLY_COUNT, int32_t, g->ply);
+    COL_PUSH(b, G_FINAL_KEY, uint64_t, pos_key(final));
     COL_PUSH(b, G_STATUS, uint8_t, status);
     COL_PUSH(b, G_RESULT, uint8_t, g->result);
     COL_PUSH(b, G_RESULT_TAG, uint8_t, g->result_tag);

@@ -45,7 +45,7 @@ static uint64_t castle_key(const Position *p)
     for (int c = 0; c < 2; c++)
         for (int s = 0; s < 2; s++)
             if (p->castle[c][s] != NO_SQ)
-                h ^= ZOBRIST_CASTLE[p->castle[c][s]];
+                h ^= ZOBRIST_CASTLE[c][s];
     return h;
 }
 
@@ -56,7 +56,7 @@ void pos_rehash(Position *p)
         if (p->board[sq])
             h ^= ZOBRIST_PIECE[p->board[sq]][sq];
     h ^= castle_key(p);
-    if (p->turn == BLACK)
+    if (p->turn == WHITE) /* Polyglot's turn key is white's */
         h ^= ZOBRIST_TURN;
     p->checkers = pos_compute_checkers(p);
     p->ep_hashed = p->ep != NO_SQ && pos_has_legal_ep(p);
@@ -125,7 +125,7 @@ static inline void add_piece(Position *p, int sq, uint8_t pc)
 static inline void clear_castle(Position *p, int c, int s)
 {
     if (p->castle[c][s] != NO_SQ) {
-        p->hash ^= ZOBRIST_CASTLE[p->castle[c][s]];
+        p->hash ^= ZOBRIST_CASTLE[c][s];
         p->castle[c][s] = NO_SQ;
     }
 }

@@ -1,5 +1,5 @@
 /* A chess position: bitboards + mailbox, castling rights by rook square (Chess960-ready),
- * clocks and an incrementally kept Zobrist hash. Also legal move generation and status. */
+ * clocks and an incrementally kept Zobrist hash (Polyglot's numbers). Also legal move generation and status. */
 #ifndef PGNT_POSITION_H
 #define PGNT_POSITION_H
 
@@ -127,8 +127,20 @@ static inline bool pos_is_insufficient_material(const Position *p)
     return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
 }
 
-/* Zobrist keys (fixed pseudo-random; our own, generated at init). */
-extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[64], ZOBRIST_EP[8], ZOBRIST_TURN;
+/* Zobrist keys: the Polyglot numbers by piece code and square, castling [color][side], en-passant
+ * file, white to move (zobrist.c). */
+extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[2][2], ZOBRIST_EP[8], ZOBRIST_TURN;
+
+/* The position's Polyglot key (python-chess's chess.polyglot.zobrist_hash). p->hash differs in
+ * one rare case: it counts the en-passant file only when the capture is legal (FIDE: positions
+ * are the same when it is not; what repetitions compare), Polyglot whenever a pawn of the side
+ * to move stands beside the pawn that just advanced, legal or not (a pinned pawn). */
+static inline uint64_t pos_key(const Position *p)
+{
+    if (p->ep != NO_SQ && !p->ep_hashed && (BB_PAWN_ATTACKS[p->turn ^ 1][p->ep] & pos_pieces(p, p->turn, PAWN)))
+        return p->hash ^ ZOBRIST_EP[FILE_OF(p->ep)];
+    return p->hash;
+}
 
 /* How often the last position of `history` (hashes, oldest first) occurred, looking back over
  * the last `halfmove` reversible plies. */

@@ -17,7 +17,7 @@ import pyarrow as pa
 from pgntools.reader import GameBatch
 
 _FORMATS = {pa.int8(): "b", pa.uint8(): "B", pa.int16(): "h", pa.uint16(): "H", pa.int32(): "i",
-            pa.uint32(): "I", pa.int64(): "q", pa.float64(): "d"}
+            pa.uint32(): "I", pa.int64(): "q", pa.uint64(): "Q", pa.float64(): "d"}
 
 
 def numeric(batch: GameBatch, name: str, type_: pa.DataType) -> pa.Array:

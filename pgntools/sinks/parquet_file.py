@@ -40,7 +40,7 @@ PLAIN, RLE, RLE_DICTIONARY = 0, 3, 8
 DATA_PAGE, DICTIONARY_PAGE = 0, 2
 CODECS = {"none": 0, "snappy": 1, "gzip": 2, "zstd": 6}
 MAX_STATISTICS_STRING = 256  # longer min/max strings are left out of the footer (as pyarrow's limit does)
-UTF8, MAP, LIST, UINT_8, UINT_16, INT_16 = 0, 1, 3, 11, 12, 16  # converted types, for older readers
+UTF8, MAP, LIST, UINT_8, UINT_16, UINT_64, INT_16 = 0, 1, 3, 11, 12, 14, 16  # converted types, for older readers
 
 
 def _int_type(bits: int, signed: bool):
@@ -53,7 +53,7 @@ LIST_TYPE = [(3, "struct", [])]    # LogicalType.LIST
 _ANNOTATIONS = {  # logical type name: (converted type, LogicalType)
     "string": (UTF8, STRING_TYPE), "uint8": (UINT_8, _int_type(8, False)),
     "int16": (INT_16, _int_type(16, True)), "uint16": (UINT_16, _int_type(16, False)), "list": (LIST, LIST_TYPE),
-    "map": (MAP, MAP_TYPE),
+    "map": (MAP, MAP_TYPE), "uint64": (UINT_64, _int_type(64, False)),
 }
 
 
@@ -90,7 +90,8 @@ def flat(name: str, physical: int, annotation: Optional[str], encoder: Callable[
     """A field of one value a row; encoder(max_def) makes its encoder (max_def 1: nullable).
     Integer fields and dictionary-encoded strings get statistics (the encoders know their range:
     engines skip row groups by date, event, white_elo, ply...)."""
-    statistics = physical in (INT32, INT64) or encoder is _dict_strings
+    # (not uint64: the encoders' min/max are signed, which would mislead an engine's pruning)
+    statistics = (physical in (INT32, INT64) and annotation != "uint64") or encoder is _dict_strings
     return Field(name, lambda nullable: [schema_element(name, physical, OPTIONAL if nullable else REQUIRED, annotation)],
                  [Leaf((name,), physical, lambda nullable: encoder(int(nullable)), feed, statistics)])
 
@@ -282,11 +283,11 @@ def _fixes_field(name: str) -> Field:
 # and their width in a dictionary or plain page.
 PHYSICAL = {"int64": (INT64, None, "i64", 8), "int32": (INT32, None, "i32", 4), "int16": (INT32, "int16", "i16", 4),
             "uint16": (INT32, "uint16", "u16", 4), "uint8": (INT32, "uint8", "u8", 4),
-            "float64": (DOUBLE, None, "bits64", 8), "bool": (BOOLEAN, None, None, 0),
+            "uint64": (INT64, "uint64", "bits64", 8), "float64": (DOUBLE, None, "bits64", 8), "bool": (BOOLEAN, None, None, 0),
             "string": (BYTE_ARRAY, "string", None, 0)}
 
 # The batch columns' struct formats (_core.COLUMN_FORMATS) that hold each numeric type
-BATCH_FORMATS = {"int64": "q", "int32": "i", "int16": "h", "uint16": "H", "uint8": "B", "float64": "d"}
+BATCH_FORMATS = {"uint64": "Q", "int64": "q", "int32": "i", "int16": "h", "uint16": "H", "uint8": "B", "float64": "d"}
 
 # Built columns (schema.Built), by table and what: their fields
 _BUILT = {

@@ -165,6 +165,8 @@ GAME_COLUMNS = [
            "a 64-bit hash of the start position and the mainline's moves as played (SAN or UCI alike; comments, "
            "NAGs, variations, move numbers and tags do not count): equal for games --dedup moves calls the same. "
            "int64 (the hash's bits) so that every engine joins on it", "the mainline was not replayed to its end"),
+    Column("final_key", "uint64", True, Fixed("final_key", dictionary=False),
+           "final_fen's Polyglot key (chess.polyglot.zobrist_hash; Polyglot books)"),
 ]
 
 #: The columns the opening classifier fills (pgntools.openings): a run that writes or selects on
