@@ -48,6 +48,8 @@ class ReaderOptions(NamedTuple):
     automatic_ends: Optional[str] = None  # "note", "enforce", "truncate"; None: enforce with strict, else note
     allow_null_moves: bool = False  # --, Z0, 0000, @@@@ read as a pass
     repair: str = "none"           # "truncate": a game stopped by a bad mainline move kept as its prefix
+    positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.position)
+    materials: tuple = ()          # --material: signatures as counts (pgntools.where.position)
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":
         """These options with what the sinks need: each recording field on when some sink needs it

@@ -44,6 +44,8 @@ OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
 HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
+SPEEDS = _core.SPEEDS                     # the speed column's codes: ["", "ultrabullet", ...]
+DERIVED_BITS = _core.DERIVED_BITS         # {"has_clock": 1, "has_eval": 2, ...}
 FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",

@@ -37,13 +37,15 @@ GAMES_TYPES = [
     ("event", pa.string()), ("site", pa.string()), ("date", pa.string()), ("round", pa.string()),
     ("white", pa.string()), ("black", pa.string()),
     ("white_elo", pa.int32()), ("black_elo", pa.int32()),
-    ("time_control", pa.string()), ("eco", pa.string()), ("opening", pa.string()), ("termination", pa.string()),
+    ("time_control", pa.string()), ("speed", PIECE), ("eco", pa.string()), ("opening", pa.string()), ("termination", pa.string()),
     ("utc_date", pa.string()), ("utc_time", pa.string()), ("variant", pa.string()),
     ("tags", pa.map_(pa.string(), pa.string())),
     ("start_fen", pa.string()), ("result", pa.string()), ("result_tag", pa.string()),
     ("status", PIECE),
     ("errors", pa.list_(pa.struct([("kind", pa.string()), ("ply", pa.int32()), ("message", pa.string())]))),
-    ("ply_count", pa.int32()), ("outcome", PIECE), ("automatic_end", PIECE), ("automatic_end_ply", pa.int32()),
+    ("ply_count", pa.int32()), ("has_clock", pa.bool_()), ("has_eval", pa.bool_()), ("captures", pa.uint8()),
+    ("checks", pa.int32()), ("underpromotions", pa.uint8()), ("max_halfmove_clock", pa.uint16()),
+    ("max_repetitions", pa.uint16()), ("outcome", PIECE), ("automatic_end", PIECE), ("automatic_end_ply", pa.int32()),
     ("final_fen", pa.string()),
 ]
 MOVES_TYPES = [

@@ -139,7 +139,8 @@ def test_every_batch_column_has_a_place_in_the_views():
     per_game_numeric = set(_core.COLUMN_FORMATS) - declared
     assert per_game_numeric == {"offset", "length", "line", "ply_count", "status", "result", "result_tag",
                                 "result_marker", "outcome", "outcome_ply", "fixes", "chess960", "replayed",
-                                "automatic_end", "automatic_end_ply"}
+                                "automatic_end", "automatic_end_ply", "speed", "derived", "captures", "checks",
+                                "underpromotions", "max_halfmove_clock", "max_repetitions"}
 
 
 def test_tables_number_a_view_by_the_input(tmp_path):

@@ -64,7 +64,15 @@
     X(O_COUNT, int32_t, "i", "note_count")                                                         \
     /* one row per fix other than the result's (G_FIXES bits): a repaired tag, a cut game, ... */ \
     X(F_KIND, uint8_t, "B", "fix_kind")              /* FIXK_* (game.h) */                        \
-    X(F_PLY, int32_t, "i", "fix_ply")
+    X(F_PLY, int32_t, "i", "fix_ply")                                                             \
+    /* one row per game: fields derived while it is read (derived.h) */                           \
+    X(G_SPEED, uint8_t, "B", "speed")                /* SPEED_* of the TimeControl tag (0: null) */ \
+    X(G_DERIVED, uint8_t, "B", "derived")            /* DERIVED_* bits: clocks, evals, reached */ \
+    X(G_CAPTURES, uint8_t, "B", "captures")          /* mainline captures (en passant too) */     \
+    X(G_CHECKS, int32_t, "i", "checks")              /* mainline moves giving check (mate too) */ \
+    X(G_UNDERPROMOTIONS, uint8_t, "B", "underpromotions")                                           \
+    X(G_MAX_HALFMOVE_CLOCK, uint16_t, "H", "max_halfmove_clock") /* the start position's too */    \
+    X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

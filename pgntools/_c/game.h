@@ -7,6 +7,7 @@
 
 #include "annotations.h"
 #include "batch.h"
+#include "derived.h"
 #include "pgn_writer.h"
 #include "position.h"
 #include "san.h"
@@ -91,6 +92,8 @@ typedef struct {
     bool allow_null_moves; /* --, Z0, 0000, @@@@: the side to move passes (else null_move, an error) */
     bool repair_truncate; /* --repair truncate: a game stopped by a bad mainline move is kept as its
                            * legal prefix (STATUS_TRUNCATED), Result *, a comment at the cut */
+    const PositionTargets *positions;     /* --where-position (NULL: none); owned by the caller */
+    const MaterialSignatures *materials;  /* --material (NULL: none); owned by the caller */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };
