@@ -8,7 +8,7 @@ evaluate.py (a batch at a time, with Arrow compute; null semantics).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from pgntools.selection import ByIndices
 from pgntools.where.check import Checked, check, names
@@ -70,14 +70,19 @@ class Choose(ByIndices):
     before_replay = None  # (the tag filter goes to the reader through needs)
 
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
-                 limit: Optional[int] = None):
+                 limit: Optional[int] = None, positions: Sequence[str] = (), materials: Sequence[str] = ()):
+        from pgntools.where.position import signatures, targets
+
         self.where = Where(where) if where else None
+        self.position_texts, self.material_texts = tuple(positions), tuple(materials)
+        self.targets, self.signatures = targets(positions), signatures(materials)  # (SelectionError)
         self.sample, self.seed, self.limit = sample, seed, limit
         self.chosen = 0   # games selected so far (for the limit)
         self.done = limit is not None and limit <= 0
 
     def __reduce__(self):
-        return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit))
+        return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit,
+                         self.position_texts, self.material_texts))
 
     @property
     def needs(self) -> Dict[str, object]:
@@ -88,12 +93,17 @@ class Choose(ByIndices):
             clauses = tag_filter(self.where.checked)
             if clauses:  # games that fail them are not replayed (the reader decides on their tags)
                 needs["tag_filter"] = clauses
+        if self.targets:  # decided by the reader at each ply (--where-position)
+            needs["positions"] = self.targets
+        if self.signatures:
+            needs["materials"] = self.signatures
         if self.sample is not None:
             needs["numbered"] = True  # the sample is by game id: a parallel run numbers its chunks
         return needs
 
     def kept(self, batch) -> List[int]:
         """The batch-local indices of the games chosen, ascending."""
+        import pyarrow as pa
         import pyarrow.compute as pc
 
         from pgntools.where.sample import sampled
@@ -105,6 +115,14 @@ class Choose(ByIndices):
             from pgntools.where.evaluate import Evaluation
 
             mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
+        for asked, bit in ((self.targets, "reached_position"), (self.signatures, "reached_material")):
+            if asked:  # the reader's bit: the game reached one of them
+                from pgntools.reader import DERIVED_BITS
+                from pgntools.sinks.arrays import numeric
+                from pgntools.sinks.tables import flag
+
+                reached = flag(numeric(batch, "derived", pa.uint8()), DERIVED_BITS[bit])
+                mask = reached if mask is None else pc.and_(mask, reached)
         if self.sample is not None:
             share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
             mask = share if mask is None else pc.and_(mask, share)
