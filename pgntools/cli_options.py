@@ -162,7 +162,7 @@ WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (th
 WHERE_POSITION_HELP = (
     "Keep only the games whose mainline reaches this position at some ply (the start position included; "
     "transpositions count): placement, side to move, castling rights and a possible en-passant capture are "
-    "compared, the move counters are not (an EPD is enough). Repeatable: any of them. With --where: both. "
+    "compared, the move counters are not (they may be left out). Repeatable: any of them. With --where: both. "
     "E.g. --where-position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -'. [default: none]")
 MATERIAL_HELP = (
     "Keep only the games that reach this material balance at some ply: White's pieces in upper case, then "
