@@ -108,6 +108,21 @@ cdef extern from "openings.h":
     uint64_t openings_key(const Position *p)
     void openings_row(const COpeningTable *t, int row, const char **eco, size_t *eco_len, const char **name,
                       size_t *name_len)
+cdef extern from "derived.h":
+    int SPEED_COUNT, DERIVED_HAS_CLOCK, DERIVED_HAS_EVAL, DERIVED_REACHED_POSITION, DERIVED_REACHED_MATERIAL
+    const char *speed_name(int code)
+    int speed_of_time_control(const char *s, size_t n)
+    ctypedef struct PositionTargets:
+        size_t n
+        const uint64_t *keys
+        const Position *positions
+    ctypedef struct MaterialSignature:
+        uint8_t count[2][7]
+        bint at_least[2]
+    ctypedef struct MaterialSignatures:
+        size_t n
+        const MaterialSignature *signatures
+
 
 cdef extern from "game.h":
     int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL
@@ -147,6 +162,8 @@ cdef extern from "game.h":
         bint repair_truncate
         const COpeningTable *openings
         int opening_tags
+        const PositionTargets *positions
+        const MaterialSignatures *materials
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY

@@ -18,6 +18,9 @@ PIECE_CODES: Dict[str, int]
 MOVE_FLAGS: Dict[str, int]
 HAS_BITS: Dict[str, int]
 FIX_BITS: Dict[str, int]
+SPEEDS: List[str]
+DERIVED_BITS: Dict[str, int]
+def speed_of(time_control: str) -> str: ...
 
 PERFT_MAX_DEPTH: int  # 12: Board.perft and the CLI refuse a deeper search
 

@@ -6,7 +6,7 @@ debugging (one Python call per move); the batch reader (_core_reader.pxi) is wha
 use; _core_parquet.pxi encodes Parquet columns for export; _core_helpers.pxi holds benchmark and
 test helpers; _core_openings.pxi the opening table (pgntools.openings loads it).
 """
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize

@@ -31,6 +31,15 @@ PIECE_CODES = _batch_names(NAMES_PIECE)        # piece, captured, promotion (0: 
 MOVE_FLAGS = _batch_names(NAMES_MOVE_FLAG)     # bits of the flags column
 HAS_BITS = _batch_names(NAMES_HAS)             # bits of the has column: which move values are set
 FIX_BITS = _batch_names(NAMES_FIX)             # bits of the fixes column
+SPEEDS = [speed_name(i).decode() for i in range(SPEED_COUNT)]  # the speed column's codes ("": null)
+DERIVED_BITS = {"has_clock": DERIVED_HAS_CLOCK, "has_eval": DERIVED_HAS_EVAL,  # bits of the derived column
+                "reached_position": DERIVED_REACHED_POSITION, "reached_material": DERIVED_REACHED_MATERIAL}
+
+
+def speed_of(time_control: str) -> str:
+    """The speed the reader gives a TimeControl value ("" when it reads none)."""
+    text = time_control.encode()
+    return SPEEDS[speed_of_time_control(text, len(text))]
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
 cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", *_COLUMN_IDS, *_STRING_IDS]
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
@@ -149,6 +158,8 @@ cdef class BatchReader:
     cdef TagClause *clauses
     cdef list filter_texts    # the clauses' bytes, kept alive while the reader reads
     cdef object openings      # the OpeningTable the reader classifies with (None: not classifying)
+    cdef PositionTargets targets      # options.positions (--where-position) in C
+    cdef MaterialSignatures materials # options.materials (--material) in C
 
     def __cinit__(self, stream, options=None, **fields):
         # the options and their defaults: pgntools.options.ReaderOptions (stated there, once)
@@ -218,6 +229,12 @@ cdef class BatchReader:
             self.tag_filter.n = len(options.tag_filter)
             self.tag_filter.clauses = self.clauses
             opt.tag_filter = &self.tag_filter
+        if options.positions:
+            self._set_targets(options.positions)
+            opt.positions = &self.targets
+        if options.materials:
+            self._set_materials(options.materials)
+            opt.materials = &self.materials
         self.reader = gr_new(&opt)
         self.cap = max(<size_t>options.buffer_size, <size_t>4096)
         self.max_buffer = max(<size_t>options.max_game_size, self.cap)
@@ -242,6 +259,48 @@ cdef class BatchReader:
         gr_free(self.reader)
         free(self.buf)
         free(self.clauses)
+        free(<void *>self.targets.keys)
+        free(<void *>self.targets.positions)
+        free(<void *>self.materials.signatures)
+
+    cdef _set_targets(self, positions):
+        """--where-position's (fen, chess960) pairs: parsed, sorted by key (checked before: a
+        FEN that does not parse here is a bug)."""
+        cdef Position pos
+        cdef Py_ssize_t i, n = len(positions)
+        cdef uint64_t *keys = <uint64_t *>malloc(n * sizeof(uint64_t))
+        cdef Position *found = <Position *>malloc(n * sizeof(Position))
+        self.targets.keys, self.targets.positions = keys, found
+        if keys == NULL or found == NULL:
+            raise MemoryError()
+        parsed = []
+        for fen, chess960 in positions:
+            text = fen.encode()
+            if fen_parse(&pos, text, len(text), chess960):
+                raise ValueError(f"positions: not a legal position: {fen!r}")
+            parsed.append((pos.hash, fen, chess960))
+        parsed.sort()
+        for i in range(n):
+            text = parsed[i][1].encode()
+            fen_parse(&found[i], text, len(text), parsed[i][2])
+            keys[i] = found[i].hash
+        self.targets.n = n
+
+    cdef _set_materials(self, materials):
+        """--material's signatures: ((white counts), (black counts), white_at_least, black_at_least),
+        the counts of pawns, knights, bishops, rooks and queens."""
+        cdef Py_ssize_t i, c, t, n = len(materials)
+        cdef MaterialSignature *out = <MaterialSignature *>calloc(n, sizeof(MaterialSignature))
+        self.materials.signatures = out
+        if out == NULL:
+            raise MemoryError()
+        for i in range(n):
+            counts = materials[i][0], materials[i][1]
+            for c in range(2):
+                out[i].at_least[c] = bool(materials[i][2 + c])
+                for t in range(5):
+                    out[i].count[c][t + 1] = counts[c][t]
+        self.materials.n = n
 
     def __iter__(self):
         return self

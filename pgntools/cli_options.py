@@ -159,21 +159,35 @@ WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (th
               "The language: README, Selecting games.")
 
 
+WHERE_POSITION_HELP = (
+    "Keep only the games whose mainline reaches this position at some ply (the start position included; "
+    "transpositions count): placement, side to move, castling rights and a possible en-passant capture are "
+    "compared, the move counters are not (they may be left out). Repeatable: any of them. With --where: both. "
+    "E.g. --where-position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -'. [default: none]")
+MATERIAL_HELP = (
+    "Keep only the games that reach this material balance at some ply: White's pieces in upper case, then "
+    "Black's in lower case, each side's king first; KRPkr is exactly king, rook and pawn against king and "
+    "rook; a * after a side's pieces means 'and any further pieces' (KQ*kq*: both sides have at least a "
+    "queen; KR*k: at least a rook against a bare king). Repeatable: any of them. [default: none]")
+
+
 def selection_options(f):
     """--where, --sample/--seed and --limit: which games go to the outputs (pgntools.where). The
     command gets ``selection`` (checked here: a bad expression exits 2 before any input is read)."""
 
     @functools.wraps(f)
-    def wrapper(*args, where, sample, seed, limit, dedup, **kwargs):
+    def wrapper(*args, where, sample, seed, limit, dedup, where_position, material, **kwargs):
         from pgntools.selection import KEEP_ALL
 
         selection = KEEP_ALL
-        if where is not None or sample is not None or limit is not None or dedup is not None:
+        if where is not None or sample is not None or limit is not None or dedup is not None or where_position \
+                or material:
             from pgntools.where import Choose, WhereError
+            from pgntools.where.position import SelectionError
 
             try:
-                selection = Choose(where, sample, seed, limit, dedup)
-            except WhereError as exc:
+                selection = Choose(where, sample, seed, limit, dedup, where_position, material)
+            except (WhereError, SelectionError) as exc:
                 click.echo(f"pgntools: error: {exc}", err=True)
                 sys.exit(EXIT_USAGE)
         if limit is not None or dedup is not None:  # decided in input order: one reader (for now)
@@ -186,6 +200,8 @@ def selection_options(f):
 
     decorators = [
         click.option("--where", metavar="EXPR", help=WHERE_HELP),
+        click.option("--where-position", metavar="FEN", multiple=True, help=WHERE_POSITION_HELP),
+        click.option("--material", metavar="SIGNATURE", multiple=True, help=MATERIAL_HELP),
         click.option("--sample", type=click.FloatRange(0, 1), metavar="FRACTION",
                      help="Keep a pseudo-random share of the games, chosen by game id and --seed: the same "
                           "games for any --jobs."),

@@ -45,6 +45,8 @@ PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, qu
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
 HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
 OPENING_STATES = _core.OPENING_STATES     # bits of the opening_state column: {"named": 1, ...}
+SPEEDS = _core.SPEEDS                     # the speed column's codes: ["", "ultrabullet", ...]
+DERIVED_BITS = _core.DERIVED_BITS         # {"has_clock": 1, "has_eval": 2, ...}
 FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",

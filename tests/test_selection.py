@@ -140,7 +140,9 @@ def test_every_batch_column_has_a_place_in_the_views():
     assert per_game_numeric == {"offset", "length", "line", "ply_count", "status", "result", "result_tag",
                                 "result_marker", "outcome", "outcome_ply", "fixes", "chess960", "replayed",
                                 "automatic_end", "automatic_end_ply", "opening_state", "opening_ply",
-                                "hashed", "movetext_hash", "movetext_hash2", "position_hash", "position_hash2", "final_key"}
+                                "hashed", "movetext_hash", "movetext_hash2", "position_hash", "position_hash2", "final_key",
+                                "speed", "derived", "captures", "checks", "underpromotions", "max_halfmove_clock",
+                                "max_repetitions"}
 
 
 def test_tables_number_a_view_by_the_input(tmp_path):

@@ -180,7 +180,7 @@ ERRORS = [
     ("white = 3", "type mismatch: white is a string, 3 is a number", 8),
     ("WhiteElo > 2000", "unknown name WhiteElo: did you mean white_elo?", 0),
     ("whte = 'x'", "did you mean white or white_elo?", 0),
-    ("nonsense = 1", "black, black_elo, date,", 0),
+    ("nonsense = 1", "black, black_elo,", 0),
     ("white_elo >", "expected a value, found the end of the expression", 11),
     ("white_elo >= 2000 and", "expected a value", 21),
     ("(white_elo > 1", "expected ')'", 14),

@@ -74,7 +74,15 @@
     /* one row per game: the opening (openings.h) */                                              \
     X(G_OPENING, uint8_t, "B", "opening_state")      /* OPENING_* bits (0: not classified) */     \
     X(G_OPENING_PLY, int16_t, "h", "opening_ply")    /* the ply of the named position */          \
-    X(G_FINAL_KEY, uint64_t, "Q", "final_key")       /* per game: the final position's Polyglot key */
+    X(G_FINAL_KEY, uint64_t, "Q", "final_key")       /* the final position's Polyglot key */       \
+    /* one row per game: fields derived while it is read (derived.h) */                           \
+    X(G_SPEED, uint8_t, "B", "speed")                /* SPEED_* of the TimeControl tag (0: null) */ \
+    X(G_DERIVED, uint8_t, "B", "derived")            /* DERIVED_* bits: clocks, evals, reached */ \
+    X(G_CAPTURES, uint8_t, "B", "captures")          /* mainline captures (en passant too) */     \
+    X(G_CHECKS, int32_t, "i", "checks")              /* mainline moves giving check (mate too) */ \
+    X(G_UNDERPROMOTIONS, uint8_t, "B", "underpromotions")                                           \
+    X(G_MAX_HALFMOVE_CLOCK, uint16_t, "H", "max_halfmove_clock") /* the start position's too */    \
+    X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

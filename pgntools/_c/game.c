@@ -368,6 +368,13 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_AUTOMATIC_END, uint8_t, g->automatic_end);
     COL_PUSH(b, G_AUTOMATIC_END_PLY, int32_t, g->automatic_end_ply);
     COL_PUSH(b, G_FIX_START, int32_t, g->mark->cols[F_KIND]);
+    COL_PUSH(b, G_SPEED, uint8_t, g->speed);
+    COL_PUSH(b, G_DERIVED, uint8_t, g->derived.flags);
+    COL_PUSH(b, G_CAPTURES, uint8_t, g->derived.captures);
+    COL_PUSH(b, G_CHECKS, int32_t, g->derived.checks);
+    COL_PUSH(b, G_UNDERPROMOTIONS, uint8_t, g->derived.underpromotions);
+    COL_PUSH(b, G_MAX_HALFMOVE_CLOCK, uint16_t, g->derived.max_halfmove_clock);
+    COL_PUSH(b, G_MAX_REPETITIONS, uint16_t, g->derived.max_repetitions);
     if (r->opt.tag_columns)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);

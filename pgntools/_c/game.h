@@ -8,6 +8,7 @@
 #include "annotations.h"
 #include "batch.h"
 #include "openings.h"
+#include "derived.h"
 #include "pgn_writer.h"
 #include "position.h"
 #include "san.h"
@@ -96,6 +97,8 @@ typedef struct {
                            * legal prefix (STATUS_TRUNCATED), Result *, a comment at the cut */
     const OpeningTable *openings; /* NULL, or each game classified (G_OPENING...); owned by the caller */
     int opening_tags;     /* OPENING_TAGS_*: the PGN output's ECO and Opening tags from the table */
+    const PositionTargets *positions;     /* --where-position (NULL: none); owned by the caller */
+    const MaterialSignatures *materials;  /* --material (NULL: none); owned by the caller */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };

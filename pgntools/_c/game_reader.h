@@ -55,6 +55,8 @@ typedef struct {
     bool fen_repaired; /* the start FEN was repaired: -o writes GameReader.repaired_fen */
     size_t cut_at, marker_at; /* where the dropped move text starts; the termination marker */
     bool claim_fifty, claim_threefold;
+    Derived derived; /* the derived fields (derived.h) */
+    uint8_t speed;   /* SPEED_* of the TimeControl tag */
     int result_tag, result_marker, result;
     uint8_t fixes;
     Annotations ann;

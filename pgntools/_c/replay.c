@@ -198,6 +198,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
+    if (g->replaying)
+        derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
     g->need_number = true;
     if (r->opt.pgn) {
         r->movetext.len = 0;
@@ -375,12 +377,14 @@ static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool m
     if (material_changed) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
-    } else if (p->halfmove >= 8 && !(g->played_on && p->halfmove > 150)) {
+    } else if (p->halfmove >= 4 && !(g->played_on && p->halfmove > 150)) {
         /* (played on past 75 moves the clock grows without bound, and a repetition scan over it
          * made a long game quadratic: the claims were noted by then) */
         if (p->halfmove >= 100)
             g->claim_fifty = true;
         int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
+        if (reps > g->derived.max_repetitions) /* (a repetition needs 4 reversible plies) */
+            g->derived.max_repetitions = (uint16_t)reps;
         g->claim_threefold |= reps >= 3;
         /* once played on (AUTO_END_NOTE), only a dead position ends the game again: the players
          * went on past a repetition or the clock, and how it ended is theirs */
@@ -501,10 +505,36 @@ void replay_move(GameReader *r, Game *g, const Token *t)
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;
         }
+        derived_move(&g->derived, &L->pos, m, L->undo.captured || mv_type(m) == MT_EN_PASSANT, status,
+                     material_changed, r->opt.positions, r->opt.materials);
         track_mainline_end(r, g, &L->pos, material_changed);
         if (r->opt.moves)
             push_move_row(r, g, &L->pos, &L->undo, san, san_len, status);
     }
+}
+
+/* has_clock, has_eval: a comment after a mainline move holds a [%clk] / [%eval] that reads (as
+ * the moves table's clock and eval columns; with that table on, ann_parse has read it). */
+static void note_clock_and_eval(Game *g, const char *text, size_t n)
+{
+    enum { BOTH = DERIVED_HAS_CLOCK | DERIVED_HAS_EVAL };
+    if ((g->derived.flags & BOTH) == BOTH)
+        return;
+    uint8_t has = 0;
+    if (g->pending) {
+        has = g->ann.has;
+    } else {
+        for (const char *at = memchr(text, '[', n); at; at = memchr(at + 1, '[', (size_t)(text + n - at - 1)))
+            if (at + 1 < text + n && at[1] == '%') { /* an embedded command: read them all */
+                Annotations a;
+                memset(&a, 0, sizeof a);
+                ann_parse(text, n, &a);
+                has = a.has;
+                break;
+            }
+    }
+    g->derived.flags |= (has & HAS_CLOCK ? DERIVED_HAS_CLOCK : 0) |
+                        (has & (HAS_EVAL_CP | HAS_EVAL_MATE) ? DERIVED_HAS_EVAL : 0);
 }
 
 void replay_comment(GameReader *r, Game *g, const Token *t)
@@ -528,6 +558,8 @@ void replay_comment(GameReader *r, Game *g, const Token *t)
         }
         g->ann.has |= HAS_COMMENT;
     }
+    if (g->depth == 0 && g->ply > 0)
+        note_clock_and_eval(g, text, t->alen);
     if (emitting(r, g) && !r->opt.strip_comments && !r->opt.reduced) {
         em_comment(&r->em, text, t->alen, g->latin1);
         g->need_number = true;

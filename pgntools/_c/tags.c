@@ -190,6 +190,8 @@ void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
     } else if (name_is(name, t->alen, "Variant")) {
         g->variant = value;
         g->variant_len = vlen;
+    } else if (name_is(name, t->alen, "TimeControl")) {
+        g->speed = (uint8_t)speed_of_time_control(value, vlen);
     } else if (name_is(name, t->alen, "WhiteElo") || name_is(name, t->alen, "BlackElo")) {
         if (!integer_value_or_unknown(value, vlen)) /* null in its column: say why */
             game_add_note(g, NOTE_INVALID_TAG_VALUE, 0, t);

@@ -142,8 +142,8 @@ def _codes(column: str, base: int):
     return lambda enc, batch: enc.add_codes(batch.raw[column], base)
 
 
-def _flag(bit: int):
-    return lambda enc, batch: enc.add_flag_bits(batch.raw["flags"], bit)
+def _flag(bit: int, column: str = "flags"):
+    return lambda enc, batch: enc.add_flag_bits(batch.raw[column], bit)
 
 
 def _starts(batch: GameBatch, column: str, total: int) -> bytes:
@@ -321,7 +321,7 @@ def field(column: Column, table: str) -> Field:
     elif isinstance(source, Codes):
         encoder, feed = _named(source.names), _codes(source.column, source.base)
     elif isinstance(source, Flag):
-        encoder, feed = _bools, _flag(source.bit)
+        encoder, feed = _bools, _flag(source.bit, source.column)
     elif isinstance(source, Tag):
         as_int = physical == INT32
         encoder, feed = _dict() if as_int else _dict_strings, _tag(TAG_COLUMNS.index(source.tag), as_int)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from pgntools.reader import HAS_BITS, MOVE_FLAGS, OPENING_STATES, OUTCOMES, PIECES, RESULTS, STATUSES
+from pgntools.reader import DERIVED_BITS, HAS_BITS, MOVE_FLAGS, OPENING_STATES, OUTCOMES, PIECES, RESULTS, SPEEDS, STATUSES
 
 # ---------------------------------------------------------------- sources: where a batch holds a column
 
@@ -58,8 +58,10 @@ class Codes(NamedTuple):
 
 
 class Flag(NamedTuple):
-    """One MF_* bit of the moves' ``flags`` batch column, as a boolean."""
+    """One bit of a batch column of bits, as a boolean: an MF_* bit of the moves' ``flags``, or a
+    DERIVED_* bit of the games' ``derived``."""
     bit: int
+    column: str = "flags"
 
 
 class Tag(NamedTuple):
@@ -123,6 +125,10 @@ GAME_COLUMNS = [
     _tag("white_elo", "WhiteElo", "White's rating", "int32"),
     _tag("black_elo", "BlackElo", "Black's rating", "int32"),
     _tag("time_control", "TimeControl", "the time control as written (e.g. 180+2)"),
+    Column("speed", STATUS, True, Codes("speed", tuple(SPEEDS[1:]), base=1),
+           "from TimeControl by Lichess's rule, base + 40 x increment seconds (of the first period: "
+           "`40/7200:3600` is 7200): ultrabullet < 30 <= bullet < 180 <= blitz < 480 <= rapid < 1500 <= "
+           "classical; correspondence for `-`", "no TimeControl tag, `?`, or a value that is no time control"),
     _tag("eco", "ECO", "the opening's ECO code"),
     _tag("opening", "Opening", "the opening's name"),
     _tag("termination", "Termination", "how the game ended, as written (e.g. Normal, Time forfeit)"),
@@ -143,6 +149,20 @@ GAME_COLUMNS = [
            "what was repaired, as the report's fixes: kind, ply, field (the tag, FEN field or rule; '' when none), "
            "before (as read; '' when nothing was), after (as written); empty when nothing was"),
     Column("ply_count", "int32", True, Fixed("ply_count"), "mainline plies replayed (up to the first error)"),
+    Column("has_clock", "bool", False, Flag(DERIVED_BITS["has_clock"], "derived"),
+           "a comment after a mainline move holds a [%clk] (a move of `moves` has a clock)"),
+    Column("has_eval", "bool", False, Flag(DERIVED_BITS["has_eval"], "derived"),
+           "a comment after a mainline move holds an [%eval] (a move of `moves` has eval_cp or eval_mate)"),
+    Column("captures", "uint8", False, Fixed("captures"), "mainline moves that capture (en passant too)"),
+    Column("checks", "int32", False, Fixed("checks"), "mainline moves that give check (checkmate too)"),
+    Column("underpromotions", "uint8", False, Fixed("underpromotions"),
+           "mainline promotions to a knight, bishop or rook"),
+    Column("max_halfmove_clock", "uint16", False, Fixed("max_halfmove_clock"),
+           "the highest halfmove clock of the mainline's positions, the start position's included "
+           "(>= 100: a fifty-move claim was possible)"),
+    Column("max_repetitions", "uint16", False, Fixed("max_repetitions"),
+           "the most times one position occurred on the mainline, compared as the rules compare them "
+           "(>= 3: a threefold claim was possible); 0 when not replayed"),
     Column("outcome", STATUS, True, Codes("outcome", tuple(OUTCOMES[1:]), base=1),
            "the automatic end the game reached: checkmate, stalemate, insufficient_material, "
            "seventyfive_moves or fivefold_repetition", "no automatic end"),

@@ -92,7 +92,7 @@ class _Columns:
                 return pa.DictionaryArray.from_arrays(codes.cast(pa.int8()), names)
             return pc.take(names, codes)
         if isinstance(source, Flag):
-            return flag(self.bits("flags"), source.bit)
+            return flag(self.bits(source.column), source.bit)
         if isinstance(source, Tag):
             value = self.once("tags", lambda: tag_columns(batch, strings(batch, "tag_value")))[source.tag]
             return integers(value) if column.type == "int32" else value

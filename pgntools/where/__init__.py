@@ -8,7 +8,7 @@ evaluate.py (a batch at a time, with Arrow compute; null semantics).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from pgntools.selection import ByIndices, take_games
 from pgntools.where.check import Checked, check, names
@@ -70,8 +70,13 @@ class Choose(ByIndices):
     before_replay = None  # (the tag filter goes to the reader through needs)
 
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
-                 limit: Optional[int] = None, dedup: Optional[str] = None):
+                 limit: Optional[int] = None, dedup: Optional[str] = None, positions: Sequence[str] = (),
+                 materials: Sequence[str] = ()):
+        from pgntools.where.position import signatures, targets
+
         self.where = Where(where) if where else None
+        self.position_texts, self.material_texts = tuple(positions), tuple(materials)
+        self.targets, self.signatures = targets(positions), signatures(materials)  # (SelectionError)
         self.sample, self.seed, self.limit = sample, seed, limit
         self.dedup = None
         if dedup:
@@ -84,7 +89,7 @@ class Choose(ByIndices):
 
     def __reduce__(self):
         return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit,
-                         self.dedup.mode if self.dedup else None))
+                         self.dedup.mode if self.dedup else None, self.position_texts, self.material_texts))
 
     @property
     def needs(self) -> Dict[str, object]:
@@ -95,6 +100,10 @@ class Choose(ByIndices):
             clauses = tag_filter(self.where.checked)
             if clauses:  # games that fail them are not replayed (the reader decides on their tags)
                 needs["tag_filter"] = clauses
+        if self.targets:  # decided by the reader at each ply (--where-position)
+            needs["positions"] = self.targets
+        if self.signatures:
+            needs["materials"] = self.signatures
         if self.sample is not None or self.dedup is not None:
             needs["numbered"] = True  # by game id: a parallel run numbers its chunks
         return needs
@@ -112,7 +121,8 @@ class Choose(ByIndices):
         """The batch-local indices of the games chosen, ascending."""
         if self.done:
             return []
-        if self.where is not None or self.sample is not None:  # (--dedup or --limit alone: no pyarrow)
+        if self.where is not None or self.sample is not None or self.targets or self.signatures:
+            import pyarrow as pa  # (--dedup or --limit alone: no pyarrow)
             import pyarrow.compute as pc
 
             from pgntools.where.sample import sampled
@@ -121,6 +131,14 @@ class Choose(ByIndices):
             from pgntools.where.evaluate import Evaluation
 
             mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
+        for asked, bit in ((self.targets, "reached_position"), (self.signatures, "reached_material")):
+            if asked:  # the reader's bit: the game reached one of them
+                from pgntools.reader import DERIVED_BITS
+                from pgntools.sinks.arrays import numeric
+                from pgntools.sinks.tables import flag
+
+                reached = flag(numeric(batch, "derived", pa.uint8()), DERIVED_BITS[bit])
+                mask = reached if mask is None else pc.and_(mask, reached)
         if self.sample is not None and self.dedup is None:
             share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
             mask = share if mask is None else pc.and_(mask, share)

@@ -8,11 +8,13 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from pgntools.sinks import schema
-from pgntools.sinks.schema import Built, Codes, Fixed, Strings, Tag
+from pgntools.sinks.schema import Built, Codes, Fixed, Flag, Strings, Tag
 from pgntools.where.parser import FUNCTIONS, Node, WhereError, close_names
 
 DATE_COLUMNS = ("date", "utc_date")  # PGN dates (YYYY.MM.DD, ?? for unknown parts), compared as dates
 # Columns filled by the replay: a predicate on them is decided after it, one on tags only before.
+# Columns the reader derives from a game's tags alone (not replay fields: known for every game).
+FROM_TAGS = ("speed",)
 NUMBER_TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "float64")
 
 
@@ -32,7 +34,9 @@ def _name_of(column: schema.Column) -> Optional[Name]:
         type_ = "date" if column.name in DATE_COLUMNS else "number" if column.type in NUMBER_TYPES else "string"
         return Name(column, type_, needs=(("tag_columns", True), ("tag_values", True)))
     if isinstance(source, Codes):
-        return Name(column, "string", tuple(v for v in source.names if v), replay=True)
+        return Name(column, "string", tuple(v for v in source.names if v), replay=column.name not in FROM_TAGS)
+    if isinstance(source, Flag):  # a condition of its own: has_clock, not has_eval
+        return Name(column, "bool", replay=True)
     # the opening columns (null unless the opening_state says named) need the classifier to run
     opening = (("openings", True),) if getattr(source, "has_column", "") == "opening_state" else ()
     if isinstance(source, Fixed):

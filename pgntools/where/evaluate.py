@@ -57,6 +57,8 @@ class Evaluation:
             values = values.dictionary_decode()
         if type_ == "number":
             return values.cast(pa.int64()) if pa.types.is_integer(values.type) else values
+        if type_ == "bool":
+            return values
         # strings: the unknown values, and an empty code name (no result), are null
         unknown = pc.or_(pc.is_in(values, value_set=UNKNOWN), pc.equal(values, EMPTY))
         if type_ == "date":  # a date of unknown year is unknown

@@ -1,0 +1,82 @@
+/* Per-game fields derived while a game is read (issue 18): the speed of its TimeControl tag,
+ * the counters of its mainline (captures, checks, underpromotions, the highest halfmove clock,
+ * the most repetitions of one position, clocks and evals seen) and whether it reached one of
+ * the positions (--where-position) or material balances (--material) asked for. The counters
+ * are updated once a mainline ply, from what the replay computed anyway. */
+#ifndef PGNT_DERIVED_H
+#define PGNT_DERIVED_H
+
+#include "position.h"
+
+/* The speed codes of the G_SPEED column (0: null, no or an unreadable TimeControl). */
+enum { SPEED_NONE = 0, SPEED_ULTRABULLET, SPEED_BULLET, SPEED_BLITZ, SPEED_RAPID, SPEED_CLASSICAL,
+       SPEED_CORRESPONDENCE, SPEED_COUNT };
+
+/* Lichess's rule on a TimeControl value: estimated seconds = base + 40 x increment (of the first
+ * period: "40/7200:3600" is 7200, "*180" 180, "300" 300); < 30 ultrabullet, < 180 bullet, < 480
+ * blitz, < 1500 rapid, else classical; "-" is correspondence; anything else SPEED_NONE. */
+int speed_of_time_control(const char *s, size_t n);
+const char *speed_name(int code); /* "" for SPEED_NONE */
+
+/* G_DERIVED bits. */
+enum { DERIVED_HAS_CLOCK = 1, DERIVED_HAS_EVAL = 2, DERIVED_REACHED_POSITION = 4, DERIVED_REACHED_MATERIAL = 8 };
+
+/* The positions of --where-position: their keys sorted, each with its position (same index). */
+typedef struct {
+    size_t n;
+    const uint64_t *keys;
+    const Position *positions;
+} PositionTargets;
+
+/* A --material signature: the count of each piece type (PAWN..QUEEN) per color, exactly or at
+ * least (`at_least[color]`: the side's `*`). Kings are always one each. */
+typedef struct {
+    uint8_t count[2][7];
+    bool at_least[2];
+} MaterialSignature;
+
+typedef struct {
+    size_t n;
+    const MaterialSignature *signatures;
+} MaterialSignatures;
+
+typedef struct {
+    uint8_t flags; /* DERIVED_* */
+    uint8_t captures, underpromotions;
+    uint16_t max_halfmove_clock, max_repetitions;
+    int32_t checks;
+} Derived;
+
+/* Whether p is one of the targets: the key first, then the board (placement, side to move,
+ * castling rights, en passant when a capture is possible; the clocks are not compared). */
+bool targets_reached(const PositionTargets *t, const Position *p);
+bool material_reached(const MaterialSignatures *m, const Position *p);
+
+/* The game's start position (replayed: a valid one). */
+static inline void derived_start(Derived *d, const Position *p, const PositionTargets *t, const MaterialSignatures *m)
+{
+    d->max_halfmove_clock = p->halfmove;
+    d->max_repetitions = 1;
+    if (t && targets_reached(t, p))
+        d->flags |= DERIVED_REACHED_POSITION;
+    if (m && material_reached(m, p))
+        d->flags |= DERIVED_REACHED_MATERIAL;
+}
+
+/* After a mainline move m (status: pos_check_status of p, the position after it). */
+static inline void derived_move(Derived *d, const Position *p, move_t m, bool captured, int status,
+                                bool material_changed, const PositionTargets *t, const MaterialSignatures *ms)
+{
+    d->captures += captured;
+    d->checks += status != 0;
+    int promo = mv_promo(m);
+    d->underpromotions += promo && promo != QUEEN;
+    if (p->halfmove > d->max_halfmove_clock)
+        d->max_halfmove_clock = p->halfmove;
+    if (t && !(d->flags & DERIVED_REACHED_POSITION) && targets_reached(t, p))
+        d->flags |= DERIVED_REACHED_POSITION;
+    if (ms && material_changed && !(d->flags & DERIVED_REACHED_MATERIAL) && material_reached(ms, p))
+        d->flags |= DERIVED_REACHED_MATERIAL; /* (only a capture or a promotion changes it) */
+}
+
+#endif
