@@ -3,15 +3,14 @@ loops only over a batch's distinct values or bins, never over its games), into b
 mergeable aggregates (pgntools.stats.counts). ``Aggregates.to_dict()`` is the --json document."""
 from __future__ import annotations
 
-import functools
-import re
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pgntools.reader import ERROR_KINDS, FIX_KINDS, FIX_RESULT_MARKER, FIX_RESULT_TAG, HAS_BITS, NOTE_KINDS, \
     OUTCOMES, RESULTS, STATUSES, GameBatch
+from pgntools.reader import SPEEDS as SPEED_CODES
 from pgntools.sinks import tables
 from pgntools.sinks.arrays import ints, numeric, scalar, strings, text
 from pgntools.stats.counts import Counts, Histogram, add_counts, quantile_of
@@ -36,26 +35,7 @@ CLOCK_SEGMENTS = ((0, 60, 1), (60, 600, 10), (600, 3600, 60), (3600, 10800, 300)
 CLOCK_BINS = len(CLOCK_EDGES)  # the last bin: 3 hours or more
 MAX_MOVE = 150      # clock usage by move number up to this (later moves: the last bucket)
 SPEEDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence", "unknown")
-
-
-@functools.lru_cache(maxsize=4096)
-def speed_of(time_control: str) -> str:
-    """The speed class of a TimeControl value, as Lichess estimates it (base + 40 x increment
-    seconds: < 30 ultrabullet, < 180 bullet, < 480 blitz, < 1500 rapid, else classical; '-' is
-    correspondence/unlimited). A multi-period control ("40/7200:3600") by its first period.
-    Replace by the `speed` column once the derived columns land (issue 18)."""
-    value = time_control.strip()
-    if value == "-":
-        return "correspondence"
-    first = value.split(":")[0]
-    match = re.fullmatch(r"(?:\d+/)?(\d+)(?:\+(\d+(?:\.\d+)?))?", first)
-    if not match:
-        return "unknown"
-    estimate = int(match.group(1)) + 40 * float(match.group(2) or 0)
-    for limit, name in ((30, "ultrabullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid")):
-        if estimate < limit:
-            return name
-    return "classical"
+SPEED_NAMES = SPEED_CODES  # the speed column's codes: ["", "ultrabullet", ...]
 
 
 def known(values: pa.Array) -> pa.Array:
@@ -151,10 +131,13 @@ class Aggregates:
         self.players.add(tags["Black"])
         time_control = tags["TimeControl"]
         self.time_controls.add(time_control)
-        counted = pc.value_counts(time_control.drop_null())
+        # the games table's speed column (C, from TimeControl by Lichess's rule); a TimeControl
+        # the rule cannot read ('?', prose) is "unknown", a game without the tag is not counted
+        codes = pc.filter(numeric(batch, "speed", pa.uint8()), pc.is_valid(time_control))
+        counted = pc.value_counts(codes)
         speeds: Dict[str, int] = {}
-        for value, count in zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()):
-            speeds[speed_of(value)] = speeds.get(speed_of(value), 0) + count
+        for code, count in zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()):
+            speeds[SPEED_NAMES[code] or "unknown"] = count
         self.speeds.add_counts(sorted(speeds.items()))
         self._months(tags["Date"], tags["UTCDate"])
 

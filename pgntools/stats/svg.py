@@ -55,7 +55,7 @@ def histogram(name: str, title: str, counts: Sequence[int], edges: Sequence[floa
     left, right, top, bottom = 64, 16, 32, 48
     height = 260
     plot_w, plot_h = WIDTH - left - right, height - top - bottom
-    most = max(counts, default=0) or 1
+    most = _nice_top(max(counts, default=0) or 1)
     n = len(counts)
     bar_w = plot_w / max(n, 1)
     body = [_y_axis(left, top, plot_h, most, y_label)]
@@ -76,6 +76,17 @@ def histogram(name: str, title: str, counts: Sequence[int], edges: Sequence[floa
         body.append(f'<text class="tick" x="{x:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{_fmt(edges[i])}</text>')
     body.append(f'<text class="axis" x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle">{escape(x_label)}</text>')
     return _svg(name, title, height, body)
+
+
+def _nice_top(most: int) -> int:
+    """The axis' top: the least 4 × step ≥ most with a round whole step (1, 2, 2.5, 5 × 10^k), so
+    the five ticks read 0, 25, 50, 75, 100 rather than 0, 22, 44, 66, 88 or 20.8."""
+    step = most / 4
+    magnitude = 10 ** math.floor(math.log10(step)) if step >= 1 else 1
+    for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if m * magnitude >= step and float(m * magnitude).is_integer():
+            return int(4 * m * magnitude)
+    return int(40 * magnitude)
 
 
 def _y_axis(left: int, top: int, plot_h: float, most: float, label: str, low: float = 0) -> str:
