@@ -186,6 +186,7 @@ NOTE_DESCRIPTIONS = {
     "threefold_claimable": "a draw claimable by threefold repetition",
     "invalid_tag_value": "a tag value its column cannot hold (null there, kept as written in the tags)",
     "opening_tags_differ": "the game's ECO or Opening tag is not the opening table's (--classify)",
+    "comment_in_tags": "a comment between tag lines, read past (the tags after it are this game's; not in -o's output)",
 }
 
 

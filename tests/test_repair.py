@@ -350,6 +350,21 @@ def test_nested_braces_in_a_comment_are_read_to_the_matching_brace(tmp_path):
     assert "nested braces" in strict.errors[0].message
 
 
+@pytest.mark.parametrize("comment", ["{a note between tags}", "; a line comment", "{x}\n{y}"])
+def test_a_comment_between_tag_lines_keeps_one_game(tmp_path, comment):
+    """[Event "x"] {c} [White "w"]: PGN has no comments there, but the tags after it are still the
+    game's (read past with a note); a comment after the last tag still opens the movetext."""
+    data = f'[Event "x"]\n{comment}\n[White "w"]\n[Result "*"]\n\n{{before}} 1. e4 *\n\n[Event "next"]\n\n1. d4 *\n'
+    src = tmp_path / "in.pgn"
+    src.write_text(data)
+    games = list(pgntools.read_games(str(src)))
+    assert [dict(g.tags).get("Event") for g in games] == ["x", "next"]
+    assert dict(games[0].tags)["White"] == "w" and games[0].san == ["e4"] and games[0].status == "valid"
+    assert [n["kind"] for n in games[0].notes] == ["comment_in_tags"] * len(games[0].notes) != []
+    strict = list(pgntools.read_games(str(src), strict=True))  # --strict reads PGN as written
+    assert len(strict) == 3
+
+
 def test_a_stray_brace_in_a_comment_ends_it_at_its_first_close(tmp_path):
     # braces that never match: as before, the first '}' ends the comment; the moves after it stay moves
     game = read_one(tmp_path, "[Result \"*\"]\n\n1. e4 { see {this } e5 {x} 2. Nf3 *\n")
@@ -431,8 +446,8 @@ def test_tag_lines_mutated_byte_by_byte_never_lose_a_game(tmp_path, games):
     """Up to two edits of a tag line after its name (a quote, bracket or backslash added, removed
     or doubled; a space added): every game is still read, with its moves, and the run's counts
     add up, with and without --strict. (Not letters or digits: after the ']' they are movetext,
-    '[Event "x"]a' a game of its own, as PGN reads it; nor '{' or ';': a comment between tag
-    lines still ends the tag section, and the next tag line begins a game.)"""
+    '[Event "x"]a' a game of its own, as PGN reads it; nor '{' or ';': a comment after a tag
+    is a comment between tag lines, test_a_comment_between_tag_lines_keeps_one_game.)"""
     text = ""
     for i, tags in enumerate(games):
         text += "".join(mutated(f'[{name} "{value}"]', edits) + "\n" for name, value, edits in tags)

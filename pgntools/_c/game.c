@@ -18,7 +18,7 @@ static const char *const ERROR_NAMES[ERR_COUNT] = {
 static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
     "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
     "threefold_claimable", "invalid_tag_value", "play_after_automatic_end", "nested_comment",
-    "missing_result", "opening_tags_differ",
+    "missing_result", "opening_tags_differ", "comment_in_tags",
 };
 static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
     "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
@@ -418,6 +418,32 @@ static void begin_game(GameReader *r, Game *g, const BatchMark *mark, bool latin
     r->tag_set_rows = r->tag_set_first = SIZE_MAX; /* the tag set holds no rows of this game */
 }
 
+/* A comment in the tag section (*t): when a tag line of this game follows it ([Event "x"] {c}
+ * [Site "y"], more comments between them too), the comment sits between tag lines, where PGN has none: read past it with a note
+ * (the tags after it stay this game's, as other readers keep them) and return TOK_TAG with the
+ * scanner at that tag. Otherwise the movetext begins with the comment: *t and the scanner as
+ * they were, and TOK_COMMENT (or TOK_NEED_MORE: decided when more of the input is there). */
+static int comment_between_tags(GameReader *r, Game *g, Token *t, bool have_gap)
+{
+    Scanner *sc = &r->sc;
+    Scanner after_comment = *sc;
+    Token comment = *t;
+    int next;
+    do /* past more comments: {x} {y} [Site "y"] */
+        next = tok_next(sc, t);
+    while (next == TOK_COMMENT);
+    if (next == TOK_NEED_MORE)
+        return next;
+    bool ours = next == TOK_TAG
+        && !tags_start_next_game(r, t, g->has_tags && tags_has(r, g, sc->buf + t->a, t->alen), have_gap);
+    *sc = after_comment;
+    *t = comment;
+    if (!ours)
+        return TOK_COMMENT;
+    game_add_note(g, NOTE_COMMENT_IN_TAGS, 0, t);
+    return TOK_TAG;
+}
+
 /* The tag section: tags, possibly with blank lines between them. Returns the kind of the token
  * in *t that ends it (the first movetext token, TOK_END or TOK_NEED_MORE), or TAGS_NEXT_GAME
  * when a repeated tag begins the next game (the scanner is back at that game's first tag). */
@@ -468,6 +494,10 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
         } else if (k == TOK_BAD_TAG) {
             game_add_error(r, g, ERR_SYNTAX, 0, t, 3);
             g->has_content = true;
+        } else if (k == TOK_COMMENT && g->has_tags && !r->opt.strict) {
+            int next = comment_between_tags(r, g, t, have_gap);
+            if (next != TOK_TAG)
+                return next; /* the movetext begins with the comment (or the buffer ended) */
         } else {
             return k;
         }

@@ -43,6 +43,7 @@ enum {
     NOTE_NESTED_COMMENT,           /* { a { b } c }: read to the matching brace */
     NOTE_MISSING_RESULT,           /* moves and no termination marker (the next game's tags, or the end) */
     NOTE_OPENING_TAGS_DIFFER,      /* --classify: the game's ECO or Opening tag is not the table's */
+    NOTE_COMMENT_IN_TAGS,          /* a comment between tag lines: read past (PGN has none there) */
     NOTE_KIND_COUNT
 };
 
