@@ -138,6 +138,13 @@ CASES = [
     ("not not white = 'Anna'", [0]),
     ("1 = 1", [0, 1, 2, 3, 4, 5, 6, 7]),
     ("1 + 2 * 3 = 7", [0, 1, 2, 3, 4, 5, 6, 7]),
+    # true and false, as in SQL: a condition compared with = or != (null stays null)
+    ("true", [0, 1, 2, 3, 4, 5, 6, 7]),
+    ("FALSE", []),
+    ("outcome = 'checkmate' and true", [0, 4]),
+    ("(outcome = 'checkmate') = true", [0, 4]),
+    ("(outcome = 'checkmate') = false", []),  # outcome is null in the others: unknown, not false
+    ("(ply_count >= 6) != true", [1, 2, 3, 4, 5, 7]),
 ]
 
 
@@ -204,7 +211,8 @@ ERRORS = [
     ("tags[White] = 'x'", "expected a tag name in single quotes", 5),
     ("white_elo > 99999999999999999999", "number too large", 12),
     ("", "empty expression", 0),
-    ("(white_elo > 1) = (black_elo > 1)", "cannot compare a condition", 11),
+    ("(white_elo > 1) < (black_elo > 1)", "a condition compares only with = or !=", 11),
+    ("1 = true", "a condition compares only with = or !=", 4),
     ("white - 1 > 0", "'-' needs numbers, not a string", 0),
 ]
 

@@ -191,8 +191,11 @@ def check(tree: Node, text: str) -> Checked:
         """Both sides of a comparison, of one type (a date literal made a date); an enum's
         literal checked against the enum's values."""
         types = {left.type, right.type}
-        if "bool" in types:
-            raise fail(f"cannot compare a condition (use AND, OR, NOT)", left if left.type == "bool" else right)
+        if "bool" in types:  # has_clock = true (as SQL allows), but not has_clock < true or 1 = true
+            if types != {"bool"} or op not in ("=", "!="):
+                raise fail("a condition compares only with = or != to another (true, false, has_clock, ...)",
+                           left if left.type == "bool" else right)
+            return left, right
         if types == {"date", "string"}:
             literal = right if right.type == "string" else left
             if literal.kind != "literal":

@@ -33,6 +33,8 @@ DATE = r"^(?P<y>[0-9]{4}|\?{4})\.(?P<m>[0-9]{2}|\?{2})\.(?P<d>[0-9]{2}|\?{2})$"
 
 
 def _literal(value) -> pa.Scalar:
+    if isinstance(value, bool):  # (before int: a bool is one)
+        return TRUE if value else FALSE
     if isinstance(value, str):
         return text([value])[0]
     if isinstance(value, float):

@@ -17,7 +17,7 @@ Grammar (lowest precedence first; keywords are case-insensitive, names fold to l
     sum        := product (('+' | '-') product)*
     product    := unary (('*' | '/') unary)*
     unary      := '-' unary | primary
-    primary    := NUMBER | STRING | NAME | 'tags' '[' STRING ']' | FUNC '(' expr, ... ')' | '(' expr ')'
+    primary    := NUMBER | STRING | TRUE | FALSE | NAME | 'tags' '[' STRING ']' | FUNC '(' expr, ... ')' | '(' expr ')'
 
 Types: number, string, date (a PGN date column), bool (a predicate). The names and their types
 come from the declaration of the `games` table (pgntools.sinks.schema).
@@ -51,7 +51,7 @@ class Token(NamedTuple):
     pos: int
 
 
-KEYWORDS = {"and", "or", "not", "in", "between", "like", "ilike", "is", "null"}
+KEYWORDS = {"and", "or", "not", "in", "between", "like", "ilike", "is", "null", "true", "false"}
 OPERATORS = ("==", "!=", "<>", "<=", ">=", "!~", "=", "<", ">", "~", "+", "-", "*", "/", "(", ")", ",", "[", "]")
 _NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -285,6 +285,9 @@ class Parser:
         if tok.kind == "str":
             self.next()
             return Node("literal", (tok.value,), tok.pos, "string")
+        if tok.kind == "name" and tok.value.lower() in ("true", "false"):
+            self.next()
+            return Node("literal", (tok.value.lower() == "true",), tok.pos, "bool")
         if self.is_op("("):
             self.next()
             node = self.expr()
