@@ -13,6 +13,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 LICHESS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
 SAMPLE = REPO / "fixtures" / "sample.pgn"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def run(*args, check=True):
@@ -27,6 +28,8 @@ def stats_json(tmp_path, source, *more, name="stats.json"):
     run("stats", source, "--json", out, "--exit-zero", "-q", *more)
     doc = json.loads(out.read_text())
     doc.pop("run")
+    for source in doc["sources"]:  # the timing fields vary from run to run
+        assert source.pop("seconds") >= 0 and source.pop("games_per_second", None) is not False
     return doc
 
 
@@ -55,14 +58,23 @@ def test_lichess_against_duckdb_and_jobs(tmp_path):
     one = stats_json(tmp_path, LICHESS, "-j1", name="one.json")
     two = stats_json(tmp_path, LICHESS, "-j2", "--chunk-bytes", "3000000", name="two.json")
     assert one == two
-    run("export", LICHESS, "--parquet", tmp_path / "ds", "--exit-zero", "-q", "--columns", "white_elo,eco,ply_count")
+    run("export", LICHESS, "--parquet", tmp_path / "ds", "--exit-zero", "-q", "--columns",
+        "white_elo,eco,opening_eco,ply_count,start_fen,variant")
     games = f"read_parquet('{tmp_path}/ds/games/*.parquet')"
     h = one["white_elo"]
     expected = dict(duckdb.sql(f"select least(greatest(white_elo, 0), {h['low'] + 50 * len(h['counts']) - 1}) // 50, "
                                f"count(*) from {games} where white_elo is not null group by 1").fetchall())
     assert {i: n for i, n in enumerate(h["counts"]) if n} == expected
-    eco = dict(duckdb.sql(f"select eco, count(*) from {games} where eco is not null group by 1").fetchall())
-    assert all(eco[t["value"]] == t["count"] for t in one["eco"]["top"]) and one["eco"]["error"] == 0
+    # openings: the classifier's code (opening_eco) for every game it names, the ECO tag for a game
+    # from a set-up position or of a variant (Lichess' "From Position" and Chess960 games)
+    eco = dict(duckdb.sql(f"select opening_eco, count(*) from {games} where opening_eco is not null group by 1").fetchall())
+    tag = dict(duckdb.sql(f"select eco, count(*) from {games} where (start_fen <> '{START}' or variant "
+                          "not in ('Standard', 'standard')) and eco not in ('?', '-', '') "
+                          "group by 1").fetchall())
+    by_source = {"table": eco, "eco_tag": tag}
+    assert one["eco"]["top"] and all(by_source[t["source"]][t["value"]] == t["count"] for t in one["eco"]["top"])
+    assert one["eco"]["error"] == 0 and one["opening_sources"]["table"] == sum(eco.values())
+    assert one["opening_sources"]["eco_tag"] == sum(tag.values()) > 0
     assert one["clock_usage"]["games_with_clocks"] > 9000
 
 
@@ -98,3 +110,23 @@ def test_html_renders_with_expected_charts(tmp_path):
         rows = [r for r in doc["clock_usage"]["by_move"] if r["clocks"] >= 5]
         assert charts["clock_usage"].count("point\"") == len(rows)
     assert os.path.getsize(html) < 2 << 20
+
+
+def test_openings_from_the_classifier_and_the_eco_tag_of_custom_starts(tmp_path):
+    """A game from the standard start is named by the opening table (whatever its ECO tag says);
+    a game from a FEN start by its ECO/Opening tags, and the report says which is which."""
+    pgn = tmp_path / "openings.pgn"
+    pgn.write_text(
+        '[Event "a"]\n[ECO "A00"]\n[Result "*"]\n\n1. e4 c5 2. Nf3 d6 *\n\n'
+        '[Event "b"]\n[ECO "E99"]\n[Opening "Made up"]\n[SetUp "1"]\n'
+        '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n[Result "*"]\n\n1. e4 *\n\n'
+        '[Event "c"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n[Result "*"]\n\n1. e3 *\n\n'
+        '[Event "d"]\n[Result "*"]\n\n*\n')
+    doc = stats_json(tmp_path, pgn)
+    assert [(t["value"], t["count"], t["source"]) for t in doc["eco"]["top"]] == [("B50", 1, "table"), ("E99", 1, "eco_tag")]
+    assert [(t["value"], t["source"]) for t in doc["opening"]["top"]] == [("Made up", "eco_tag"), ("Sicilian Defense: Modern Variations", "table")]
+    assert {k: v for k, v in doc["opening_sources"].items() if k != "note"} == {
+        "table": 1, "eco_tag": 1, "custom_start_without_tag": 1, "unnamed": 1}
+    html = tmp_path / "r.html"
+    run("stats", pgn, "--html", html, "-q", "--exit-zero")
+    assert "ECO tag" in html.read_text()

@@ -76,9 +76,12 @@ def report_html(doc: dict) -> str:
     selected = f" of {doc['games_read']:,} read (selected by --where, --sample or --limit)" \
         if doc["games_read"] != games else ""
     parts.append(f"<p><b>{games:,} games</b>{selected}, in {doc['run']['seconds']:.2f} s.</p>")
-    parts.append(_section("Sources", [_table(["input", "games", "invalid", "PGN bytes", "bytes stored"],
-                                             [(s["name"], s["games"], s["invalid"], s["pgn_bytes"], s["bytes"])
-                                              for s in doc["sources"]])]))
+    parts.append(_section("Sources", [_table(
+        ["input", "games", "valid", "fixed", "invalid", "PGN bytes", "bytes stored", "seconds", "games/s"],
+        [(s["name"], s["games"], s["valid"], s["fixed"], s["invalid"] + s["truncated"], s["pgn_bytes"], s["bytes"],
+          f"{s['seconds']:.2f}", s["games_per_second"]) for s in doc["sources"]]),
+        _absent("seconds: the time spent reading and counting each input (under --jobs, summed over the "
+                "workers, so games/s is one worker's rate); invalid counts truncated games too.")]))
     if not games:
         parts.append('<p class="empty">No games: the input holds no game (or the selection kept none), '
                      'so there is nothing to chart.</p>')
@@ -154,12 +157,27 @@ def _ratings(doc: dict) -> str:
     return _section("Ratings", parts)
 
 
+SOURCE_LABELS = {"table": "", "eco_tag": " (ECO tag)"}
+
+
+def _labelled(top: dict) -> dict:
+    """A top list whose bars say where each count came from (the table's are unmarked)."""
+    return {**top, "top": [{**t, "value": t["value"] + SOURCE_LABELS.get(t.get("source"), "")} for t in top["top"]]}
+
+
 def _openings(doc: dict) -> str:
-    parts = []
-    for key, title in (("eco", "ECO codes (the ECO tag)"), ("opening", "Openings (the Opening tag)"),
+    s = doc["opening_sources"]
+    parts = [_absent(
+        f"Where the openings come from: {s['table']:,} games named by the opening classifier (the Lichess "
+        f"opening table: the deepest named position of the first 40 plies, matched by position); "
+        f"{s['eco_tag']:,} from their own ECO and Opening tags, marked “(ECO tag)”, because they start from "
+        f"a set-up position the table cannot name; {s['custom_start_without_tag']:,} such games without the tags "
+        f"and {s['unnamed']:,} standard games the table does not name are not counted.")]
+    for key, title in (("eco", "ECO codes (opening classifier; ECO tag for set-up starts)"),
+                       ("opening", "Openings (opening classifier; Opening tag for set-up starts)"),
                        ("first_moves", "First moves (games from the standard position)")):
         if doc[key]["top"]:
-            parts.append(_top_bars(key, title, doc[key]))
+            parts.append(_top_bars(key, title, _labelled(doc[key]) if key != "first_moves" else doc[key]))
         else:
             parts.append(_absent(f"No {title}."))
     return _section("Openings", parts)
