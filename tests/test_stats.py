@@ -49,6 +49,9 @@ def test_numbers_agree_with_duckdb(tmp_path):
         q("select m.san, count(*) from {moves} m join {games} g using (game_id) where m.ply = 1 and "
           "g.start_fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' group by 1"))
     assert sum(doc["plies"]["counts"]) == doc["games"]
+    clocks = dict(q("select (ply + 1) // 2, count(*) from {moves} where clock is not null group by 1"))
+    assert clocks and {r["move"]: r["clocks"] for r in doc["clock_usage"]["by_move"]} == clocks
+    assert doc["clock_usage"]["games_with_clocks"] == q("select count(distinct game_id) from {moves} where clock is not null")[0][0]
     assert doc["fields"]["ECO"]["present"] == q("select count(eco) from {games} where eco not in ('?', '-', '')")[0][0]
 
 
@@ -130,3 +133,39 @@ def test_openings_from_the_classifier_and_the_eco_tag_of_custom_starts(tmp_path)
     html = tmp_path / "r.html"
     run("stats", pgn, "--html", html, "-q", "--exit-zero")
     assert "ECO tag" in html.read_text()
+
+
+def mixed_input(tmp_path) -> Path:
+    """Valid, fixed and invalid games, odd encodings and tags (test_parallel's), and the fixtures."""
+    from test_parallel import fixtures_input, tricky_input
+
+    path = tmp_path / "mixed.pgn"
+    path.write_bytes(tricky_input(6) + b"\n" + fixtures_input())
+    return path
+
+
+def test_jobs_give_the_json_of_one_job(tmp_path):
+    path = mixed_input(tmp_path)
+    one = stats_json(tmp_path, path, "-j1", name="one.json")
+    for jobs in (2, 3):
+        assert stats_json(tmp_path, path, f"-j{jobs}", "--chunk-bytes", "600", name=f"j{jobs}.json") == one
+    assert one["validity"]["invalid"] and one["validity"]["fixed"] and one["errors"] and one["first_moves"]["top"]
+
+
+def test_a_selection_is_counted_as_duckdb_counts_it(tmp_path):
+    """--where hands stats views of the batches (copied columns, not the reader's buffers)."""
+    duckdb = pytest.importorskip("duckdb")
+    path = mixed_input(tmp_path)
+    doc = stats_json(tmp_path, path, "--where", "ply_count >= 4 and status != 'invalid'")
+    run("export", path, "--parquet", tmp_path / "ds", "--exit-zero", "-q")
+    games = f"read_parquet('{tmp_path}/ds/games/*.parquet')"
+    moves = f"read_parquet('{tmp_path}/ds/moves/*.parquet')"
+    where = "ply_count >= 4 and status <> 'invalid'"
+    q = lambda sql: duckdb.sql(sql.format(games=games, moves=moves)).fetchall()
+    assert doc["games"] == q(f"select count(*) from {{games}} where {where}")[0][0] > 0
+    assert doc["games_read"] == q("select count(*) from {games}")[0][0]
+    assert {t["value"]: t["count"] for t in doc["first_moves"]["top"]} == dict(
+        q(f"select m.san, count(*) from {{moves}} m join {{games}} g using (game_id) where m.ply = 1 and "
+          f"g.start_fen = '{START}' and {where} group by 1"))
+    assert sum(doc["plies"]["counts"]) == doc["games"]
+    assert doc["sources"][0]["games"] == doc["games"]
