@@ -169,3 +169,23 @@ def test_a_selection_is_counted_as_duckdb_counts_it(tmp_path):
           f"g.start_fen = '{START}' and {where} group by 1"))
     assert sum(doc["plies"]["counts"]) == doc["games"]
     assert doc["sources"][0]["games"] == doc["games"]
+
+
+def test_value_counts_past_their_capacity_keep_the_heavy_values_within_the_bound():
+    """The C summaries (Misra-Gries, mergeable): past the capacity every kept count is at most
+    `error` low, `error` <= counted / (capacity + 1), and a value above `error` is never lost."""
+    from pgntools import _core
+
+    empty = _core.StatsAccumulator().part()
+    true = {f"player{i}": (1000 if i < 3 else 1 + i % 7) for i in range(200)}
+    acc = _core.StatsAccumulator(capacity=16)
+    pairs = list(true.items())
+    for k in range(0, len(pairs), 25):  # 8 parts, merged one after the other
+        chunk = pairs[k:k + 25]
+        values = dict(empty[1], players=(chunk, 0, sum(c for _, c in chunk)))
+        acc.merge((empty[0], values))
+    kept, error, total = acc.part()[1]["players"]
+    assert total == sum(true.values()) and 0 < error <= total / 17 and len(kept) <= 16
+    for value, count in kept:
+        assert true[value] - error <= count <= true[value]
+    assert {f"player{i}" for i in range(3)} <= {v for v, _ in kept}

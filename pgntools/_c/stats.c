@@ -113,8 +113,8 @@ bool stats_values_add(StatsValues *v, const char *key, size_t len, int64_t count
     v->used++;
     if (v->used * 2 > v->n_slots && !values_rehash(v, v->n_slots * 2)) /* at most half full */
         return !(v->failed = true);
-    /* 4 x capacity distinct values: pruned (in between, the counts are exact) */
-    if (v->used > 4 * v->capacity && !stats_values_fold(v))
+    /* twice the capacity in distinct values: pruned (in between, the counts are exact) */
+    if (v->used > 2 * v->capacity && !stats_values_fold(v))
         return !(v->failed = true);
     return true;
 }

@@ -11,8 +11,8 @@ the true one, and ``error`` <= games / (capacity + 1); a value whose true count 
 is never lost. Exact counts are the same for any --jobs; once ``error`` is above 0 the kept
 values may differ with how the input was cut (within the bound).
 
-Memory: a histogram is its bins (a few hundred integers); a value count at most 4 x
-``capacity`` values between prunings (a few MB for names).
+Memory: a histogram is its bins (a few hundred integers); a value count at most 2 x
+``capacity`` values between prunings (each its text and ~70 bytes: ~0.7 MB for names).
 """
 from __future__ import annotations
 
