@@ -6,21 +6,29 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntools.sinks.tables")
+# What a command needs once it runs, not for --help: the compiled core, the reader and the runner
+RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.io", "pgntools.pipeline",
+           "pgntools.outputs", "pgntools.selection", "pgntools.feed", "pgntools.summary", "pgntools.sinks.pgn")
 
+# Run with -S: the site directories are put on the path without running their .pth files (an
+# editable install's finder or another tool's hook would load modules of their own first).
 PROBE = """
-import runpy, sys
+import runpy, site, sys
+sys.path.extend(site.getsitepackages() + [site.getusersitepackages()])
+before = set(sys.modules)
 sys.argv = ["pgntools"] + sys.argv[1:]
 try:
     runpy.run_module("pgntools", run_name="__main__")
 except SystemExit:
     pass
-print(" ".join(sorted(name for name, module in sys.modules.items() if module is not None)), file=sys.stderr)
+print(" ".join(sorted(name for name, module in sys.modules.items() if module is not None and name not in before)),
+      file=sys.stderr)
 """
 
 
 def loaded(*args):
-    """The modules loaded (not blocked) after running `pgntools ARGS` in a fresh interpreter."""
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True)
+    """The modules that running `pgntools ARGS` in a fresh interpreter loaded (not blocked ones)."""
+    done = subprocess.run([sys.executable, "-S", "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True)
     return set(done.stderr.strip().splitlines()[-1].split())
 
 
@@ -36,7 +44,22 @@ def test_help_loads_nothing_heavy():
     for args in (["--help"], ["validate", "--help"], ["export", "--help"], ["to-fen", "--help"], ["filter", "--help"]):
         names = loaded(*args)
         assert "click" in names
-        assert not names & set(HEAVY + ("pgntools.parallel",)), args
+        assert not names & set(HEAVY + RUNNING + ("pgntools.parallel",)), args
+
+
+def test_import_pgntools_defers_the_core_and_the_reader():
+    """`import pgntools` (the command line imports it first) loads the errors only; Board,
+    read_games, iter_batches and the records load on first use, and are the same objects."""
+    code = ("import sys, pgntools; before = set(sys.modules); "
+            "from pgntools import Board, read_games, iter_batches, Game, GameError; "
+            "import pgntools._core, pgntools.reader, pgntools.records; "
+            "assert Board is pgntools._core.Board and read_games is pgntools.reader.read_games; "
+            "assert iter_batches is pgntools.reader.iter_batches and Game is pgntools.records.Game; "
+            "assert GameError is pgntools.records.GameError and 'Board' in dir(pgntools); "
+            "print(' '.join(sorted(before)))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    names = set(done.stdout.split())
+    assert "pgntools" in names and not names & set(RUNNING)
 
 
 def test_small_validate_stays_in_process(tmp_path):
