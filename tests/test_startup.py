@@ -9,6 +9,8 @@ HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntoo
 # What a command needs once it runs, not for --help: the compiled core, the reader and the runner
 RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.io", "pgntools.pipeline",
            "pgntools.outputs", "pgntools.selection", "pgntools.feed", "pgntools.summary", "pgntools.sinks.pgn")
+# What only compressed inputs or file outputs need (tempfile brings shutil and random, and those bz2 and lzma)
+COMPRESSION_AND_FILES = ("bz2", "lzma", "zlib", "gzip", "zstandard", "tempfile", "shutil", "random")
 
 # Run with -S: the site directories are put on the path without running their .pth files (an
 # editable install's finder or another tool's hook would load modules of their own first).
@@ -68,6 +70,22 @@ def test_small_validate_stays_in_process(tmp_path):
     names = loaded("validate", str(ROOT / "fixtures" / "sample.pgn"))
     assert "pgntools.reader" in names
     assert not names & set(HEAVY + ("pgntools.parallel", "pgntools.chunks", "pgntools.work"))
+
+
+def test_plain_input_without_outputs_loads_no_compression_nor_temporary_files(tmp_path):
+    """A plain input, nothing written but the summary line: no compression module, no tempfile
+    (an AtomicOutput's), which a compressed input and a file output do load."""
+    import bz2
+
+    sample = ROOT / "fixtures" / "sample.pgn"
+    assert not loaded("validate", str(sample)) & set(COMPRESSION_AND_FILES)
+    compressed = tmp_path / "sample.pgn.bz2"
+    compressed.write_bytes(bz2.compress(sample.read_bytes()))
+    assert "bz2" in loaded("validate", str(compressed))
+
+
+def test_atomic_output_loads_tempfile(tmp_path):
+    assert "tempfile" in loaded("validate", str(ROOT / "fixtures" / "sample.pgn"), "-o", str(tmp_path / "out.pgn"))
 
 
 def test_one_chunk_bound_matches_the_parallel_minimum():
