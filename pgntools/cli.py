@@ -3,9 +3,17 @@ from __future__ import annotations
 
 import errno
 import functools
+import gc
 import os
 import signal
 import sys
+
+# Start-up (issue 23) makes tens of thousands of objects (Click, typing, the commands' options)
+# and no garbage: the cyclic collector would walk them several times (~5 % of a small run's
+# instructions). Paused until the commands are built (the end of this module); main() then
+# freezes what start-up made, so the run's collections do not walk it again.
+_collecting = gc.isenabled()
+gc.disable()
 
 import click
 
@@ -512,6 +520,7 @@ def perft(depth, fen, chess960):
 
 def main():
     _without_numpy()
+    gc.freeze()  # (see the top of this module)
     try:
         try:
             cli()
@@ -531,3 +540,7 @@ def _without_numpy():
     MB). Only for the command line; a Dask cluster client (pandas) keeps it."""
     if not any(arg.startswith("--scheduler") for arg in sys.argv[1:]):
         sys.modules.setdefault("numpy", None)  # `import numpy` now raises ImportError
+
+
+if _collecting:  # (paused at the top of this module)
+    gc.enable()

@@ -42,6 +42,16 @@ def test_import_cli_loads_nothing_heavy():
     assert not names & set(HEAVY + ("pgntools.parallel",))
 
 
+def test_import_cli_leaves_the_collector_as_it_was():
+    """The cyclic collector is paused while pgntools.cli builds the commands, and on again after
+    (still off when the importer had turned it off)."""
+    code = "import gc, sys; {} import pgntools.cli; print(gc.isenabled())"
+    for before, expected in (("", "True"), ("gc.disable();", "False")):
+        done = subprocess.run([sys.executable, "-c", code.format(before)], cwd=ROOT, capture_output=True,
+                              text=True, check=True)
+        assert done.stdout.strip() == expected
+
+
 def test_help_loads_nothing_heavy():
     for args in (["--help"], ["validate", "--help"], ["export", "--help"], ["to-fen", "--help"], ["filter", "--help"]):
         names = loaded(*args)
