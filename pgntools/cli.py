@@ -5,8 +5,12 @@ import errno
 import functools
 import gc
 import os
-import signal
 import sys
+
+try:  # the signal module's C part: signal.py makes enums of every signal (~0.4 ms of start-up) that
+    import _signal as signal  # this module does not need: it sets and restores SIGTERM's handler
+except ImportError:  # (an interpreter without it)
+    import signal
 
 # Start-up (issue 23) makes tens of thousands of objects (Click, typing, the commands' options)
 # and no garbage: the cyclic collector would walk them several times (~5 % of a small run's

@@ -80,6 +80,7 @@ def test_small_validate_stays_in_process(tmp_path):
     names = loaded("validate", str(ROOT / "fixtures" / "sample.pgn"))
     assert "pgntools.reader" in names
     assert not names & set(HEAVY + ("pgntools.parallel", "pgntools.chunks", "pgntools.work"))
+    assert "signal" not in names  # (the SIGTERM handler is set through _signal: no enums of signals)
 
 
 def test_plain_input_without_outputs_loads_no_compression_nor_temporary_files(tmp_path):
