@@ -53,7 +53,8 @@ def test_import_cli_leaves_the_collector_as_it_was():
 
 
 def test_help_loads_nothing_heavy():
-    for args in (["--help"], ["validate", "--help"], ["export", "--help"], ["to-fen", "--help"], ["filter", "--help"]):
+    for args in (["--help"], ["validate", "--help"], ["export", "--help"], ["to-fen", "--help"], ["filter", "--help"],
+                 ["split", "--help"], ["stats", "--help"], ["--version"]):
         names = loaded(*args)
         assert "click" in names
         assert not names & set(HEAVY + RUNNING + ("pgntools.parallel",)), args
