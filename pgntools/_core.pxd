@@ -1,5 +1,5 @@
 # Declarations of the C core (pgntools/_c). Only `cdef extern` blocks here; logic lives in _core.pyx.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 
 cdef extern from "chess.h":
     ctypedef uint64_t bb_t
@@ -239,3 +239,28 @@ cdef extern from "keyset.h":
     int keyset_add_many(KeySet *s, const int64_t *a, const int64_t *b, const uint8_t *valid, const int64_t *ids,
                         size_t n, int64_t *first) nogil
     size_t keyset_bytes(const KeySet *s)
+
+cdef extern from "fen_rows.h":
+    ctypedef struct FenStrings:
+        const int32_t *offsets
+        const char *data
+    ctypedef struct FenRowsInput:
+        size_t n_games, n_moves
+        const uint8_t *status
+        const uint8_t *replayed
+        const int32_t *ply_count
+        const int32_t *move_start
+        const int16_t *ply
+        FenStrings san, fen, start_fen, final_fen
+        const int64_t *ids
+        int64_t first_game
+        bint every_ply
+        const int32_t *plies
+        size_t n_plies
+        bint include_invalid
+        uint8_t invalid_status
+    ctypedef struct FenRowsSize:
+        size_t rows, san_bytes, fen_bytes
+    FenRowsSize fen_rows_size(const FenRowsInput *inp) nogil
+    void fen_rows_fill(const FenRowsInput *inp, int64_t *game_id, int16_t *ply, int32_t *san_offsets, char *san_data,
+                       int32_t *fen_offsets, char *fen_data) nogil
