@@ -35,7 +35,8 @@ from pgntools.usage import OptionError, check_export_columns, check_to_fen, chec
 from pgntools.sinks import FORMATS
 from pgntools.sinks.base import SinkSpec
 from pgntools.cli_options import (PATH, OptionalValues, checked, checking_options, inputs, parallel_options,
-                                  parallel_settings, reader_recovery, recovery_options, report_spec, selection_options)
+                                  parallel_settings, reader_recovery, recovery_options, report_spec, selected_games_options,
+                                  selection_options)
 from pgntools.exits import EXIT_INTERNAL, EXIT_INVALID, EXIT_IO, EXIT_PIPE, EXIT_USAGE
 
 EXIT_STATUS_HELP = """
@@ -353,12 +354,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
 @click.option("--normalize", is_flag=True,
               help="Write the selected games in the PGN export format (as validate -o does; invalid games are "
                    "then left out) instead of byte for byte as they were.")
-@click.option("--rejects", type=PATH, metavar="PATH",
-              help="Write the selected invalid games exactly as they were in the input.")
-@checking_options
-@selection_options
-@recovery_options
-@parallel_options
+@selected_games_options
 @exit_options
 @handle_errors
 def filter_games(files, output, normalize, rejects, report, summary, strict, fix_results, progress, max_game_size,
@@ -405,12 +401,7 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
 @click.option("--max-open", type=click.IntRange(1), default=64, show_default=True, metavar="N",
               help="At most N part files open at once (the least recently written is closed, and reopened "
                    "to append when its next game comes); e.g. --max-open 16 under a low ulimit -n.")
-@click.option("--rejects", type=PATH, metavar="PATH",
-              help="Write the selected invalid games exactly as they were in the input.")
-@checking_options
-@selection_options
-@recovery_options
-@parallel_options
+@selected_games_options
 @exit_options
 @handle_errors
 def split(files, template, per_part, by, normalize, max_open, rejects, report, summary, strict, fix_results,
