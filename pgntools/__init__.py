@@ -2,8 +2,8 @@
 
 The public API is what ``__all__`` lists; ``pgntools._core`` is private.
 """
-from pgntools._core import Board
-from pgntools.reader import iter_batches, read_games
+from typing import TYPE_CHECKING
+
 from pgntools.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -17,13 +17,30 @@ from pgntools.errors import (
 
 __version__ = "0.1.0"
 
+if TYPE_CHECKING:  # (for type checkers; at run time each is imported on first use, below)
+    from pgntools._core import Board
+    from pgntools.reader import iter_batches, read_games
+    from pgntools.records import Finding, Game, GameError, Move
+
+# Imported on first use, not with the package (issue 23): the command line's --help and a small
+# validate would otherwise load the compiled core and the reader (or the records) before Click
+# has even parsed the arguments.
+_LAZY = {"Board": "pgntools._core", "iter_batches": "pgntools.reader", "read_games": "pgntools.reader",
+         "Game": "pgntools.records", "Move": "pgntools.records", "Finding": "pgntools.records",
+         "GameError": "pgntools.records"}
+
 
 def __getattr__(name: str):
-    if name in ("Game", "Move", "Finding", "GameError"):  # pgntools.records, imported on first use (start-up)
-        from pgntools import records
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(__import__(module, fromlist=(name,)), name)
+    globals()[name] = value  # the next look-up is an ordinary attribute
+    return value
 
-        return getattr(records, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

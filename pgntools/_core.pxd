@@ -287,3 +287,28 @@ cdef extern from "stats.h":
     const char *stats_array_name(int which)
     StatsValues *stats_values(Stats *s, int which)
     double stats_clock_edge(int bin)
+
+cdef extern from "fen_rows.h":
+    ctypedef struct FenStrings:
+        const int32_t *offsets
+        const char *data
+    ctypedef struct FenRowsInput:
+        size_t n_games, n_moves
+        const uint8_t *status
+        const uint8_t *replayed
+        const int32_t *ply_count
+        const int32_t *move_start
+        const int16_t *ply
+        FenStrings san, fen, start_fen, final_fen
+        const int64_t *ids
+        int64_t first_game
+        bint every_ply
+        const int32_t *plies
+        size_t n_plies
+        bint include_invalid
+        uint8_t invalid_status
+    ctypedef struct FenRowsSize:
+        size_t rows, san_bytes, fen_bytes
+    FenRowsSize fen_rows_size(const FenRowsInput *inp) nogil
+    void fen_rows_fill(const FenRowsInput *inp, int64_t *game_id, int16_t *ply, int32_t *san_offsets, char *san_data,
+                       int32_t *fen_offsets, char *fen_data) nogil

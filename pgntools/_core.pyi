@@ -1,5 +1,5 @@
 """Type stubs for the compiled module (private: import from ``pgntools``)."""
-from typing import BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pgntools.options import ReaderOptions
 
@@ -99,6 +99,9 @@ class ColumnEncoder:
     def finish_group(self) -> Tuple[Optional[bytes], bytes, int, int, int, int, int, int]: ...
 
 def rle_hybrid(values: Sequence[int], width: int) -> bytes: ...
+def fen_rows(raw: Dict[str, Any], ids: Optional[Sequence[int]], first_game: int, every_ply: bool,
+             plies: Optional[Sequence[int]], include_invalid: bool, invalid_status: int
+             ) -> Tuple[int, bytes, bytes, Tuple[bytes, bytes], Tuple[bytes, bytes]]: ...  # to-fen's rows of a batch
 
 OPENING_STATES: Dict[str, int]  # the opening_state column's bits: named, unnamed, custom_start
 MAX_OPENING_PLY: int

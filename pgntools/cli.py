@@ -3,9 +3,21 @@ from __future__ import annotations
 
 import errno
 import functools
+import gc
 import os
-import signal
 import sys
+
+try:  # the signal module's C part: signal.py makes enums of every signal (~0.4 ms of start-up) that
+    import _signal as signal  # this module does not need: it sets and restores SIGTERM's handler
+except ImportError:  # (an interpreter without it)
+    import signal
+
+# Start-up (issue 23) makes tens of thousands of objects (Click, typing, the commands' options)
+# and no garbage: the cyclic collector would walk them several times (~5 % of a small run's
+# instructions). Paused until the commands are built (the end of this module); main() then
+# freezes what start-up made, so the run's collections do not walk it again.
+_collecting = gc.isenabled()
+gc.disable()
 
 import click
 
@@ -18,15 +30,13 @@ import pgntools
 from pgntools.errors import PgnToolsError
 from pgntools import options
 from pgntools.options import ReaderOptions, Workers
-from pgntools.outputs import check_dataset
-from pgntools.pipeline import Run
 from pgntools.storage import is_url
 from pgntools.usage import OptionError, check_export_columns, check_to_fen, check_validate, to_fen_format
 from pgntools.sinks import FORMATS
 from pgntools.sinks.base import SinkSpec
-from pgntools.sinks.pgn import PgnSink, RawPgnSink, RejectsSink
 from pgntools.cli_options import (PATH, OptionalValues, checked, checking_options, inputs, parallel_options,
-                                  parallel_settings, reader_recovery, recovery_options, report_spec, selection_options)
+                                  parallel_settings, reader_recovery, recovery_options, report_spec, selected_games_options,
+                                  selection_options)
 from pgntools.exits import EXIT_INTERNAL, EXIT_INVALID, EXIT_IO, EXIT_PIPE, EXIT_USAGE
 
 EXIT_STATUS_HELP = """
@@ -208,6 +218,9 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
       zstdcat month.pgn.zst | pgntools validate --summary summary.json   # no FILES: stdin
       pgntools validate games.pgn -o named.pgn --classify=overwrite     # ECO and Opening tags from the table
     """
+    from pgntools.pipeline import Run  # (the runner and the reader: when a command runs, not for --help)
+    from pgntools.sinks.pgn import PgnSink, RejectsSink
+
     check_validate(output, strip_comments, strip_variations, reduced)
     report_sink = report_spec(report)
     run = Run("validate", list(files), checked(strict, fix_results, max_game_size, opening_tags=classify or "none",
@@ -256,6 +269,8 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
       pgntools to-fen --every-ply games.pgn.zst -o positions.csv.gz
       pgntools to-fen --ply 20 games.pgn -o ply20.parquet
     """
+    from pgntools.pipeline import Run
+
     fmt = to_fen_format(fmt, output)
     check_to_fen(every_ply, plies, fmt, c0, include_invalid, keep_invalid)
     report_sink = report_spec(report)
@@ -309,6 +324,9 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
       pgntools export --parquet out/ lichess_db_standard_rated_2024-01.pgn.zst
       duckdb -c "SELECT san, count(*) FROM 'out/moves/*.parquet' WHERE ply = 1 GROUP BY 1 ORDER BY 2 DESC"
     """
+    from pgntools.outputs import check_dataset
+    from pgntools.pipeline import Run
+
     # a reader and its writer thread: two threads a worker (on 2 CPUs, one worker with its writer
     # is faster than two without, 0.32 vs 0.38 s on the master file: see benchmarks/RESULTS.md)
     writer_thread = options.writer_thread(jobs, scheduler)
@@ -336,12 +354,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
 @click.option("--normalize", is_flag=True,
               help="Write the selected games in the PGN export format (as validate -o does; invalid games are "
                    "then left out) instead of byte for byte as they were.")
-@click.option("--rejects", type=PATH, metavar="PATH",
-              help="Write the selected invalid games exactly as they were in the input.")
-@checking_options
-@selection_options
-@recovery_options
-@parallel_options
+@selected_games_options
 @exit_options
 @handle_errors
 def filter_games(files, output, normalize, rejects, report, summary, strict, fix_results, progress, max_game_size,
@@ -358,6 +371,9 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
       pgntools filter games.pgn -o sample.pgn --sample 0.01 --seed 7
       pgntools filter games.pgn -o first.pgn --where "eco like 'B%'" --limit 100
     """
+    from pgntools.pipeline import Run
+    from pgntools.sinks.pgn import PgnSink, RawPgnSink, RejectsSink
+
     report_sink = report_spec(report)
     run = Run("filter", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
@@ -385,12 +401,7 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
 @click.option("--max-open", type=click.IntRange(1), default=64, show_default=True, metavar="N",
               help="At most N part files open at once (the least recently written is closed, and reopened "
                    "to append when its next game comes); e.g. --max-open 16 under a low ulimit -n.")
-@click.option("--rejects", type=PATH, metavar="PATH",
-              help="Write the selected invalid games exactly as they were in the input.")
-@checking_options
-@selection_options
-@recovery_options
-@parallel_options
+@selected_games_options
 @exit_options
 @handle_errors
 def split(files, template, per_part, by, normalize, max_open, rejects, report, summary, strict, fix_results,
@@ -409,6 +420,8 @@ def split(files, template, per_part, by, normalize, max_open, rejects, report, s
       pgntools split lichess_db_standard_rated_2024-01.pgn.zst --by eco -o eco/{eco}.pgn.zst \\
           --where "white_elo >= 2200 and black_elo >= 2200"
     """
+    from pgntools.pipeline import Run
+    from pgntools.sinks.pgn import RejectsSink
     from pgntools.sinks.split import SplitSink, split_plan
 
     plan = split_plan(template, per_part, by, normalize, max_open, list(files), [rejects, report, summary])
@@ -450,6 +463,8 @@ def stats(files, html, json_path, report, summary, strict, fix_results, progress
       pgntools stats lichess_db_standard_rated_2024-01.pgn.zst --html report.html --json stats.json
       pgntools stats games.pgn --where "white_elo >= 2400" --html strong.html
     """
+    from pgntools.pipeline import Run
+
     report_sink = report_spec(report)
     run = Run("stats", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"text": "-", "html": html, "json": json_path, "report": report, "summary": summary},
@@ -472,6 +487,8 @@ def scan(files):
     Exit status: 0, 2 unreadable input, 74 stdout could not be written, 141 stdout closed by its
     reader.
     """
+    from pgntools.pipeline import Run
+
     run = Run("scan", list(files), ReaderOptions(replay=False), progress=False)
     summary = run.execute([])
     click.echo(summary.games)
@@ -498,6 +515,7 @@ def perft(depth, fen, chess960):
 
 def main():
     _without_numpy()
+    gc.freeze()  # (see the top of this module)
     try:
         try:
             cli()
@@ -517,3 +535,7 @@ def _without_numpy():
     MB). Only for the command line; a Dask cluster client (pandas) keeps it."""
     if not any(arg.startswith("--scheduler") for arg in sys.argv[1:]):
         sys.modules.setdefault("numpy", None)  # `import numpy` now raises ImportError
+
+
+if _collecting:  # (paused at the top of this module)
+    gc.enable()

@@ -221,6 +221,19 @@ def selection_options(f):
     return wrapper
 
 
+def selected_games_options(f):
+    """The options filter and split share after their own: --rejects (the selected invalid games),
+    then those of every game-reading command (checking, selection, recovery, parallel)."""
+    decorators = [
+        click.option("--rejects", type=PATH, metavar="PATH",
+                     help="Write the selected invalid games exactly as they were in the input."),
+        checking_options, selection_options, recovery_options, parallel_options,
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
 def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
     """The reader options of the checking options (what the outputs need, the run adds)."""
     return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)

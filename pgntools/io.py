@@ -16,12 +16,9 @@ before the break are handed out first, so the games before it are still read.
 """
 from __future__ import annotations
 
-import bz2
 import io
-import lzma
 import os
 import sys
-import zlib
 from typing import BinaryIO, Iterator, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
@@ -42,9 +39,17 @@ SUFFIXES = {".gz": "gz", ".gzip": "gz", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz
 PGN_MEMBER_SUFFIXES = (".pgn",) + tuple(".pgn" + suffix for suffix in SUFFIXES if suffix != ".zip")
 # Bytes of each input's (decompressed) stream kept to say what a non-PGN input looks like.
 HEAD = 4096
-# What reading a decompressing stream raises on corrupt or truncated data (lzma's error is not
-# an OSError, unlike gzip's and bz2's); Input's stream turns these into InputError.
-STREAM_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
+# What reading a stream raises on corrupt or truncated data; Input's stream turns these into
+# InputError. A decompressing stream adds compression_errors() (lzma's error is not an OSError,
+# unlike gzip's and bz2's): the compression modules load only for compressed input (start-up).
+STREAM_ERRORS = (OSError, EOFError, ValueError)
+
+
+def compression_errors() -> tuple:
+    import lzma
+    import zlib
+
+    return (zlib.error, lzma.LZMAError)
 # Decompressed bytes asked for at a time (see StreamReader).
 PIECE = 1 << 16
 
@@ -227,7 +232,8 @@ class Input:
             raw = source.archive.open(source.info)
             self._owned.append(raw)
             self.size = source.info.compress_size
-            self.stream_errors = STREAM_ERRORS + (source.archive.BadZipFile,)  # a CRC that does not match
+            # a CRC that does not match; a member's deflate, bzip2 or lzma data
+            self.stream_errors = STREAM_ERRORS + compression_errors() + (source.archive.BadZipFile,)
             self.zip_counter, self.zip_base = source.archive.counter, source.archive.counter.count
         elif is_url(source):
             raw, self.size = _open_url(source)
@@ -268,13 +274,19 @@ class Input:
         return None
 
     def _decompressor(self, buffered):
+        if self.compression in ("gz", "bz2", "xz"):
+            self.stream_errors = self.stream_errors + compression_errors()
         if self.compression == "gz":
-            import gzip  # here: the only compression module not loaded anyway (tempfile loads bz2 and lzma)
+            import gzip  # (each compression module here: only for the input that needs it)
 
             return gzip.GzipFile(fileobj=buffered, mode="rb")
         if self.compression == "bz2":
+            import bz2
+
             return bz2.BZ2File(buffered)
         if self.compression == "xz":
+            import lzma
+
             return lzma.LZMAFile(buffered)
         if self.compression == "zst":
             return ZstdReader(buffered)

@@ -7,7 +7,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from typing import Dict, Optional, Sequence, Tuple
 
 from pgntools.errors import OutputError
@@ -56,6 +55,8 @@ class AtomicOutput:
             self.in_place = True
             return
         target = os.path.realpath(path)
+        import tempfile  # (here: a run without file outputs does not load it, nor shutil and random)
+
         try:
             fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part",
                                             dir=os.path.dirname(target))

@@ -193,6 +193,32 @@ def test_corrupt_gzip_raises_input_error(tmp_path, plain_data):
         list(pgntools.read_games(str(path)))
 
 
+@pytest.mark.parametrize("suffix, expected_cause", [("gz", "error"), ("xz", "LZMAError"), ("zip", "error")])
+def test_corrupt_data_of_each_decompressor_is_an_input_error(tmp_path, plain_data, suffix, expected_cause):
+    """Corrupt deflate data (zlib.error, a gzip stream's or a zip member's) and corrupt xz data
+    (lzma.LZMAError, not an OSError): each one InputError naming the input, not an internal error
+    (the compression modules load only for such inputs, so their errors are added then)."""
+    import zipfile
+
+    if suffix == "zip":
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("games.pgn", plain_data)
+        compressed = bytearray(packed.getvalue())
+        compressed[30 + len("games.pgn")] = 0x07  # the member's first deflate block: the reserved type 3
+    elif suffix == "gz":
+        compressed = bytearray(gzip.compress(plain_data))
+        compressed[10] = 0x07  # after the 10-byte header, the first deflate block: the reserved type 3
+    else:
+        compressed = bytearray(lzma.compress(plain_data))
+        middle = len(compressed) // 3
+        compressed[middle:middle + 64] = b"\xff" * 64
+    path = write(tmp_path, bytes(compressed), "corrupt.zip" if suffix == "zip" else f"corrupt.pgn.{suffix}")
+    with pytest.raises(pgntools.InputError, match="corrupt") as info:
+        list(pgntools.read_games(str(path)))
+    assert type(info.value.__cause__).__name__ == expected_cause
+
+
 def test_missing_file_raises_input_error(tmp_path):
     missing = tmp_path / "no-such-file.pgn"
     with pytest.raises(pgntools.InputError, match="no-such-file.pgn"):

@@ -403,3 +403,19 @@ def test_same_files_on_a_dask_cluster(tmp_path):
         remote = split_outputs(tmp_path, "remote", [path], "--by", "event", "--scheduler", cluster.scheduler_address,
                                "--chunk-bytes", "600")
     assert remote == base
+
+
+def test_filter_and_split_share_their_option_tail():
+    """From --rejects on, filter and split take the same options (one decorator, cli_options'
+    selected_games_options), in the same order and with the same help; their own come first."""
+    def tail(name):
+        params = [p for p in cli.commands[name].params if p.name != "files"]
+        names = [p.name for p in params]
+        return [(p.name, p.help, p.default, p.hidden) for p in params[names.index("rejects"):]]
+
+    shared = tail("split")
+    assert shared == tail("filter")
+    names = [name for name, *_ in shared]
+    assert names[:3] == ["rejects", "report", "report_level"] and {"where", "jobs", "repair", "exit_zero"} <= set(names)
+    assert [p.name for p in cli.commands["split"].params][:7] == ["files", "template", "per_part", "by", "normalize",
+                                                                  "max_open", "rejects"]

@@ -375,6 +375,61 @@ def test_format_parquet_final_positions(tmp_path):
     assert table.column("game_id").to_pylist() == [0, 2, 3, 4]
 
 
+PARQUET_MODES = [[], ["--every-ply"], ["--ply", "0", "--ply", "5", "--ply", "7"], ["--include-invalid"],
+                 ["--every-ply", "--include-invalid"], ["--every-ply", "--sample", "0.5", "--seed", "3"]]
+
+
+@pytest.mark.parametrize("mode", PARQUET_MODES, ids=lambda mode: " ".join(mode) or "final")
+def test_format_parquet_rows_are_the_jsonl_rows(tmp_path, mode):
+    """to-fen's Parquet (our writer, rows made in C) holds the rows the JSON Lines output (Arrow)
+    holds, in the same order, for each selection of positions, also of a selection's view of a
+    batch (--sample: games keep their ids)."""
+    sample = (Path(__file__).resolve().parent.parent / "fixtures" / "sample.pgn").read_text()
+    src = write_pgn(tmp_path, "hand.pgn", *(HAND * 3), sample)
+    invoke(["to-fen", *mode, "--format", "parquet", "-o", tmp_path / "p.parquet", src], expect=(0, 1))
+    invoke(["to-fen", *mode, "--format", "jsonl", "-o", tmp_path / "p.jsonl", src], expect=(0, 1))
+    rows = [json.loads(line) for line in (tmp_path / "p.jsonl").read_text().splitlines()]
+    assert rows and pq.read_table(tmp_path / "p.parquet").to_pylist() == rows
+
+
+def test_format_parquet_one_row_group_a_batch(tmp_path):
+    """One row group per batch (1,024 games of the hand-written ones are one batch)."""
+    src = write_pgn(tmp_path, "many.pgn", *(HAND * 500))  # 2,500 games: 3 batches
+    invoke(["to-fen", "--every-ply", "-o", tmp_path / "p.parquet", src], expect=(1,))
+    meta = pq.ParquetFile(tmp_path / "p.parquet").metadata
+    assert meta.num_row_groups == 3
+    assert meta.num_rows == pq.read_table(tmp_path / "p.parquet").num_rows > 0
+
+
+def test_format_parquet_schema_is_the_one_pyarrow_writes(tmp_path):
+    """The Parquet schema (types, repetition) and the Arrow schema read back are pyarrow's."""
+    from pgntools.sinks.fen_parquet import PositionsFile
+    from pgntools.sinks.schema import POSITIONS
+
+    with open(tmp_path / "ours.parquet", "wb") as file:
+        PositionsFile(file).close()
+    pq.write_table(POSITIONS.empty_table(), tmp_path / "pyarrow.parquet")
+    ours, theirs = pq.ParquetFile(tmp_path / "ours.parquet").schema, pq.ParquetFile(tmp_path / "pyarrow.parquet").schema
+    assert ours.equals(theirs), f"ours:\n{ours}\npyarrow:\n{theirs}"
+    assert pq.read_table(tmp_path / "ours.parquet").schema.equals(POSITIONS)
+
+
+def test_format_parquet_does_not_import_pyarrow(tmp_path):
+    import subprocess
+    import sys
+
+    src = write_pgn(tmp_path, "hand.pgn", *HAND)
+    code = ("import sys; from pgntools.cli import main\n"
+            f"sys.argv = ['pgntools', 'to-fen', '--every-ply', '-o', {str(tmp_path / 'p.parquet')!r}, {str(src)!r}]\n"
+            "try: main()\n"
+            "except SystemExit as exit: assert exit.code == 1, exit.code\n"
+            "print(sorted(m for m, module in sys.modules.items() if module and m.split('.')[0] == 'pyarrow'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+    assert pq.read_table(tmp_path / "p.parquet").num_rows > 0
+
+
 # ---------------------------------------------------------------- --en-passant, --shredder
 
 def test_en_passant_legal_is_the_default(tmp_path):

@@ -13,9 +13,10 @@ paths, counts) goes back to the parent, whose sink takes the chunks' parts in in
 from __future__ import annotations
 
 import io
-from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
-from pgntools.reader import GameBatch
+if TYPE_CHECKING:  # (not at run time: the command line's options import this module before any reader)
+    from pgntools.reader import GameBatch
 
 
 class Sink:

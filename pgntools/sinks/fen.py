@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 class PositionSink(Sink):
     """Writes the positions of each batch in one of FORMATS. In a parallel run the CSV header
-    goes with the run's first game, and each chunk's Parquet rows are appended to the one file."""
+    goes with the run's first game, and each chunk's Parquet row groups are appended to the one file."""
 
     def __init__(self, output, fmt: str, every_ply: bool, plies, include_invalid: bool, c0: bool = False,
                  keep_invalid: bool = False, en_passant: str = "legal", shredder: bool = False):
@@ -30,23 +30,25 @@ class PositionSink(Sink):
         # a worker's chunk after the run's first game: its rows go under the first chunk's header
         self.header_written = not getattr(output, "starts_run", True)
         self.parquet = None
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
+        if fmt == "parquet":  # (our own writer: no pyarrow, sinks/fen_parquet.py)
+            from pgntools.sinks.fen_parquet import PositionsFile
 
-            from pgntools.sinks.schema import POSITIONS
-
-            self.parquet = pq.ParquetWriter(output.file, POSITIONS, compression="zstd")
+            self.parquet = PositionsFile(output.file)
 
     def write(self, batch: GameBatch):
         if self.format == "fen" and not self.every_ply and self.plies is None:
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
+        if self.format == "parquet":
+            from pgntools.sinks.fen_parquet import position_rows
+
+            self.parquet.add(position_rows(batch, self.every_ply or self.plies is not None, self.plies,
+                                           self.include_invalid))
+            return
         from pgntools.sinks.positions import positions_table
 
         table = positions_table(batch, self.every_ply, self.plies, self.include_invalid)
-        if self.format == "parquet":
-            self.parquet.write_table(table)
-        elif self.format == "csv":
+        if self.format == "csv":
             self.write_csv(table)
         else:
             text = {"fen": self.fen_lines, "epd": self.epd_lines, "jsonl": self.json_lines}[self.format](table, batch)
@@ -61,21 +63,26 @@ class PositionSink(Sink):
             self.write_csv(POSITIONS.empty_table())
         self.close()
 
-    def abort(self):
-        self.close()
-
     def close(self):
         if self.parquet is not None:
             self.parquet.close()
 
-    def merge(self, part: bytes):
-        """A worker's chunk: its bytes, or for Parquet its rows, read back and appended."""
+    def abort(self):
+        if self.parquet is not None:
+            self.parquet.abort()
+
+    def finish_chunk(self):
+        """Worker side: the chunk's bytes, or for Parquet its row groups (pages and footer entries)."""
+        if self.parquet is not None:
+            return self.parquet.pages(self.output.value())
+        return super().finish_chunk()
+
+    def merge(self, part):
+        """A worker's chunk: its bytes, or for Parquet its row groups, appended."""
         if not part:
             return
         if self.parquet is not None:
-            import pyarrow.parquet as pq
-
-            self.parquet.write_table(pq.read_table(io.BytesIO(part)))
+            self.parquet.add_row_groups(*part)
             return
         self.output.write(part)
         self.header_written = True  # the run's first rows came with the header

@@ -337,14 +337,46 @@ MOVE_FIELDS = [field(c, "moves") for c in schema.move_columns(True, True)]
 # ---------------------------------------------------------------- the file
 
 
+class ColumnChunk(NamedTuple):
+    """A column chunk's footer entry, its offsets counted from the start of the file's pages (so
+    another file can take the pages over: ParquetPartFile.add_row_groups)."""
+    start: int                        # its first page
+    data_offset: int
+    dictionary_offset: Optional[int]
+    metadata: list                    # ColumnMetaData's fields 1-7 (type, encodings, path, codec, counts, sizes)
+    statistics: Optional[list]
+
+    def encoded(self, shift: int) -> bytes:
+        dictionary = self.dictionary_offset + shift if self.dictionary_offset is not None else None
+        metadata = [*self.metadata, (9, "i64", self.data_offset + shift), (11, "i64", dictionary),
+                    (12, "struct", self.statistics)]
+        return thrift_struct([(2, "i64", self.start + shift), (3, "struct", metadata)])
+
+
+class RowGroup(NamedTuple):
+    """A row group's footer entry (picklable: a worker's groups go to the parent)."""
+    chunks: List[ColumnChunk]
+    uncompressed: int
+    rows: int
+    start: int
+    size: int
+
+    def encoded(self, shift: int = 0) -> bytes:
+        return thrift_struct([(1, "list", ("struct", [chunk.encoded(shift) for chunk in self.chunks])),
+                              (2, "i64", self.uncompressed), (3, "i64", self.rows), (5, "i64", self.start + shift),
+                              (6, "i64", self.size)])
+
+
 class ParquetPartFile:
     """One part file of `games` or `moves` (table) with the given columns (a selection of
     schema.GAME_COLUMNS or schema.move_columns(), in order): `add(batch)` as batches come,
     `end_row_group()` when a group is full, `close()` to write the footer."""
 
-    def __init__(self, file, table: str, columns: Sequence[Column], compression: str):
+    def __init__(self, file, table: str, columns: Sequence[Column], compression: str,
+                 fields: Optional[Sequence[Field]] = None):
         self.columns = list(columns)
-        self.fields = [field(column, table) for column in self.columns]
+        # (``fields``: a table of other rows than a batch's games or moves, e.g. to-fen's positions)
+        self.fields = list(fields) if fields is not None else [field(column, table) for column in self.columns]
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
         self.encoders = [leaf.encoder(column.nullable)
                          for field, column in zip(self.fields, self.columns) for leaf in field.leaves]
@@ -354,7 +386,7 @@ class ParquetPartFile:
         self.file = file  # opened for writing (a local file, or an fsspec one)
         self.file.write(b"PAR1")
         self.offset = 4
-        self.row_groups: List[bytes] = []
+        self.row_groups: List[RowGroup] = []
         self.rows = 0
         self.group_rows = 0
 
@@ -375,11 +407,21 @@ class ParquetPartFile:
             chunk, size = self._column_chunk(leaf, encoder)
             chunks.append(chunk)
             uncompressed += size
-        self.row_groups.append(thrift_struct([
-            (1, "list", ("struct", chunks)), (2, "i64", uncompressed), (3, "i64", self.group_rows),
-            (5, "i64", start), (6, "i64", self.offset - start)]))
+        self.row_groups.append(RowGroup(chunks, uncompressed, self.group_rows, start, self.offset - start))
         self.rows += self.group_rows
         self.group_rows = 0
+
+    def add_row_groups(self, pages: bytes, groups: Sequence[RowGroup]):
+        """Another file's row groups (a parallel run's worker's): its pages after the magic
+        bytes (ParquetPartFile.pages), and their entries, written after the groups before."""
+        shift = self.offset - 4  # (their offsets count from their own file's magic bytes)
+        self.file.write(pages)
+        self.offset += len(pages)
+        self.row_groups += [group._replace(chunks=[c._replace(start=c.start + shift, data_offset=c.data_offset + shift,
+                                                              dictionary_offset=None if c.dictionary_offset is None
+                                                              else c.dictionary_offset + shift) for c in group.chunks],
+                                           start=group.start + shift) for group in groups]
+        self.rows += sum(group.rows for group in groups)
 
     def _page(self, header_fields, body: bytes):
         """Writes one page; returns (uncompressed, compressed) sizes with its header."""
@@ -418,10 +460,9 @@ class ParquetPartFile:
                 statistics += [(5, "binary", high), (6, "binary", low)]
         metadata = [(1, "i32", leaf.physical), (2, "list", ("i32", encodings)),
                     (3, "list", ("binary", list(leaf.path))), (4, "i32", self.codec), (5, "i64", values),
-                    (6, "i64", uncompressed), (7, "i64", compressed),
-                    (9, "i64", data_offset), (11, "i64", dictionary_offset), (12, "struct", statistics)]
+                    (6, "i64", uncompressed), (7, "i64", compressed)]
         chunk_start = dictionary_offset if dictionary_offset is not None else data_offset
-        return thrift_struct([(2, "i64", chunk_start), (3, "struct", metadata)]), uncompressed
+        return ColumnChunk(chunk_start, data_offset, dictionary_offset, metadata, statistics), uncompressed
 
     def close(self):
         """Ends the last row group and writes the footer."""
@@ -433,7 +474,7 @@ class ParquetPartFile:
             arrow_schema = _arrow_schema_text(tuple(self.columns))
             footer = thrift_struct([
                 (1, "i32", 2), (2, "list", ("struct", elements)), (3, "i64", self.rows),
-                (4, "list", ("struct", self.row_groups)),
+                (4, "list", ("struct", [group.encoded() for group in self.row_groups])),
                 (5, "list", ("struct", [[(1, "binary", "ARROW:schema"), (2, "binary", arrow_schema)]])),
                 (6, "binary", f"pgntools version {__version__}"),
                 (7, "list", ("struct", [[(1, "struct", [])]] * len(self.leaves))),  # TypeDefinedOrder

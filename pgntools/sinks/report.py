@@ -1,8 +1,12 @@
 """`--report`: JSON Lines, one object per game that is not clean (invalid, fixed, or with notes)."""
 from __future__ import annotations
 
-from pgntools.reader import GameBatch
+from typing import TYPE_CHECKING
+
 from pgntools.sinks.base import Sink
+
+if TYPE_CHECKING:  # (not at run time: --help reads REPORT_LEVELS before any reader is loaded)
+    from pgntools.reader import GameBatch
 
 
 def report_record(game) -> dict:

@@ -1,0 +1,85 @@
+# to-fen's rows of a batch (included by _core.pyx; pgntools/_c/fen_rows.h): the position table's
+# columns as buffers, for its Parquet writer (pgntools.sinks.fen_parquet) without Arrow.
+
+cdef FenStrings _fen_strings(column, size_t count, str name) except *:
+    """A batch string column's buffers, checked to hold ``count`` strings."""
+    cdef const unsigned char[:] offsets = column[0]
+    cdef const unsigned char[:] data = column[1]
+    cdef FenStrings s
+    if <size_t>offsets.shape[0] < 4 * (count + 1):
+        raise ValueError(f"fen_rows: {name} holds fewer than {count} strings")
+    s.offsets = <const int32_t *>&offsets[0]
+    s.data = <const char *>_bytes_ptr(data)
+    if s.data == NULL:
+        s.data = ""
+    if <size_t>(s.offsets[count]) > <size_t>data.shape[0]:
+        raise ValueError(f"fen_rows: {name}'s offsets run past its data")
+    return s
+
+
+def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_invalid, int invalid_status):
+    """to-fen's rows of one batch (``raw``: GameBatch.raw; ``ids``: a view's game ids, or None):
+    (rows, game_id int64 bytes, ply int16 bytes, (san offsets, data), (fen offsets, data)). With
+    ``every_ply`` the start and each mainline ply (only ``plies``, ascending, when not None), else
+    each game's final position; of the replayed games, the invalid ones only with ``include_invalid``."""
+    from array import array
+
+    cdef FenRowsInput inp
+    cdef size_t g
+    memset(&inp, 0, sizeof(inp))
+    cdef size_t n = raw["n_games"]
+    cdef const unsigned char[:] status = raw["status"]
+    cdef const unsigned char[:] replayed = raw["replayed"]
+    cdef const unsigned char[:] ply_count = raw["ply_count"]
+    cdef const unsigned char[:] move_start = raw["move_start"]
+    cdef const unsigned char[:] ply = raw["ply"]
+    cdef const unsigned char[:] id_view = memoryview(array("q", ids)).cast("B") if ids is not None else None
+    cdef const unsigned char[:] plies_view = memoryview(array("i", plies)).cast("B") if plies is not None else None
+    if <size_t>status.shape[0] < n or <size_t>replayed.shape[0] < n or <size_t>ply_count.shape[0] < 4 * n \
+            or <size_t>move_start.shape[0] < 4 * n:
+        raise ValueError("fen_rows: a per-game column holds fewer than n_games values")
+    if id_view is not None and <size_t>id_view.shape[0] != 8 * n:
+        raise ValueError("fen_rows: one id a game")
+    inp.n_games, inp.n_moves = n, ply.shape[0] // 2
+    inp.status, inp.replayed = _bytes_ptr(status), _bytes_ptr(replayed)
+    inp.ply_count, inp.move_start = <const int32_t *>_bytes_ptr(ply_count), <const int32_t *>_bytes_ptr(move_start)
+    inp.ply = <const int16_t *>_bytes_ptr(ply)
+    inp.ids = <const int64_t *>_bytes_ptr(id_view)
+    inp.first_game, inp.every_ply, inp.include_invalid = first_game, every_ply, include_invalid
+    inp.invalid_status = invalid_status
+    if plies_view is not None:
+        inp.plies, inp.n_plies = <const int32_t *>_bytes_ptr(plies_view), plies_view.shape[0] // 4
+        if inp.n_plies == 0:
+            raise ValueError("fen_rows: no plies (None: every ply)")
+    for g in range(n):  # (the C loops read each game's moves from its start up to the next one's)
+        if inp.move_start[g] < 0 or <size_t>inp.move_start[g] > inp.n_moves or \
+                (g and inp.move_start[g] < inp.move_start[g - 1]):
+            raise ValueError("fen_rows: move_start is not ascending within the moves")
+    if inp.n_moves:
+        inp.san = _fen_strings(raw["san"], inp.n_moves, "san")
+    if every_ply:
+        inp.start_fen = _fen_strings(raw["start_fen"], n, "start_fen")
+        if inp.n_moves:
+            inp.fen = _fen_strings(raw["fen"], inp.n_moves, "fen")
+    else:
+        inp.final_fen = _fen_strings(raw["final_fen"], n, "final_fen")
+    cdef FenRowsSize size
+    with nogil:
+        size = fen_rows_size(&inp)
+    if size.san_bytes > 0x7fffffff or size.fen_bytes > 0x7fffffff:
+        raise ValueError("fen_rows: a batch's strings exceed 2 GiB")
+    game_id = PyBytes_FromStringAndSize(NULL, 8 * size.rows)
+    plys = PyBytes_FromStringAndSize(NULL, 2 * size.rows)
+    san_offsets = PyBytes_FromStringAndSize(NULL, 4 * (size.rows + 1))
+    san_data = PyBytes_FromStringAndSize(NULL, size.san_bytes)
+    fen_offsets = PyBytes_FromStringAndSize(NULL, 4 * (size.rows + 1))
+    fen_data = PyBytes_FromStringAndSize(NULL, size.fen_bytes)
+    cdef int64_t *g_out = <int64_t *><char *>game_id
+    cdef int16_t *p_out = <int16_t *><char *>plys
+    cdef int32_t *so = <int32_t *><char *>san_offsets
+    cdef char *sd = <char *>san_data
+    cdef int32_t *fo = <int32_t *><char *>fen_offsets
+    cdef char *fd = <char *>fen_data
+    with nogil:
+        fen_rows_fill(&inp, g_out, p_out, so, sd, fo, fd)
+    return size.rows, game_id, plys, (san_offsets, san_data), (fen_offsets, fen_data)
