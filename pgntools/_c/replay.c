@@ -473,7 +473,9 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         make_null_move(&L->pos, &L->undo);
     else
         pos_make_undo(&L->pos, m, &L->undo);
-    bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
+    /* (bitwise: whether a move takes is as good as random) */
+    bool took = (L->undo.captured != 0) | (mv_type(m) == MT_EN_PASSANT);
+    bool material_changed = took | (mv_type(m) == MT_PROMOTION);
     L->has_move = true;
     L->ply = ply;
     int status = pos_check_status(&L->pos);
@@ -505,7 +507,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;
         }
-        derived_move(&g->derived, &L->pos, m, L->undo.captured || mv_type(m) == MT_EN_PASSANT, status,
+        derived_move(&g->derived, &L->pos, m, took, status,
                      material_changed, r->opt.positions, r->opt.materials);
         track_mainline_end(r, g, &L->pos, material_changed);
         if (r->opt.moves)
