@@ -11,9 +11,15 @@
  *   hashing   gh_move (the mainline key) + the repetition history and count
  *   derived   derived_move and the insufficient-material test after captures
  *
+ * With RUNS 0 it prints a digest of every batch column under several option sets instead (the
+ * same before and after a change of the hot path: outputs unchanged).
+ *
  * Build and run: sh benchmarks/ply_budget/run.sh [FILE]  (bench-only; not part of the package). */
-#define _POSIX_C_SOURCE 199309L
+#define _GNU_SOURCE /* REG_RIP: the sampling profiler (PLY_BUDGET_ONLY=sample) */
+#include <signal.h>
 #include <stdio.h>
+#include <sys/time.h>
+#include <ucontext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,14 +50,30 @@ static Position *before; /* the position before each ply */
 static size_t *game_first; /* index of each game's first ply; game_first[n_games] = n_plies */
 static size_t n_plies, n_games;
 
-static int64_t run_reader(bool replay, int64_t *plies)
+static uint64_t digest = 1469598103934665603ULL; /* FNV-1a of every batch column (--digest) */
+static bool digesting;
+
+static void digest_bytes(const void *p, size_t n)
 {
-    GameOptions opt;
-    memset(&opt, 0, sizeof opt);
-    opt.replay = replay;
-    opt.fix_results = true;
-    opt.skip_tag_values = true;
-    GameReader *r = gr_new(&opt);
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        digest = (digest ^ b[i]) * 1099511628211ULL;
+}
+
+static void digest_batch(const Batch *b)
+{
+    digest_bytes(&b->n_games, sizeof b->n_games);
+    for (int i = 0; i < BATCH_NCOLS; i++)
+        digest_bytes(b->cols[i].data, b->cols[i].len * b->cols[i].item);
+    for (int i = 0; i < BATCH_NSTRS; i++) {
+        digest_bytes(b->strs[i].offsets.data, b->strs[i].offsets.len * sizeof(int32_t));
+        digest_bytes(b->strs[i].data.data, b->strs[i].data.len);
+    }
+}
+
+static int64_t read_with(const GameOptions *options, int64_t *plies)
+{
+    GameReader *r = gr_new(options);
     Scanner *sc = gr_scanner(r);
     sc->buf = buf;
     sc->len = buf_len;
@@ -62,6 +84,8 @@ static int64_t run_reader(bool replay, int64_t *plies)
         Batch *b = gr_batch(r);
         for (size_t g = 0; g < b->n_games; g++)
             total_plies += COL_AT(b, G_PLY_COUNT, int32_t, g);
+        if (digesting)
+            digest_batch(b);
         batch_clear(b);
         if (rc == GR_END)
             break;
@@ -75,6 +99,46 @@ static int64_t run_reader(bool replay, int64_t *plies)
     if (plies)
         *plies = total_plies;
     return games;
+}
+
+static int64_t run_reader(bool replay, int64_t *plies)
+{
+    GameOptions opt;
+    memset(&opt, 0, sizeof opt);
+    opt.replay = replay;
+    opt.fix_results = true;
+    opt.skip_tag_values = true;
+    return read_with(&opt, plies);
+}
+
+/* --digest: one hash of every batch column under several option sets (validate, export's move
+ * rows with comments and FENs, -o's PGN, strict, null moves and truncation), to show that a
+ * change of the hot path leaves every output as it was. */
+static void print_digests(void)
+{
+    digesting = true;
+    for (int set = 0; set < 5; set++) {
+        GameOptions o;
+        memset(&o, 0, sizeof o);
+        o.replay = true;
+        o.fix_results = true;
+        o.skip_tag_values = set == 0;
+        o.moves = set == 1 || set == 3;
+        o.comments = set == 1;
+        o.fen_every_ply = set == 1;
+        o.final_fen = set >= 1;
+        o.pgn = set == 2 || set == 4;
+        o.tag_columns = set == 1;
+        o.strict = set == 3;
+        o.allow_null_moves = set == 4;
+        o.repair_truncate = set == 4;
+        o.automatic_ends = set == 4 ? AUTO_END_TRUNCATE : set == 3 ? AUTO_END_ENFORCE : AUTO_END_NOTE;
+        o.raw_invalid = set == 2;
+        digest = 1469598103934665603ULL;
+        int64_t plies, games = read_with(&o, &plies);
+        printf("set %d: %lld games %lld plies digest %016llx\n", set, (long long)games, (long long)plies,
+               (unsigned long long)digest);
+    }
 }
 
 /* The mainline move tokens of every game (depth 0, tags start a game), then their SanMove,
@@ -234,6 +298,38 @@ static void stage_derived(void)
     sink += acc;
 }
 
+/* A sampling profiler where perf is not available: SIGPROF every 50 us of CPU time, the
+ * interrupted instruction's address written out (resolve with addr2line / nm). */
+static uintptr_t samples[1 << 20];
+static volatile size_t n_samples;
+
+static void on_prof(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig, (void)si;
+    if (n_samples < sizeof samples / sizeof *samples)
+        samples[n_samples++] = (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+}
+
+static void sample_full(int runs)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_prof;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigaction(SIGPROF, &sa, NULL);
+    struct itimerval it = {{0, 50}, {0, 50}};
+    setitimer(ITIMER_PROF, &it, NULL);
+    for (int k = 0; k < runs; k++)
+        sink += run_reader(true, NULL);
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_PROF, &it, NULL);
+    FILE *out = fopen("benchmarks/out/samples.txt", "w");
+    for (size_t i = 0; i < n_samples; i++)
+        fprintf(out, "%lx\n", (unsigned long)samples[i]);
+    fclose(out);
+    printf("%zu samples in benchmarks/out/samples.txt\n", (size_t)n_samples);
+}
+
 static double best_of(void (*f)(void), int runs)
 {
     double best = 1e9;
@@ -268,7 +364,19 @@ int main(int argc, char **argv)
     fclose(f);
     int64_t plies;
     int64_t games = run_reader(true, &plies);
+    if (runs == 0) { /* --digest */
+        print_digests();
+        return 0;
+    }
     const char *only = getenv("PLY_BUDGET_ONLY"); /* e.g. "full": time that stage alone (callgrind) */
+    if (only && strcmp(only, "sample") == 0) {
+        sample_full(runs);
+        return 0;
+    }
+    if (only && strcmp(only, "fulltime") == 0) { /* A/B runs: the reader alone, best of RUNS */
+        printf("full %.2f ms\n", best_of(full, runs) * 1e3);
+        return 0;
+    }
     if (only && strcmp(only, "full") == 0) {
         printf("full: %lld games, %lld plies\n", (long long)games, (long long)plies);
         return 0;
