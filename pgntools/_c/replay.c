@@ -441,7 +441,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     SanMove sm;
     move_t m = MOVE_NONE;
-    int rc = san_parse(text, t->alen, &sm);
+    int rc = san_parse_inline(text, t->alen, &sm);
     bool null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
     if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
         rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;

@@ -18,9 +18,9 @@ static inline bool is_file(char c) { return c >= 'a' && c <= 'h'; }
 static inline bool is_rank(char c) { return c >= '1' && c <= '8'; }
 /* By table: the switch it was mispredicted on most moves (the first byte of a move is a file
  * letter or a piece letter as good as at random). */
-static const uint8_t PIECE_OF_LETTER[256] = {['P'] = PAWN, ['N'] = KNIGHT, ['B'] = BISHOP,
-                                             ['R'] = ROOK, ['Q'] = QUEEN,  ['K'] = KING};
-static inline int piece_of_letter(char c) { return PIECE_OF_LETTER[(unsigned char)c]; }
+const uint8_t SAN_PIECE_OF_LETTER[256] = {['P'] = PAWN, ['N'] = KNIGHT, ['B'] = BISHOP,
+                                          ['R'] = ROOK, ['Q'] = QUEEN,  ['K'] = KING};
+static inline int piece_of_letter(char c) { return SAN_PIECE_OF_LETTER[(unsigned char)c]; }
 
 static bool text_is(const char *s, size_t n, const char *word)
 {
