@@ -247,7 +247,7 @@ void pos_make(Position *p, move_t m)
     int piece = PIECE_TYPE(pc);
     begin_move(p);
     /* The capture taken off without a branch (a sixth of the moves, at random): with nothing on
-     * `to`, by_type[0] (unused) takes the bit and ZOBRIST_PIECE[0] is all zeros. */
+     * `to`, `taken` is 0 (by_type[0], unused, is xored with 0) and ZOBRIST_PIECE[0] all zeros. */
     bb_t taken = captured ? BB(to) : 0;
     p->by_type[PIECE_TYPE(captured)] ^= taken;
     p->by_color[us ^ 1] ^= taken;
