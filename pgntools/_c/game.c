@@ -551,7 +551,7 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
         default: game_add_error(r, g, ERR_SYNTAX, g->ply, t, 5); break; /* a stray character */
         }
         g->end = t->start + t->len;
-        k = tok_next(sc, t);
+        k = tok_next_movetext(sc, t); /* (move numbers, which need nothing here, mostly passed over) */
     }
 }
 

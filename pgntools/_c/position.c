@@ -149,6 +149,15 @@ static inline bool is_castle_square(const Position *p, int sq)
     return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
 }
 
+/* Whether any castling right is left (most of a game: none, and no king or rook move then looks
+ * at the rights). */
+static inline bool any_castle_rights(const Position *p)
+{
+    uint32_t rights;
+    memcpy(&rights, p->castle, 4);
+    return rights != 0x01010101u * NO_SQ;
+}
+
 /* Whether a piece of `type` and `color` on `from` attacks `sq` on the board `occ`: sq is among
  * its attacks on an empty board, with nothing between (for a knight or a pawn, and a slider's
  * neighbour, nothing is). By table rather than a switch on the type, whose jump was mispredicted
@@ -168,13 +177,15 @@ static inline bb_t checkers_after(const Position *p, int from, int to)
         return 0;
     bb_t occ = pos_occ(p);
     bb_t checkers = piece_attacks(PIECE_TYPE(p->board[to]), att, to, ksq, occ) ? BB(to) : 0;
+    /* `from` on a line to the king that the piece left: selected without a branch (whether the
+     * squares are aligned is as good as random), then mostly no enemy slider on it */
     bb_t line = BB_LINE[ksq][from];
-    if (line && !(line & BB(to))) { /* `from` was on a line to the king, and the piece left it */
-        bool straight = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from);
-        bb_t sliders = ((straight ? p->by_type[ROOK] : p->by_type[BISHOP]) | p->by_type[QUEEN]) & p->by_color[att] & line;
-        if (sliders) /* mostly none: no attack to look along */
-            checkers |= bb_attacks_along(ksq, from, occ) & sliders;
-    }
+    line = line & BB(to) ? 0 : line;
+    bb_t straight = BB_ROOK_PSEUDO[ksq] & BB(from) ? ~0ULL : 0;
+    bb_t sliders = (((p->by_type[ROOK] & straight) | (p->by_type[BISHOP] & ~straight)) | p->by_type[QUEEN]) &
+                   p->by_color[att] & line;
+    if (sliders)
+        checkers |= bb_attacks_along(ksq, from, occ) & sliders;
     return checkers;
 }
 
@@ -185,16 +196,15 @@ static inline void begin_move(Position *p)
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
     p->ep = NO_SQ;
     p->ep_hashed = 0;
-    if (p->halfmove < UINT16_MAX) /* saturates: a FEN may start it at 65535 */
-        p->halfmove++;
+    p->halfmove += p->halfmove != UINT16_MAX; /* saturates: a FEN may start it at 65535 */
 }
 
 static inline void end_move(Position *p, int us)
 {
     p->turn ^= 1;
     p->hash ^= ZOBRIST_TURN;
-    if (us == BLACK && p->fullmove < UINT32_MAX) /* no wrap to 0, which no FEN could say */
-        p->fullmove++;
+    /* no wrap to 0, which no FEN could say; without a branch (it alternates every ply) */
+    p->fullmove += (uint32_t)(us == BLACK) & (uint32_t)(p->fullmove != UINT32_MAX);
 }
 
 /* Castling (king takes own rook) and en passant: rare, out of line so that the plain move's
@@ -236,12 +246,14 @@ void pos_make(Position *p, move_t m)
     uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
     int piece = PIECE_TYPE(pc);
     begin_move(p);
-    if (captured) {
-        remove_piece(p, to);
-        p->halfmove = 0;
-        if (is_castle_square(p, to))
-            lose_castle_at(p, to);
-    }
+    /* The capture taken off without a branch (a sixth of the moves, at random): with nothing on
+     * `to`, `taken` is 0 (by_type[0], unused, is xored with 0) and ZOBRIST_PIECE[0] all zeros. */
+    bb_t taken = captured ? BB(to) : 0;
+    p->by_type[PIECE_TYPE(captured)] ^= taken;
+    p->by_color[us ^ 1] ^= taken;
+    p->hash ^= ZOBRIST_PIECE[captured][to];
+    if (captured && is_castle_square(p, to)) /* (once the rights are gone, never) */
+        lose_castle_at(p, to);
     /* from and to in one step each: `to` is empty now, so ^= sets it */
     p->by_color[us] ^= BB(from) | BB(to);
     p->by_type[piece] ^= BB(from);
@@ -249,15 +261,16 @@ void pos_make(Position *p, move_t m)
     p->hash ^= ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[landing][to];
     p->board[from] = 0;
     p->board[to] = landing;
-    if (piece == PAWN) {
-        p->halfmove = 0;
-        if ((from ^ to) == 16)
-            p->ep = (uint8_t)((from + to) / 2);
-    } else if (piece == KING) {
-        clear_castle(p, us, 0);
-        clear_castle(p, us, 1);
-    } else if (piece == ROOK && is_castle_square(p, from)) {
-        lose_castle_at(p, from);
+    bool pawn = piece == PAWN;
+    p->halfmove = pawn || captured ? 0 : p->halfmove;
+    p->ep = pawn && (from ^ to) == 16 ? (uint8_t)((from + to) / 2) : NO_SQ;
+    if (any_castle_rights(p) && (piece == KING || (piece == ROOK && is_castle_square(p, from)))) {
+        if (piece == KING) {
+            clear_castle(p, us, 0);
+            clear_castle(p, us, 1);
+        } else {
+            lose_castle_at(p, from);
+        }
     }
     end_move(p, us);
     p->checkers = checkers_after(p, from, to);

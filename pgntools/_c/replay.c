@@ -447,7 +447,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     SanMove sm;
     move_t m = MOVE_NONE;
-    int rc = san_parse(text, t->alen, &sm);
+    int rc = san_parse_inline(text, t->alen, &sm);
     bool null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
     if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
         rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
@@ -479,7 +479,9 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         make_null_move(&L->pos, &L->undo);
     else
         pos_make_undo(&L->pos, m, &L->undo);
-    bool material_changed = L->undo.captured || mv_type(m) == MT_EN_PASSANT || mv_type(m) == MT_PROMOTION;
+    /* (bitwise: whether a move takes is as good as random) */
+    bool took = (L->undo.captured != 0) | (mv_type(m) == MT_EN_PASSANT);
+    bool material_changed = took | (mv_type(m) == MT_PROMOTION);
     L->has_move = true;
     L->ply = ply;
     int status = pos_check_status(&L->pos);
@@ -511,7 +513,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;
         }
-        derived_move(&g->derived, &L->pos, m, L->undo.captured || mv_type(m) == MT_EN_PASSANT, status,
+        derived_move(&g->derived, &L->pos, m, took, status,
                      material_changed, r->opt.positions, r->opt.materials);
         track_mainline_end(r, g, &L->pos, material_changed);
         if (g->ply == 1) /* (stats' first moves: squares and piece, no SAN needed from the start) */

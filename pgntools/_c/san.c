@@ -16,18 +16,11 @@ const char *san_note_name(int bit) { return bit >= 0 && bit < NOTE_COUNT ? NOTE_
 
 static inline bool is_file(char c) { return c >= 'a' && c <= 'h'; }
 static inline bool is_rank(char c) { return c >= '1' && c <= '8'; }
-static int piece_of_letter(char c)
-{
-    switch (c) {
-    case 'P': return PAWN;
-    case 'N': return KNIGHT;
-    case 'B': return BISHOP;
-    case 'R': return ROOK;
-    case 'Q': return QUEEN;
-    case 'K': return KING;
-    default: return NO_TYPE;
-    }
-}
+/* By table: the switch it was mispredicted on most moves (the first byte of a move is a file
+ * letter or a piece letter as good as at random). */
+const uint8_t SAN_PIECE_OF_LETTER[256] = {['P'] = PAWN, ['N'] = KNIGHT, ['B'] = BISHOP,
+                                          ['R'] = ROOK, ['Q'] = QUEEN,  ['K'] = KING};
+static inline int piece_of_letter(char c) { return SAN_PIECE_OF_LETTER[(unsigned char)c]; }
 
 static bool text_is(const char *s, size_t n, const char *word)
 {
@@ -269,15 +262,14 @@ static int castle_side_of_king_move(const Position *p, int from, int to)
  * (the piece is pinned and leaves the pin line). */
 static bool leaves_pin(const Position *p, int ksq, int from, int to)
 {
+    /* The line and its sliders selected without branches (whether `from` is aligned with the
+     * king is as good as random); then mostly no enemy slider on it, nothing to look along. */
     bb_t line = BB_LINE[ksq][from];
-    if (!line || (line & BB(to)))
-        return false;
-    int them = p->turn ^ 1;
-    bb_t sliders = FILE_OF(ksq) == FILE_OF(from) || RANK_OF(ksq) == RANK_OF(from)
-                       ? (p->by_type[ROOK] | p->by_type[QUEEN]) & p->by_color[them]
-                       : (p->by_type[BISHOP] | p->by_type[QUEEN]) & p->by_color[them];
-    sliders &= line;
-    if (!sliders) /* mostly: no enemy slider on that line, nothing to look along */
+    line = line & BB(to) ? 0 : line;
+    bb_t straight = BB_ROOK_PSEUDO[ksq] & BB(from) ? ~0ULL : 0;
+    bb_t sliders = ((p->by_type[ROOK] & straight) | (p->by_type[BISHOP] & ~straight) | p->by_type[QUEEN]) &
+                   p->by_color[p->turn ^ 1] & line;
+    if (!sliders)
         return false;
     return (bb_attacks_along(ksq, from, pos_occ(p) ^ BB(from)) & sliders) != 0;
 }
@@ -405,13 +397,13 @@ int san_resolve(const Position *p, SanMove *sm, move_t *out)
     *out = found;
 
     int from = mv_from(found);
-    bool is_capture = p->board[to] != 0 || mv_type(found) == MT_EN_PASSANT;
+    /* (bitwise, not short-circuit: each of these is as good as random, their answer rarely) */
+    bool is_capture = (p->board[to] != 0) | (mv_type(found) == MT_EN_PASSANT);
     bool written_long = sm->notes & (NOTE_LONG_ALGEBRAIC | NOTE_UCI_NOTATION);
-    if (is_capture && !sm->capture && !written_long)
-        sm->notes |= NOTE_MISSING_CAPTURE_MARKER;
-    if (!is_capture && sm->capture)
-        sm->notes |= NOTE_WRONG_CAPTURE_MARKER;
-    if (piece != PAWN && !written_long && (sm->from_file >= 0 || sm->from_rank >= 0)) {
+    bool capture_written = sm->capture;
+    if (is_capture != capture_written && !(is_capture & written_long))
+        sm->notes |= is_capture ? NOTE_MISSING_CAPTURE_MARKER : NOTE_WRONG_CAPTURE_MARKER;
+    if ((piece != PAWN) & !written_long & ((sm->from_file & sm->from_rank) >= 0)) { /* an origin written */
         bool need_file, need_rank;
         needed_disambiguation(p, piece, from, to, &need_file, &need_rank);
         if ((sm->from_file >= 0 && !need_file) || (sm->from_rank >= 0 && !need_rank))

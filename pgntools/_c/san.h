@@ -49,6 +49,35 @@ typedef struct {
 
 /* Syntax only. Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE or SAN_DROP. */
 int san_parse(const char *text, size_t len, SanMove *out);
+
+extern const uint8_t SAN_PIECE_OF_LETTER[256]; /* PAWN..KING by letter, else NO_TYPE */
+
+/* san_parse, with the shapes most moves have (e4, Nf3, exd5, Nxd5: no suffix) read inline where
+ * the move is replayed; the same answer as san_parse for every text. */
+static inline int san_parse_inline(const char *s, size_t n, SanMove *out)
+{
+    if (n < 2 || n > 4 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
+        return san_parse(s, n, out);
+    SanMove m = {.kind = SAN_KIND_MOVE, .from_file = -1, .from_rank = -1};
+    int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
+    m.to = (uint8_t)SQ(s[n - 2] - 'a', s[n - 1] - '1');
+    if (n == 2) {
+        m.piece = PAWN;
+    } else if (n == 3 && piece > PAWN) {
+        m.piece = (uint8_t)piece;
+    } else if (n == 4 && s[1] == 'x' && piece > PAWN) {
+        m.piece = (uint8_t)piece;
+        m.capture = 1;
+    } else if (n == 4 && s[1] == 'x' && s[0] >= 'a' && s[0] <= 'h') {
+        m.piece = PAWN;
+        m.capture = 1;
+        m.from_file = (int8_t)(s[0] - 'a');
+    } else {
+        return san_parse(s, n, out);
+    }
+    *out = m;
+    return SAN_OK;
+}
 /* Finds the one legal move; on success may add notes (over-disambiguation, check markers). */
 int san_resolve(const Position *p, SanMove *sm, move_t *out);
 /* Both steps. */

@@ -263,6 +263,7 @@ static int scan_brace_comment(Scanner *s, Token *t)
     size_t n = s->len, i = s->pos + 1;
     size_t first_close = SIZE_MAX; /* where the comment ends if its braces do not match */
     int depth = 1;
+    bool one_line = false; /* the comment up to its first '}' holds no line end */
     t->a = i;
     for (;;) {
         const char *close = memchr(b + i, '}', n - i);
@@ -271,6 +272,8 @@ static int scan_brace_comment(Scanner *s, Token *t)
             limit = n, close = NULL; /* no match near enough: the first '}' ends it (below) */
         /* A tag line inside a comment means its '}' is missing: end the comment before it. */
         const char *nl = first_close == SIZE_MAX || close ? memchr(b + i, '\n', limit - i) : NULL;
+        if (first_close == SIZE_MAX && close && !nl)
+            one_line = !memchr(b + i, '\r', limit - i);
         while (nl) {
             bool need_more;
             size_t next = (size_t)(nl - b) + 1;
@@ -290,6 +293,9 @@ static int scan_brace_comment(Scanner *s, Token *t)
             if (--depth == 0) {
                 t->alen = limit - t->a;
                 t->value = first_close != SIZE_MAX;
+                /* most comments ({[%clk 0:03:00]}) end on their line: no byte loop counting lines */
+                if (one_line && !t->value)
+                    return finish_on_line(s, t, TOK_COMMENT, limit + 1);
                 return finish(s, t, TOK_COMMENT, limit + 1);
             }
             if (first_close == SIZE_MAX)

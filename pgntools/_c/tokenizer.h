@@ -53,6 +53,11 @@ typedef struct {
 
 /* Skips whitespace, BOMs and % escape lines; returns the next token. */
 static inline int tok_next(Scanner *s, Token *t);
+/* tok_next for the movetext reader, which does nothing with a move number but extend the game
+ * to its end: a move number that a move follows on the short cut ("12. Nf3", "12.Nf3",
+ * "12... Nf6") is passed over without a token, and the move's token returned (the game still
+ * ends where it did: at the move or after it). */
+static inline int tok_next_movetext(Scanner *s, Token *t);
 /* tok_next for any input (tok_next itself only takes the common tokens' short cut). */
 int tok_next_slow(Scanner *s, Token *t);
 /* Moves to buf[end], counting the lines passed. */
@@ -106,7 +111,7 @@ static inline size_t tok_word_end(const unsigned char *b, size_t j, size_t n)
  * at most one space or line end, ending inside the buffer. Those are scanned here, inline in the
  * caller, giving exactly the token (and scanner state) tok_next_slow would; anything else, and
  * any word reaching the buffer's end (it may continue in the next chunk), goes to tok_next_slow. */
-static inline int tok_next(Scanner *s, Token *t)
+static inline int tok_scan(Scanner *s, Token *t, bool skip_numbers)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
     size_t i = s->pos, n = s->len;
@@ -124,6 +129,7 @@ static inline int tok_next(Scanner *s, Token *t)
     if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
         return tok_next_slow(s, t);
     int kind = TOK_MOVE, value = 0;
+    bool line_start = line != s->last_token_line;
     size_t j = i + 1, number_end = 0;
     if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
         int64_t number = b[i] - '0';
@@ -132,9 +138,16 @@ static inline int tok_next(Scanner *s, Token *t)
             return tok_next_slow(s, t); /* a result, or digits glued to other bytes */
         while (j < n && b[j] == '.')
             j++;
-        kind = TOK_MOVE_NUMBER;
-        value = (int)number;
-        number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
+        size_t next = j < n && b[j] == ' ' ? j + 1 : j;
+        if (skip_numbers && next < n && (tok_class[b[next]] & TOKC_WORD)) {
+            i = s->pos = next; /* the move after it, on the number's line */
+            j = i + 1;
+            line_start = false;
+        } else {
+            kind = TOK_MOVE_NUMBER;
+            value = (int)number;
+            number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
+        }
     }
     j = tok_word_end(b, j, n);
     if (j >= n)
@@ -142,7 +155,7 @@ static inline int tok_next(Scanner *s, Token *t)
     size_t end = kind == TOK_MOVE_NUMBER ? number_end : j;
     t->kind = kind;
     t->value = value;
-    t->line_start = line != s->last_token_line;
+    t->line_start = line_start;
     t->start = t->a = i;
     t->len = end - i;
     t->alen = j - i; /* the whole word, as the slow scan has it (12.Nf3: a number of 3 bytes) */
@@ -153,5 +166,8 @@ static inline int tok_next(Scanner *s, Token *t)
     s->last_token_line = line;
     return kind;
 }
+
+static inline int tok_next(Scanner *s, Token *t) { return tok_scan(s, t, false); }
+static inline int tok_next_movetext(Scanner *s, Token *t) { return tok_scan(s, t, true); }
 
 #endif
