@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import pgntools.ordered as ordered
 from pgntools.cli import cli
-from test_parallel import TO_FEN, VALIDATE, assert_same_outputs, fixtures_input, tricky_input
+from test_parallel import CORPORA, TO_FEN, VALIDATE, assert_same_outputs, corpus_sample, fixtures_input, tricky_input
 
 pytest.importorskip("pyarrow")
 
@@ -134,3 +134,17 @@ def test_duplicates_across_inputs(tmp_path):
     in_a = {r["game"] for r in records if r["file"] == str(a)}
     across = [r for r in records if r["status"] == "duplicate" and r["file"] == str(b) and r["duplicate_of"] in in_a]
     assert across
+
+
+@pytest.mark.skipif(not CORPORA.exists(), reason="needs ../shared/corpora")
+@pytest.mark.parametrize("mode", MODES)
+def test_corpus_merged_with_itself(tmp_path, mode):
+    """Real games (a Lichess player's and the master file's heads) merged with themselves: the
+    second copies are dropped and the outputs are the same for --jobs 1, 2 and 3."""
+    lichess = corpus_sample(CORPORA / "lichess" / "lichess-magnus-carlsen.pgn", 150_000)
+    master = corpus_sample(CORPORA / "bench" / "master-games-30k.pgn", 150_000)
+    path = tmp_path / "merged.pgn"
+    path.write_bytes(lichess + b"\n" + master + b"\n" + master + b"\n" + lichess)
+    got = assert_same_outputs(tmp_path, VALIDATE + ["--dedup", mode], [path], chunk=40_000)
+    summary = got["summary"]
+    assert summary["read"] - summary["games"] >= summary["read"] // 2 - 1  # (the heads hold a few repeats too)

@@ -67,8 +67,10 @@ def compile_where(text: str) -> Where:
 class Choose(ByIndices):
     """The selection of the command line's --where, --sample/--seed and --limit: the games the
     condition keeps, of those the sample's share, the first ``limit`` of them. With a limit the
-    selection is ``done`` once it has that many (the run then stops reading); a limit counts
-    the games of one run in input order, so it needs the run read in one thread."""
+    selection is ``done`` once it has that many (the run then stops reading). --dedup and a
+    limit depend on the games before (``ordered``): ``local`` is each game's own choice (made
+    wherever the game is read), ``decide`` the in-order rest, made in one place (in-process
+    here, in ``kept``; in a parallel run by the parent: pgntools.ordered)."""
 
     before_replay = None  # (the tag filter goes to the reader through needs)
 
