@@ -151,6 +151,7 @@ class InOrder:
                 sink.discard(work.run_id)
             raise
         finally:
+            chunks.close()  # (a limit stops before the last chunk: the input is closed now)
             if self.executor is not None:
                 if self.stopped:  # the chunks read ahead of the limit are dropped
                     self.executor.abort()
