@@ -36,21 +36,3 @@ cdef class DedupKeys:
         """The bytes its table holds."""
         return keyset_bytes(&self.s)
 
-
-def offsets_shifted(const unsigned char[:] offsets, size_t a, size_t b, int32_t delta):
-    """int32 items a..b-1 of ``offsets`` (bytes-like), each plus ``delta``, as bytes: a batch
-    view's string offsets (pgntools.selection.take_games) without a Python int per row."""
-    if b < a or 4 * b > <size_t>offsets.shape[0]:
-        raise ValueError("offsets_shifted: rows out of range")
-    out = bytearray(4 * (b - a))
-    cdef unsigned char[:] o = out
-    cdef const int32_t *src
-    cdef int32_t *dst
-    cdef size_t i
-    if b > a:
-        src = <const int32_t *>&offsets[4 * a]
-        dst = <int32_t *>&o[0]
-        with nogil:
-            for i in range(b - a):
-                dst[i] = src[i] + delta
-    return bytes(out)

@@ -190,12 +190,6 @@ def selection_options(f):
             except (WhereError, SelectionError) as exc:
                 click.echo(f"pgntools: error: {exc}", err=True)
                 sys.exit(EXIT_USAGE)
-        if limit is not None or dedup is not None:  # decided in input order: one reader (for now)
-            if kwargs.get("scheduler"):
-                option = "--limit" if limit is not None else "--dedup"
-                click.echo(f"pgntools: error: {option} reads in order in one thread: not with --scheduler", err=True)
-                sys.exit(EXIT_USAGE)
-            kwargs["jobs"] = 1
         return f(*args, selection=selection, **kwargs)
 
     decorators = [
@@ -207,13 +201,15 @@ def selection_options(f):
                           "games for any --jobs."),
         click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample."),
         click.option("--limit", type=click.IntRange(0), metavar="N",
-                     help="Stop after N selected games (and stop reading); reads in one thread."),
+                     help="Stop after N selected games (and stop reading): the first N in input order, for any "
+                          "--jobs and with --scheduler. Example: --limit 1000"),
         click.option("--dedup", type=click.Choice(["moves", "position"]), default=None,
                      help="Drop a game that repeats an earlier one (the first is kept): moves = the same start "
                           "position and mainline moves (as played: Nf3 and Ng1f3 alike; comments, NAGs, variations "
                           "and tags do not count; export's movetext_hash), position = the same final position. "
                           "--report names each dropped game and the game_id it repeats. Applied after --where, "
-                          "before --sample and --limit; reads in one thread. [default: keep duplicates] "
+                          "before --sample and --limit; the same games for any --jobs and with --scheduler (decided in input order "
+                          "by the main process). [default: keep duplicates] "
                           "Example: pgntools filter a.pgn b.pgn --dedup moves -o merged.pgn"),
     ]
     for decorator in reversed(decorators):

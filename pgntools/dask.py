@@ -51,25 +51,34 @@ class ClusterExecutor:
         self.paths_readable = True
         self.futures: list = []
 
-    def submit(self, work: ChunkWork, chunk: Chunk):
+    holds = False  # a task's batches do not outlive it (pgntools.ordered reads a chunk again)
+
+    def submit(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
+        """``fn(work, chunk, data, *extra)`` (default run_chunk) on a worker (data None: the worker
+        reads the chunk)."""
+        fn = fn or run_chunk
         if chunk.data is None and self.paths_readable:
-            future = self.client.submit(run_chunk, work, chunk, pure=False)
+            future = self.client.submit(fn, work, chunk, None, *extra, pure=False)
         else:
             data = chunk.read() if chunk.data is not None else read_here(chunk)
             scattered = self.client.scatter(data, hash=False)
-            future = self.client.submit(run_chunk, work, chunk.without_data(), scattered, pure=False)
+            future = self.client.submit(fn, work, chunk.without_data(), scattered, *extra, pure=False)
         self.futures.append(future)
         if len(self.futures) > 4 * self.window:
             self.futures = [f for f in self.futures if not f.done()]
         return future
 
-    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk):
+    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
         self.paths_readable = False
-        return self.submit(work, chunk)
+        return self.submit(work, chunk, fn, extra)
 
     @staticmethod
     def result(future) -> dict:
         return future.result()
+
+    @staticmethod
+    def done(future) -> bool:
+        return future.done()
 
     def close(self):
         self.client.close()

@@ -4,8 +4,10 @@ movetext_hash column's key); ``position``: the final position (pieces, side to m
 en passant; not the clocks). Both are 128-bit keys computed by the replay (_c/game_hash.h); a
 game without one (not replayed to its end) is never a duplicate and is not remembered.
 
-The decision is made in input order, in one place (the run's selection stage, in the parent):
-memory is the C key set's (_c/keyset.h: 16-byte slots, at most 3/4 full).
+The decision is made in input order, in one place: the run's selection stage in-process, the
+parent of a parallel run (pgntools.ordered: the workers send each chunk's keys, the parent decides
+and sends back which games to write). Memory is the C key set's (_c/keyset.h: 16-byte slots, at
+most 3/4 full), in that one place.
 """
 from __future__ import annotations
 
@@ -26,6 +28,35 @@ class Duplicate(NamedTuple):
     repeats: int
 
 
+class Candidates(NamedTuple):
+    """Games for the in-order choice (pgntools.where.Choose.decide), in input order: their ids,
+    and with --dedup their key lanes and whether each has a key (bytes: int64, int64, int64,
+    uint8 per game; empty without --dedup). ~25 bytes a game, what a parallel run's worker
+    sends the parent for its chunk."""
+
+    ids: bytes
+    a: bytes
+    b: bytes
+    hashed: bytes
+
+    @staticmethod
+    def joined(parts: Sequence["Candidates"]) -> "Candidates":
+        return Candidates(*(b"".join(lane) for lane in zip(*parts))) if parts else Candidates(b"", b"", b"", b"")
+
+
+def keys_of(batch, indices: Sequence[int], mode: str) -> Candidates:
+    """The ids and ``mode`` keys of the batch's games ``indices`` (ascending)."""
+    a_name, b_name = MODES[mode]
+    raw = batch.raw
+    if len(indices) == batch.n_games and batch.ids is None:  # the common case: the batch's columns as they are
+        ids = array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
+        return Candidates(ids, raw[a_name], raw[b_name], raw["hashed"])
+    runs = _core.game_runs(array("q", indices).tobytes())  # the key columns of those games, gathered in C
+    ids = array("q", [batch.game_id(g) for g in indices]).tobytes()
+    return Candidates(ids, _core.take_rows(raw[a_name], 8, runs), _core.take_rows(raw[b_name], 8, runs),
+                      _core.take_rows(raw["hashed"], 1, runs))
+
+
 class Dedup:
     """The state of one run's --dedup: the keys of the games kept so far."""
 
@@ -38,30 +69,18 @@ class Dedup:
     def __reduce__(self):  # a fresh key set where unpickled
         return (Dedup, (self.mode,))
 
-    def decide(self, batch, indices: Sequence[int]) -> Tuple[List[int], List[Duplicate]]:
-        """Of the batch's games ``indices`` (in order), those that repeat no earlier game, and
-        the duplicates dropped."""
-        if not indices:
+    def decide_keys(self, games: Candidates) -> Tuple[Sequence[int], List[Tuple[int, int]]]:
+        """Of the candidate games (in order, after all those decided before), the positions of
+        those that repeat no earlier game, and (position, the id of the game it repeats) of
+        each other one; their keys are remembered."""
+        if not games.ids:
             return [], []
-        a_name, b_name = MODES[self.mode]
-        a, b, hashed = batch.column(a_name), batch.column(b_name), batch.column("hashed")
-        pick = list(indices)
-        if len(pick) == batch.n_games and batch.ids is None:  # the common case: the batch's columns as they are
-            ids = array("q", range(batch.first_game, batch.first_game + batch.n_games))
-            keys = batch.raw[a_name], batch.raw[b_name], batch.raw["hashed"]
-        else:
-            ids = array("q", [batch.game_id(g) for g in pick])
-            keys = (array("q", [a[g] for g in pick]).tobytes(), array("q", [b[g] for g in pick]).tobytes(),
-                    bytes(hashed[g] for g in pick))
-        first = memoryview(self.keys.add(*keys, ids.tobytes())).cast("q")
-        kept, dropped = [], []
-        offsets, lines = batch.column("offset"), batch.column("line")
-        for k, g in enumerate(pick):
-            if first[k] < 0:
-                kept.append(g)
-            else:
-                dropped.append(Duplicate(ids[k], batch.source, offsets[g], lines[g], first[k]))
-        return kept, dropped
+        first = array("q", self.keys.add(games.a, games.b, games.hashed, games.ids))
+        n = len(first)
+        if first.count(-1) == n:  # (no duplicate: no loop over the games)
+            return range(n), []
+        kept = [k for k in range(n) if first[k] < 0]
+        return kept, [(k, first[k]) for k in range(n) if first[k] >= 0]
 
 
 def report_record(dup: Duplicate, mode: str) -> dict:

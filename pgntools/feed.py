@@ -12,9 +12,11 @@ from pgntools.sinks.base import Sink
 def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selection = KEEP_ALL,
          after_batch=None) -> Tuple[int, Optional[int]]:
     """Hands each batch, as the selection leaves it, to every sink (in order); ``after_batch()``
-    after each batch (progress). Returns the games read (before the selection) and the stream
-    offset of the last one (None: no game)."""
+    after each batch (progress). Returns the games read (before the selection; with --limit, up
+    to the last game chosen, whatever the batches) and the stream offset of the last one (None: no game)."""
     games, last_offset = 0, None
+    if getattr(selection, "done", False):  # --limit 0: nothing to read (as in a parallel run)
+        return games, last_offset
     for batch in batches:
         if batch.n_games:
             games += batch.n_games
@@ -25,6 +27,7 @@ def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selecti
         if after_batch is not None:
             after_batch()
         if getattr(selection, "done", False):  # --limit reached: stop reading
+            games -= getattr(selection, "unread", 0)  # (the games after the last one chosen count as not read)
             break
     return games, last_offset
 

@@ -106,19 +106,27 @@ class LocalThreads:
     started here, inside _SignalsHeld, so they keep SIGINT and SIGTERM blocked and the signals
     reach the main thread."""
 
+    holds = True  # a worker's batches may stay in memory for a later call (pgntools.ordered)
+
     def __init__(self, jobs: int):
         self.window = 2 * jobs
         self.pool = Pool(jobs, "pgntools-worker")
 
-    def submit(self, work: ChunkWork, chunk: Chunk):
-        return self.pool.submit(run_chunk, work, chunk)
+    def submit(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
+        """``fn(work, chunk, data, *extra)`` (default run_chunk) on a worker (data None: the worker
+        reads the chunk)."""
+        return self.pool.submit(fn or run_chunk, work, chunk, None, *extra)
 
-    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk):
-        return self.pool.submit(run_chunk, work, chunk.without_data(), read_here(chunk))
+    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
+        return self.pool.submit(fn or run_chunk, work, chunk.without_data(), read_here(chunk), *extra)
 
     @staticmethod
     def result(task: Task) -> dict:
         return task.result()
+
+    @staticmethod
+    def done(task: Task) -> bool:
+        return task.finished.is_set()
 
     def close(self):
         self.pool.close()
@@ -154,6 +162,10 @@ class ParallelFeed:
         ``after_chunk()`` after each chunk's parts are merged (progress)."""
         run_id = uuid.uuid4().hex[:12] + "-"
         work = ChunkWork(self.command, self.options, list(specs), run_id, self.selection)
+        if getattr(self.selection, "ordered", False):  # --dedup, --limit: decided here, in input order
+            from pgntools.ordered import InOrder
+
+            return InOrder(self, work, sinks, summary, on_input, after_chunk).run()
 
         def take(result: dict):
             summary.merge(result["counts"])
@@ -211,11 +223,11 @@ class ParallelFeed:
                 executor.close()
 
     @staticmethod
-    def _result(executor, work: ChunkWork, chunk: Chunk, future) -> dict:
+    def _result(executor, work: ChunkWork, chunk: Chunk, future, fn=None, extra: tuple = ()) -> dict:
         result = executor.result(future)
         if "unreadable" in result:  # the workers do not see the parent's file: send the bytes
             executor.paths_readable = False
-            result = executor.result(executor.resubmit_with_bytes(work, chunk))
+            result = executor.result(executor.resubmit_with_bytes(work, chunk, fn, extra))
         return result
 
     def _executor(self):

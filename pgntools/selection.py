@@ -13,7 +13,7 @@ and lines, so a report names the game as the whole input does.
 from __future__ import annotations
 
 from array import array
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 from pgntools import _core
 from pgntools.reader import GameBatch
@@ -84,97 +84,67 @@ def _numbers(raw, name: str) -> memoryview:
     return memoryview(data).cast(_core.COLUMN_FORMATS[name]) if data else memoryview(b"").cast("B")
 
 
-def _ends(starts: Sequence[int], total: int) -> List[int]:
-    return list(starts[1:]) + [total]
+def _width(name: str) -> int:
+    return _WIDTHS.setdefault(name, array(_core.COLUMN_FORMATS[name]).itemsize)
 
 
-def _take_rows(raw, name: str, ranges: Sequence[Tuple[int, int]]) -> bytes:
-    """The rows [a, b) of each range of a numeric column, concatenated."""
+_WIDTHS: Dict[str, int] = {}
+
+
+def _take_rows(raw, name: str, ranges: bytes) -> bytes:
+    """The rows of each range (int64 pairs) of a numeric column, concatenated."""
     data = raw[name]
-    if not data:
-        return b""
-    width = memoryview(data).cast(_core.COLUMN_FORMATS[name]).itemsize
-    view = memoryview(data)
-    return b"".join([view[a * width:b * width] for a, b in _coalesced(ranges)])
+    return _core.take_rows(data, _width(name), ranges) if data else b""
 
 
-def _take_strings(pair: Tuple[bytes, bytes], ranges: Sequence[Tuple[int, int]], rows: int) -> Tuple[bytes, bytes]:
-    """The strings [a, b) of each range of a string column (Arrow layout), as a new column. A
-    column without its ``rows`` strings was not recorded (its offsets are empty or one 0): kept."""
-    offsets_raw, data = pair
-    offsets = memoryview(offsets_raw).cast("i")
-    if len(offsets) != rows + 1:
+def _take_strings(pair: Tuple[bytes, bytes], ranges: bytes, rows: int) -> Tuple[bytes, bytes]:
+    """The strings of each range of a string column (Arrow layout), as a new column. A column
+    without its ``rows`` strings was not recorded (its offsets are empty or one 0): kept."""
+    offsets, data = pair
+    if len(offsets) != 4 * (rows + 1):
         return pair
-    out = [array("i", [0]).tobytes()]
-    pieces = []
-    end = 0
-    for a, b in _coalesced(ranges):  # (a C loop a range: no Python int per row)
-        base = offsets[a]
-        out.append(_core.offsets_shifted(offsets_raw, a + 1, b + 1, end - base))
-        pieces.append(data[base:offsets[b]])
-        end += offsets[b] - base
-    return b"".join(out), b"".join(pieces)
-
-
-def _coalesced(ranges: Sequence[Tuple[int, int]]) -> List[Tuple[int, int]]:
-    """The ranges with each one that starts where the last ended joined to it."""
-    out: List[Tuple[int, int]] = []
-    for a, b in ranges:
-        if out and out[-1][1] == a:
-            out[-1] = (out[-1][0], b)
-        else:
-            out.append((a, b))
-    return out
-
-
-def _starts(ranges: Sequence[Tuple[int, int]]) -> Tuple[array, List[int]]:
-    """New start rows of the kept ranges (int32), and the old row -> new row shift of each."""
-    starts, shifts, at = array("i"), [], 0
-    for a, b in ranges:
-        starts.append(at)
-        shifts.append(at - a)
-        at += b - a
-    return starts, shifts
+    return _core.take_strings(offsets, data, ranges)
 
 
 def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
     """A batch of the given games of ``batch`` (batch-local indices, ascending): every per-game
     column, each child table's rows (tags, moves and their NAGs, errors, notes) and the string
-    buffers sliced to them, their start columns renumbered; ids, offsets and lines kept."""
+    buffers sliced to them, their start columns renumbered; ids, offsets and lines kept.
+
+    The work is done in C a column at a time over runs of consecutive kept games (so dropping a
+    few duplicates of a batch costs a copy of its columns, not a Python loop over its rows)."""
     raw = batch.raw
     n = batch.n_games
     indices = list(indices)
+    runs = _core.game_runs(array("q", indices).tobytes())
     out: dict = {"n_games": len(indices), "first_game": batch.first_game}
-    per_game = [(g, g + 1) for g in indices]
     handled = {"n_games", "first_game", TAG_SLOTS, *GAME_STRINGS}
-    tag_shift: Optional[List[int]] = None
+    tag_shifts = b""
     for start_column, (numeric, strings) in CHILD_TABLES.items():
-        starts = _numbers(raw, start_column).tolist()
         total = _child_rows(raw, numeric, strings)
-        ends = _ends(starts, total)
-        ranges = [(starts[g], ends[g]) for g in indices]
-        new_starts, shifts = _starts(ranges)
-        out[start_column] = new_starts.tobytes() if starts else b""
+        new_starts, ranges, shifts = _core.take_table(raw[start_column], total, runs if raw[start_column] else b"")
+        out[start_column] = new_starts if raw[start_column] else b""
         if start_column == "tag_start":
-            tag_shift = shifts
+            tag_shifts = shifts
         for name in numeric:
             out[name] = _take_rows(raw, name, ranges)
         for name in strings:
             out[name] = _take_strings(raw[name], ranges, total)
         handled.update((start_column, *numeric, *strings))
-        if start_column == "move_start":  # the NAG lists of the kept moves
-            nag_starts = _numbers(raw, NAG_TABLE[0]).tolist()
-            nag_ends = _ends(nag_starts, len(raw[NAG_TABLE[1][0]]))
-            nag_ranges = [(nag_starts[a], nag_ends[b - 1]) for a, b in ranges if b > a]
-            out[NAG_TABLE[0]] = _renumbered(nag_starts, ranges, nag_ranges)
-            out[NAG_TABLE[1][0]] = _take_rows(raw, NAG_TABLE[1][0], nag_ranges)
-            handled.add(NAG_TABLE[1][0])
+        if start_column == "move_start":  # the NAG lists of the kept moves (a child of the move rows)
+            nag_start, (nag,) = NAG_TABLE
+            if raw[nag_start]:
+                out[nag_start], nag_ranges, _ = _core.take_table(raw[nag_start], len(raw[nag]), ranges)
+                out[nag] = _take_rows(raw, nag, nag_ranges)
+            else:
+                out[nag_start], out[nag] = b"", raw[nag][:0]
+            handled.add(nag)
     for name in GAME_STRINGS:
-        out[name] = _take_strings(raw[name], per_game, n)
-    out[TAG_SLOTS] = _take_tag_slots(raw[TAG_SLOTS], n, indices, tag_shift or [])
+        out[name] = _take_strings(raw[name], runs, n)
+    out[TAG_SLOTS] = _core.take_slots(raw[TAG_SLOTS], n, runs, tag_shifts) if raw[TAG_SLOTS] else b""
     for name in raw.keys():  # every other column has one row per game
         if name not in handled:
-            out[name] = _take_rows(raw, name, per_game) if raw[name] else raw[name]
+            out[name] = _take_rows(raw, name, runs) if raw[name] else raw[name]
     view = GameBatch(out, batch.source, batch.first_game)
     view.ids = [batch.game_id(g) for g in indices]
     view.games_read = batch.n_games
@@ -184,32 +154,5 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
 def _child_rows(raw, numeric: Sequence[str], strings: Sequence[str]) -> int:
     """The rows of a child table: the most any of its columns holds (a column that was not
     recorded holds none)."""
-    counts = [len(raw[name][0]) // 4 - 1 for name in strings] + [len(_numbers(raw, name)) for name in numeric]
+    counts = [len(raw[name][0]) // 4 - 1 for name in strings] + [len(raw[name]) // _width(name) for name in numeric]
     return max([0, *counts])
-
-
-def _renumbered(nag_starts: List[int], move_ranges, nag_ranges) -> bytes:
-    """The nag_start column of the kept moves, pointing into the kept NAG rows."""
-    if not nag_starts:
-        return b""
-    out = array("i")
-    shift_of = iter(nag_ranges)
-    at = 0
-    for a, b in move_ranges:
-        if b == a:
-            continue
-        first, last = next(shift_of)
-        out.extend(at + s - first for s in nag_starts[a:b])
-        at += last - first
-    return out.tobytes()
-
-
-def _take_tag_slots(data: bytes, n: int, indices: Sequence[int], shifts: Sequence[int]) -> bytes:
-    """tag_slots (tag by tag: TAG_COLUMN_COUNT runs of n games) of the kept games, renumbered."""
-    if not data:
-        return b""
-    slots = memoryview(data).cast("i")
-    out = array("i")
-    for t in range(len(slots) // n if n else 0):
-        out.extend(slots[t * n + g] + shifts[k] if slots[t * n + g] else 0 for k, g in enumerate(indices))
-    return out.tobytes()

@@ -26,28 +26,33 @@ class ChunkWork(NamedTuple):
     selection: Selection = KEEP_ALL
 
 
-def run_chunk(work: ChunkWork, chunk: Chunk, data: Optional[bytes] = None) -> dict:
-    """Reads one chunk through the run's sinks. Returns {"index", "counts" (the Summary's),
-    "outputs": [each sink's finish_chunk(), in the order of work.specs], "seam_ok"}, or
-    {"index", "unreadable": why} when the chunk names a file this worker cannot read."""
+def run_chunk(work: ChunkWork, chunk: Chunk, data: Optional[bytes] = None, selection: Optional[Selection] = None) -> dict:
+    """Reads one chunk through the run's sinks (selected by ``selection``, default the run's).
+    Returns {"index", "counts" (the Summary's), "outputs": [each sink's finish_chunk(), in the
+    order of work.specs], "seam_ok"}, or {"index", "unreadable": why} when the chunk names a
+    file this worker cannot read."""
     try:
         data = chunk.body() if data is None else data
     except Unreadable as exc:
         return {"index": chunk.index, "unreadable": str(exc)}
     try:
-        return _run_chunk(work, chunk, data)
+        return _run_chunk(work, chunk, data, selection=selection)
     finally:
         if isinstance(data, io.IOBase):  # a stream of the chunk's file
             data.close()
 
 
-def _run_chunk(work: ChunkWork, chunk: Chunk, data) -> dict:
+def _run_chunk(work: ChunkWork, chunk: Chunk, data, batches=None, selection: Optional[Selection] = None) -> dict:
+    """The chunk's batches (``batches``: read before, e.g. by pgntools.ordered.key_chunk; else
+    read from ``data``) through the sinks, selected by ``selection`` (default: the run's)."""
     summary = Summary(work.command)
     sinks = []
+    selection = work.selection if selection is None else selection
     try:
         sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id)
-        games, last_offset = feed(chunk_batches(chunk, data, work.options), [*sinks, summary], work.selection)
-        if chunk.numbered and games != chunk.n_games:
+        batches = chunk_batches(chunk, data, work.options) if batches is None else batches
+        games, last_offset = feed(batches, [*sinks, summary], selection)
+        if chunk.numbered and games != chunk.n_games and not getattr(selection, "done", False):
             raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {games} games, "
                                f"the scan found {chunk.n_games} (a seam out of place: please report this)")
         seam_ok = chunk.numbered or seam_holds(chunk, data, last_offset, work.options.max_game_size)

@@ -183,6 +183,50 @@ def test_where_selects_the_same_games_on_the_cluster(tmp_path, cluster):
     assert ma.equals(mb) and set(ma.column("game_id").to_pylist()) <= set(ta.column("game_id").to_pylist())
 
 
+def duplicated_input(tmp_path: Path) -> Path:
+    """games_input twice, and its head a third time: copies in other partitions."""
+    data = games_input(tmp_path).read_bytes()
+    path = tmp_path / "dup.pgn"
+    path.write_bytes(data + b"\n" + data + b"\n" + data[:20_000].rsplit(b"\n[Event ", 1)[0] + b"\n")
+    return path
+
+
+def remote_summary(folder: Path) -> dict:
+    import json
+
+    summary = json.loads((folder / "summary.json").read_text())
+    del summary["seconds"]
+    return summary
+
+
+@pytest.mark.parametrize("mode", ["moves", "position"])
+def test_dedup_and_limit_on_the_cluster(tmp_path, cluster, mode):
+    """--dedup (issue 18) on the cluster: a first pass sends each partition's keys to the client,
+    which decides in input order; the second writes. The outputs, the report's duplicates and the
+    summary are the local run's, with and without --where and --limit."""
+    path = duplicated_input(tmp_path)
+    for name, extra in (("dedup", []), ("where-limit", [*WHERE, "--limit", "300"])):
+        folder = tmp_path / name
+        folder.mkdir()
+        local, result, a, b = on_cluster(folder, [*VALIDATE, "--dedup", mode, *extra], [path], cluster)
+        assert text_outputs(a) == text_outputs(b)
+        assert local["summary"] == remote_summary(b)
+        assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
+        assert b'"duplicate_of"' in (b / "report.jsonl").read_bytes()
+        assert local["summary"]["games"] < local["summary"]["read"]
+
+
+def test_export_dedup_on_the_cluster(tmp_path, cluster):
+    path = duplicated_input(tmp_path)
+    _, _, a, b = on_cluster(tmp_path, [*EXPORT, "--dedup", "moves"], [path], cluster)
+    assert text_outputs(a) == text_outputs(b)
+    ta = ds.dataset(str(a / "dataset" / "games"), format="parquet").to_table().sort_by("game_id")
+    tb = ds.dataset(str(b / "dataset" / "games"), format="parquet").to_table().sort_by("game_id")
+    assert ta.equals(tb)
+    hashes = [h for h in tb.column("movetext_hash").to_pylist() if h is not None]
+    assert hashes and len(hashes) == len(set(hashes))  # one row per distinct game
+
+
 def stats_document(path: Path) -> dict:
     """A stats --json document without the fields that time the run."""
     import json

@@ -102,15 +102,15 @@ def test_where_can_name_the_hash(small, tmp_path):
     assert out.read_bytes() == (A + A_UCI + A).encode()
 
 
-def test_same_output_for_any_jobs_and_no_scheduler(small, tmp_path):
+def test_same_output_for_any_jobs(small, tmp_path):
+    """(More in test_dedup_parallel.py, and on a Dask cluster in test_dask.py.)"""
     outs = []
     for jobs in (1, 2, 4):
-        out = tmp_path / f"j{jobs}.pgn"
-        pgntools("filter", small, "--dedup", "moves", "-o", out, "--jobs", jobs, "--chunk-bytes", 64)
-        outs.append(out.read_bytes())
+        out, rep = tmp_path / f"j{jobs}.pgn", tmp_path / f"j{jobs}.jsonl"
+        pgntools("filter", small, "--dedup", "moves", "-o", out, "--report", rep, "--jobs", jobs, "--chunk-bytes", 64)
+        outs.append((out.read_bytes(), rep.read_bytes()))
     assert outs[0] == outs[1] == outs[2]
-    result = pgntools("validate", small, "--dedup", "moves", "--scheduler", "tcp://127.0.0.1:1")
-    assert result.returncode == 2 and b"--dedup" in result.stderr
+    assert duplicates(tmp_path / "j4.jsonl") == {1: 0, 6: 0}
 
 
 def _python_chess_keys(text: str):

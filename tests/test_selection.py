@@ -129,6 +129,38 @@ def test_a_view_of_some_games_slices_every_column(tmp_path, detach):
     assert take_games(bare, keep).games() == [bare.games()[g] for g in keep]
 
 
+@pytest.mark.parametrize("pattern", ["none", "first", "last", "head", "tail", "one_dropped", "pairs"])
+def test_views_of_runs_of_games(tmp_path, pattern):
+    """take_games gathers runs of consecutive games in C: runs at either end, one game, none."""
+    source = tmp_path / "in.pgn"
+    source.write_bytes(games_input())
+    options = ReaderOptions(moves=True, comments=True, final_fen=True, pgn=True, raw_invalid=True, tag_columns=True)
+    batch = next(iter_batches(str(source), options=options))
+    n = batch.n_games
+    keep = {"none": [], "first": [0], "last": [n - 1], "head": list(range(n // 2)), "tail": list(range(n // 2, n)),
+            "one_dropped": [g for g in range(n) if g != n // 3],
+            "pairs": [g for g in range(n) if g % 4 < 2]}[pattern]
+    view = take_games(batch, keep)
+    assert view.n_games == len(keep)
+    assert view.games() == [batch.games()[g] for g in keep]
+    assert list(view.column("offset")) == [batch.column("offset")[g] for g in keep]
+
+
+def test_the_gathering_helpers_check_their_ranges():
+    import array
+
+    ranges = array.array("q", [0, 3]).tobytes()
+    assert _core.take_rows(b"abcdef", 2, ranges) == b"abcdef"
+    with pytest.raises(ValueError):
+        _core.take_rows(b"abcd", 2, ranges)
+    with pytest.raises(ValueError):
+        _core.take_strings(array.array("i", [0, 1]).tobytes(), b"x", ranges)
+    with pytest.raises(ValueError):
+        _core.take_table(array.array("i", [0, 2]).tobytes(), 5, ranges)
+    assert _core.game_runs(array.array("q", [0, 1, 2, 5, 7, 8]).tobytes()) == \
+        array.array("q", [0, 3, 5, 6, 7, 9]).tobytes()
+
+
 def test_every_batch_column_has_a_place_in_the_views():
     """A new C batch column must be declared per game or in a child table (pgntools.selection)."""
     children = {name for numeric, strings in CHILD_TABLES.values() for name in (*numeric, *strings)}

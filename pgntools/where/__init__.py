@@ -8,11 +8,14 @@ evaluate.py (a batch at a time, with Arrow compute; null semantics).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools.selection import ByIndices, take_games
 from pgntools.where.check import Checked, check, names
 from pgntools.where.parser import WhereError, parse
+
+if TYPE_CHECKING:
+    from pgntools.dedup import Candidates
 
 __all__ = ["Choose", "Where", "WhereError", "compile_where", "names"]
 
@@ -64,8 +67,10 @@ def compile_where(text: str) -> Where:
 class Choose(ByIndices):
     """The selection of the command line's --where, --sample/--seed and --limit: the games the
     condition keeps, of those the sample's share, the first ``limit`` of them. With a limit the
-    selection is ``done`` once it has that many (the run then stops reading); a limit counts
-    the games of one run in input order, so it needs the run read in one thread."""
+    selection is ``done`` once it has that many (the run then stops reading). --dedup and a
+    limit depend on the games before (``ordered``): ``local`` is each game's own choice (made
+    wherever the game is read), ``decide`` the in-order rest, made in one place (in-process
+    here, in ``kept``; in a parallel run by the parent: pgntools.ordered)."""
 
     before_replay = None  # (the tag filter goes to the reader through needs)
 
@@ -86,6 +91,7 @@ class Choose(ByIndices):
         self.chosen = 0   # games selected so far (for the limit)
         self.done = limit is not None and limit <= 0
         self.duplicates: list = []  # the last batch's games --dedup dropped
+        self.unread = 0  # the games of the last batch after the one that reached --limit (feed: not read)
 
     def __reduce__(self):
         return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit,
@@ -104,7 +110,7 @@ class Choose(ByIndices):
             needs["positions"] = self.targets
         if self.signatures:
             needs["materials"] = self.signatures
-        if self.sample is not None or self.dedup is not None:
+        if self.sample is not None or self.ordered:
             needs["numbered"] = True  # by game id: a parallel run numbers its chunks
         return needs
 
@@ -117,10 +123,35 @@ class Choose(ByIndices):
             view.duplicates, view.dedup_mode = self.duplicates, self.dedup.mode
         return view
 
+    @property
+    def ordered(self) -> bool:
+        """Whether a game's choice depends on the games before it (--dedup, --limit): made in
+        input order in one place, the parent of a parallel run (pgntools.ordered)."""
+        return self.dedup is not None or self.limit is not None
+
     def kept(self, batch) -> List[int]:
         """The batch-local indices of the games chosen, ascending."""
         if self.done:
+            self.unread = batch.n_games  # (--limit 0)
             return []
+        indices = self.local(batch)
+        if not self.ordered:
+            return indices
+        decision = self.decide(self.candidates(batch, indices))
+        if decision.dropped:
+            from pgntools.dedup import Duplicate
+
+            offsets, lines = batch.column("offset"), batch.column("line")
+            self.duplicates = [Duplicate(batch.game_id(indices[p]), batch.source, offsets[indices[p]],
+                                         lines[indices[p]], repeats) for p, repeats in decision.dropped]
+        kept = [indices[p] for p in decision.kept]
+        if self.done:  # the games after the last one chosen were never reached: not read
+            self.unread = batch.n_games - 1 - kept[-1]
+        return kept
+
+    def local(self, batch) -> List[int]:
+        """The batch-local indices of the games --where, --where-position and --material keep
+        (and --sample, without --dedup): each game's own choice, made wherever it is read."""
         if self.where is not None or self.sample is not None or self.targets or self.signatures:
             import pyarrow as pa  # (--dedup or --limit alone: no pyarrow)
             import pyarrow.compute as pc
@@ -143,21 +174,61 @@ class Choose(ByIndices):
             share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
             mask = share if mask is None else pc.and_(mask, share)
         if mask is None:
-            indices = list(range(batch.n_games))
-        else:
-            found = pc.indices_nonzero(mask)
-            indices = memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
-        if self.dedup is not None:  # after --where, before --sample: a sample of the distinct games
-            indices, self.duplicates = self.dedup.decide(batch, indices)
-        if self.sample is not None and self.dedup is not None:
-            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
-            flags = share.to_pylist()
-            indices = [g for g in indices if flags[g]]
+            return list(range(batch.n_games))
+        found = pc.indices_nonzero(mask)
+        return memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+
+    def candidates(self, batch, indices: Sequence[int]) -> "Candidates":
+        """What the in-order choice needs of these games of the batch (``local``'s): their ids and,
+        with --dedup, their keys (bytes: a worker sends them to the parent of a parallel run)."""
+        from pgntools.dedup import Candidates, keys_of
+
+        if self.dedup is None:
+            return Candidates(ids_of(batch, indices), b"", b"", b"")
+        return keys_of(batch, indices, self.dedup.mode)
+
+    def decide(self, candidates: "Candidates") -> "Decision":
+        """The in-order choice of some games (their ``candidates``, in input order, after all
+        those decided before): --dedup (the first of each key), then --sample of the distinct
+        games, then --limit. Positions into the candidates: those kept, and those --dedup dropped
+        with the game each repeats."""
+        from array import array
+
+        ids = memoryview(candidates.ids).cast("q")
+        positions: Sequence[int] = range(len(ids))
+        dropped: list = []
+        if self.dedup is not None:
+            positions, dropped = self.dedup.decide_keys(candidates)
+        if self.sample is not None and self.dedup is not None and len(positions):
+            from pgntools.where.sample import sampled_ids
+
+            flags = sampled_ids(array("q", [ids[p] for p in positions]), self.sample, self.seed)
+            positions = [p for p, keep in zip(positions, flags) if keep]
         if self.limit is not None:
-            indices = indices[:self.limit - self.chosen]
-            self.chosen += len(indices)
+            positions = positions[:self.limit - self.chosen]
+            self.chosen += len(positions)
             self.done = self.chosen >= self.limit
-            if self.done and self.duplicates:  # those after the last game chosen were never reached
-                last = batch.game_id(indices[-1]) if indices else -1
-                self.duplicates = [d for d in self.duplicates if d.game < last]
-        return indices
+            if self.done and dropped:  # those after the last game chosen were never reached
+                last = positions[-1] if len(positions) else -1
+                dropped = [d for d in dropped if d[0] < last]
+        return Decision(list(positions), dropped)
+
+
+def ids_of(batch, indices: Sequence[int]) -> bytes:
+    """The ids of the batch's games ``indices`` (int64 bytes)."""
+    from array import array
+
+    if batch.ids is None:
+        if len(indices) == batch.n_games:
+            return array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
+        first = batch.first_game
+        return array("q", [first + g for g in indices]).tobytes()
+    return array("q", [batch.ids[g] for g in indices]).tobytes()
+
+
+class Decision(NamedTuple):
+    """The in-order choice of some candidates: the positions kept, and (position, the game id it
+    repeats) of each game --dedup dropped (Choose.decide)."""
+
+    kept: List[int]
+    dropped: List[Tuple[int, int]]

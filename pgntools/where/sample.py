@@ -42,3 +42,11 @@ def sampled(first_game: int, n: int, fraction: float, seed: int) -> pa.Array:
     if fraction >= 1:
         return pc.is_valid(ids)
     return pc.less(mix(ids, seed), _u64(threshold(fraction)))
+
+
+def sampled_ids(ids, fraction: float, seed: int) -> list:
+    """For the games ``ids`` (int64 array): whether the sample keeps each (as ``sampled``)."""
+    if fraction >= 1:
+        return [True] * len(ids)
+    array = pa.Array.from_buffers(pa.int64(), len(ids), [None, pa.py_buffer(ids.tobytes())])
+    return pc.less(mix(array, seed), _u64(threshold(fraction))).to_pylist()
