@@ -145,7 +145,8 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
     indices = list(indices)
     out: dict = {"n_games": len(indices), "first_game": batch.first_game}
     per_game = [(g, g + 1) for g in indices]
-    handled = {"n_games", "first_game", TAG_SLOTS, *GAME_STRINGS}
+    handled = {"n_games", "first_game", TAG_SLOTS, *GAME_STRINGS, *_core.BATCH_COUNTS}
+    out.update((name, raw[name]) for name in _core.BATCH_COUNTS if name in raw)  # the batch's numbers, as they were
     tag_shift: Optional[List[int]] = None
     for start_column, (numeric, strings) in CHILD_TABLES.items():
         starts = _numbers(raw, start_column).tolist()
@@ -176,7 +177,7 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
             out[name] = _take_rows(raw, name, per_game) if raw[name] else raw[name]
     view = GameBatch(out, batch.source, batch.first_game)
     view.ids = [batch.game_id(g) for g in indices]
-    view.games_read = batch.n_games
+    view.games_read = batch.read_count()
     return view
 
 

@@ -82,7 +82,9 @@
     X(G_CHECKS, int32_t, "i", "checks")              /* mainline moves giving check (mate too) */ \
     X(G_UNDERPROMOTIONS, uint8_t, "B", "underpromotions")                                           \
     X(G_MAX_HALFMOVE_CLOCK, uint16_t, "H", "max_halfmove_clock") /* the start position's too */    \
-    X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */
+    X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */ \
+    X(G_GAME_NUMBER, int64_t, "q", "game_number") /* with a tag filter: the game's number in the */ \
+                                                  /* stream (the games it drops leave gaps) */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

@@ -49,10 +49,16 @@ static bool clause_holds(const TagClause *k, const char *s, size_t n)
     return holds(k->op, compare_bytes(s, n, k->text, k->len));
 }
 
-bool tag_filter_pass(const TagFilter *f, const int32_t *slots, const int32_t *offsets, const char *data)
+bool tag_filter_pass(const TagFilter *f, const int32_t *slots, const int32_t *offsets, const char *data,
+                     int speed)
 {
     for (size_t i = 0; i < f->n; i++) {
         const TagClause *k = &f->clauses[i];
+        if (k->op == TF_SPEED) {
+            if (speed < 0 || speed > 31 || !(((uint32_t)k->value >> speed) & 1u))
+                return false;
+            continue;
+        }
         int32_t slot = slots[k->tag];
         if (slot <= 0)
             return false; /* no such tag: null */

@@ -125,7 +125,7 @@ class Choose(ByIndices):
             import pyarrow as pa  # (--dedup or --limit alone: no pyarrow)
             import pyarrow.compute as pc
 
-            from pgntools.where.sample import sampled
+            from pgntools.where.sample import batch_sampled
         mask = None
         if self.where is not None:
             from pgntools.where.evaluate import Evaluation
@@ -140,7 +140,7 @@ class Choose(ByIndices):
                 reached = flag(numeric(batch, "derived", pa.uint8()), DERIVED_BITS[bit])
                 mask = reached if mask is None else pc.and_(mask, reached)
         if self.sample is not None and self.dedup is None:
-            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
+            share = batch_sampled(batch, self.sample, self.seed)
             mask = share if mask is None else pc.and_(mask, share)
         if mask is None:
             indices = list(range(batch.n_games))
@@ -150,7 +150,7 @@ class Choose(ByIndices):
         if self.dedup is not None:  # after --where, before --sample: a sample of the distinct games
             indices, self.duplicates = self.dedup.decide(batch, indices)
         if self.sample is not None and self.dedup is not None:
-            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
+            share = batch_sampled(batch, self.sample, self.seed)
             flags = share.to_pylist()
             indices = [g for g in indices if flags[g]]
         if self.limit is not None:

@@ -42,3 +42,14 @@ def sampled(first_game: int, n: int, fraction: float, seed: int) -> pa.Array:
     if fraction >= 1:
         return pc.is_valid(ids)
     return pc.less(mix(ids, seed), _u64(threshold(fraction)))
+
+
+def batch_sampled(batch, fraction: float, seed: int) -> pa.Array:
+    """For each game of a batch, by its id (a batch a tag filter thinned, or a view, has ids that
+    are not consecutive): whether the sample keeps it."""
+    if batch.ids is None:
+        return sampled(batch.first_game, batch.n_games, fraction, seed)
+    ids = ints(batch.ids, pa.int64())
+    if fraction >= 1:
+        return pc.is_valid(ids)
+    return pc.less(mix(ids, seed), _u64(threshold(fraction)))
