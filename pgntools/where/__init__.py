@@ -75,6 +75,11 @@ class Choose(ByIndices):
         from pgntools.where.position import signatures, targets
 
         self.where = Where(where) if where else None
+        self.decided = False  # the reader's tag filter decides the whole condition (nothing to evaluate)
+        if self.where is not None:
+            from pgntools.where.prefilter import decided_by_tags
+
+            self.decided = decided_by_tags(self.where.checked)
         self.position_texts, self.material_texts = tuple(positions), tuple(materials)
         self.targets, self.signatures = targets(positions), signatures(materials)  # (SelectionError)
         self.sample, self.seed, self.limit = sample, seed, limit
@@ -121,13 +126,16 @@ class Choose(ByIndices):
         """The batch-local indices of the games chosen, ascending."""
         if self.done:
             return []
-        if self.where is not None or self.sample is not None or self.targets or self.signatures:
-            import pyarrow as pa  # (--dedup or --limit alone: no pyarrow)
+        # a condition the reader decided on the tags (game_number: it did, in this batch) is true
+        # for every game it recorded
+        evaluate = self.where is not None and not (self.decided and (batch.raw["game_number"] or not batch.n_games))
+        if evaluate or self.sample is not None or self.targets or self.signatures:
+            import pyarrow as pa  # (--dedup, --limit or a decided condition alone: no pyarrow)
             import pyarrow.compute as pc
 
             from pgntools.where.sample import batch_sampled
         mask = None
-        if self.where is not None:
+        if evaluate:
             from pgntools.where.evaluate import Evaluation
 
             mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
