@@ -24,7 +24,7 @@ class Where(ByIndices):
     ``tag_only``: the condition reads tags only (no field the replay fills), so it could be
     decided before the replay."""
 
-    before_replay = None  # a tag-only condition is decided after the replay for now
+    before_replay = None  # (a Choose hands the tag conjuncts to the reader through its needs)
 
     def __init__(self, text: str):
         self.text = text
