@@ -129,9 +129,8 @@ class Choose(ByIndices):
         # a condition the reader decided on the tags (game_number: it did, in this batch) is true
         # for every game it recorded
         evaluate = self.where is not None and not (self.decided and (batch.raw["game_number"] or not batch.n_games))
-        if evaluate or self.sample is not None or self.targets or self.signatures:
-            import pyarrow as pa  # (--dedup, --limit or a decided condition alone: no pyarrow)
-            import pyarrow.compute as pc
+        if evaluate or self.sample is not None:
+            import pyarrow.compute as pc  # (--dedup, --limit, positions or a decided condition alone: no pyarrow)
 
             from pgntools.where.sample import batch_sampled
         mask = None
@@ -139,14 +138,6 @@ class Choose(ByIndices):
             from pgntools.where.evaluate import Evaluation
 
             mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
-        for asked, bit in ((self.targets, "reached_position"), (self.signatures, "reached_material")):
-            if asked:  # the reader's bit: the game reached one of them
-                from pgntools.reader import DERIVED_BITS
-                from pgntools.sinks.arrays import numeric
-                from pgntools.sinks.tables import flag
-
-                reached = flag(numeric(batch, "derived", pa.uint8()), DERIVED_BITS[bit])
-                mask = reached if mask is None else pc.and_(mask, reached)
         if self.sample is not None and self.dedup is None:
             share = batch_sampled(batch, self.sample, self.seed)
             mask = share if mask is None else pc.and_(mask, share)
@@ -155,6 +146,12 @@ class Choose(ByIndices):
         else:
             found = pc.indices_nonzero(mask)
             indices = memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+        for asked, bit in ((self.targets, "reached_position"), (self.signatures, "reached_material")):
+            if asked:  # the reader's bit: the game reached one of them (a byte a game: no Arrow,
+                from pgntools.reader import DERIVED_BITS  # whose import is 0.3 s of CPU)
+
+                derived, bit = batch.raw["derived"], DERIVED_BITS[bit]
+                indices = [g for g in indices if derived[g] & bit]
         if self.dedup is not None:  # after --where, before --sample: a sample of the distinct games
             indices, self.duplicates = self.dedup.decide(batch, indices)
         if self.sample is not None and self.dedup is not None:
