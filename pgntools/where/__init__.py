@@ -128,7 +128,8 @@ class Choose(ByIndices):
             return []
         # a condition the reader decided on the tags (game_number: it did, in this batch) is true
         # for every game it recorded
-        evaluate = self.where is not None and not (self.decided and (batch.raw["game_number"] or not batch.n_games))
+        decided = self.decided and (batch.raw.get("game_number") or not batch.n_games)
+        evaluate = self.where is not None and not decided
         if evaluate or self.sample is not None:
             import pyarrow.compute as pc  # (--dedup, --limit, positions or a decided condition alone: no pyarrow)
 
