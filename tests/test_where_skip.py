@@ -111,6 +111,29 @@ def test_the_reader_counts_and_numbers_what_it_skips(tmp_path):
             assert len(batches) > 1500 // 16  # (a batch ends after 16 x batch_games games skipped)
 
 
+def test_a_skipped_game_ends_where_a_read_game_ends(tmp_path):
+    """Games dropped by the filter whose end is not their first marker: a result inside a
+    variation (an error when read; the game goes on), a comment holding a marker and a tag, no
+    marker at all (the next tag section ends it). The game after them is found, kept, numbered."""
+    games = ['[Event "x"]\n[WhiteElo "1000"]\n\n1. e4 (1. d4 1-0) e5 {0-1 [Event "y"]} 2. Nf3 0-1\n',
+             '[Event "x"]\n[WhiteElo "1000"]\n\n1. e4 e5 (2. Nf3 (2. f4 *) Nc6) 2. Nc3\n',
+             '[Event "x"]\n[WhiteElo "1000"]\n\n1. e4 {a comment cut by a tag line\n[Event "y"]\n\n1. d4 *\n',
+             '[Event "z"]\n[WhiteElo "2700"]\n\n1. e4 e5 1-0\n']
+    path = tmp_path / "ends.pgn"
+    path.write_text("\n".join(games))
+    everything = json.loads(pgntools("validate", path, "--summary", "-").stdout)
+    assert everything["games"] == 5 and everything["invalid"] == 3  # (the cut comment's game y is a game)
+    out = tmp_path / "out.pgn"
+    done = pgntools("filter", path, "--where", "white_elo >= 2600", "-o", out, "--summary", tmp_path / "s.json")
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == games[3] + "\n"
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert (summary["games"], summary["read"], summary["invalid"]) == (1, 5, 0)
+    ids = [batch.game_id(g) for batch in iter_batches(str(path), **{k: v for k, v in Choose(
+        "white_elo >= 2600").needs.items() if k != "numbered"}) for g in range(batch.n_games)]
+    assert ids == [4]
+
+
 def test_a_view_of_a_batch_with_skipped_text_keeps_its_count(tmp_path):
     """Non-PGN text before the games, and a condition evaluated after the reader (a date): the
     selection's view keeps the batch's counts (it crashed on them)."""
@@ -192,3 +215,33 @@ def test_speed_predicates_agree_with_the_evaluator_on_every_corpus_file(path):
         needs = {k: v for k, v in choose.needs.items() if k != "numbered"}
         decided = [b.game_id(g) for b in iter_batches(str(path), replay=False, **needs) for g in choose.kept(b)]
         assert decided == expected, text
+
+
+@pytest.mark.parametrize("path", corpus_pgn_files() or [None], ids=corpus_id)
+def test_skipping_a_game_finds_the_game_boundaries_reading_it_finds(path):
+    """A game the filter drops is read past by its tokens alone (game.c skip_movetext): the games
+    kept are those the evaluator keeps when every game is read, and they start, end and sit on
+    the lines they have then, on every corpus file (comments, variations, results inside them,
+    prose between games, Latin-1, CR LF)."""
+    if path is None:
+        pytest.skip("shared corpora not found")
+    fields = ("offset", "length", "line", "status", "ply_count")
+    expressions = ("white >= 'M'", "white < 'M'")
+    wheres = [compile_where(text) for text in expressions]
+    every, evaluated = {}, [[] for _ in expressions]
+    for batch in iter_batches(str(path), tag_columns=True):
+        for g, row in enumerate(zip(*(batch.column(f) for f in fields))):
+            every[batch.game_id(g)] = row
+        for found, where in zip(evaluated, wheres):
+            found.extend(batch.game_id(g) for g in where.kept(batch))
+    for expression, expected in zip(expressions, evaluated):
+        choose = Choose(expression)
+        needs = {k: v for k, v in choose.needs.items() if k != "numbered"}
+        read, kept = 0, {}
+        for batch in iter_batches(str(path), **needs):
+            read += batch.read_count()
+            for g in choose.kept(batch):
+                kept[batch.game_id(g)] = tuple(batch.column(f)[g] for f in fields)
+        assert read == len(every)
+        assert list(kept) == expected, expression
+        assert kept == {i: every[i] for i in kept}, expression
