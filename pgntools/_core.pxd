@@ -125,7 +125,7 @@ cdef extern from "derived.h":
 
 
 cdef extern from "game.h":
-    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED
+    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED, TF_DATE_GE
     ctypedef struct TagClause:
         int tag
         int op

@@ -219,7 +219,7 @@ cdef class BatchReader:
             if self.clauses == NULL:
                 raise MemoryError()
             for i, (tag, op, number, value, text) in enumerate(options.tag_filter):
-                if not (0 <= tag < TAG_COLUMN_COUNT and TF_LT <= op <= TF_SPEED):
+                if not (0 <= tag < TAG_COLUMN_COUNT and TF_LT <= op <= TF_DATE_GE):
                     raise ValueError(f"tag_filter: bad clause {(tag, op, number, value, text)!r}")
                 self.filter_texts.append(bytes(text))
                 self.clauses[i].tag = tag

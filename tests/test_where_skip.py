@@ -196,20 +196,24 @@ def test_the_same_games_for_any_jobs(tmp_path, expression):
 
 SPEEDS = ["speed = 'blitz'", "speed in ('bullet', 'ultrabullet')", "speed is null", "not speed = 'classical'",
           "speed between 'bullet' and 'classical' or speed is null", "speed like 'c%'"]
+# dates with ?? parts are intervals of days (2023.??.?? is some day of 2023): compared so in C too
+DATES = ["date >= '2019.01.01'", "date < '2015.06.01'", "date = '2021.03.14'", "date != '2019.03.01'",
+         "date between '1990.01.01' and '2010.12.31'", "utc_date > '2020.04.15'", "date <= '1980.12.31'"]
 
 
 @pytest.mark.parametrize("path", corpus_pgn_files() or [None], ids=corpus_id)
-def test_speed_predicates_agree_with_the_evaluator_on_every_corpus_file(path):
-    """The reader's decision on speed (its mask of speed codes) keeps exactly the games the batch
-    evaluator keeps when it sees every game."""
+def test_conditions_the_reader_decides_agree_with_the_evaluator_on_every_corpus_file(path):
+    """The reader's decision on speed (its mask of speed codes) and on dates (intervals of days)
+    keeps exactly the games the batch evaluator keeps when it sees every game."""
     if path is None:
         pytest.skip("shared corpora not found")
-    wheres = [compile_where(text) for text in SPEEDS]
-    evaluated = [[] for _ in SPEEDS]
-    for batch in iter_batches(str(path), replay=False):  # (speed is read from the tags alone)
+    texts = SPEEDS + DATES
+    wheres = [compile_where(text) for text in texts]
+    evaluated = [[] for _ in texts]
+    for batch in iter_batches(str(path), replay=False, tag_columns=True):  # (read from the tags alone)
         for found, where in zip(evaluated, wheres):
             found.extend(batch.game_id(g) for g in where.kept(batch))
-    for text, expected in zip(SPEEDS, evaluated):
+    for text, expected in zip(texts, evaluated):
         choose = Choose(text)
         assert choose.decided and "tag_filter" in choose.needs
         needs = {k: v for k, v in choose.needs.items() if k != "numbered"}

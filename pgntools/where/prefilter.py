@@ -3,7 +3,9 @@ conjuncts of its top-level AND that compare a tag column with a literal, and tho
 alone (the C reader's tag filter, _c/tag_filter.h). A game that fails one of them is neither
 replayed nor recorded (only counted); the whole expression is still evaluated on the games
 recorded, so each clause here only has to be true whenever its conjunct is (a necessary
-condition): that is what lets dates with `??` parts pass through.
+condition); those here are exact (true exactly when the conjunct is: a date with `??` parts is
+compared in C as the interval of days the evaluator makes of it), so when every conjunct has
+one the expression is decided by the reader alone (decided_by_tags).
 
 `speed` (the reader's code of the TimeControl tag) takes one of a few values, so a conjunct on
 it alone (`speed = 'blitz'`, `speed in ('blitz', 'rapid')`, `speed like 'b%' or speed is null`,
@@ -21,6 +23,7 @@ from pgntools.where.parser import Node
 
 # The C enum of tag_filter.h, in its order.
 TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED = range(9)
+TF_DATE = 9  # TF_DATE + TF_LT .. TF_DATE + TF_GE: a PGN date (an interval of days) against a day
 OPS = {"<": TF_LT, "<=": TF_LE, "=": TF_EQ, "!=": TF_NE, ">": TF_GT, ">=": TF_GE}
 FLIPPED = {"<": ">", "<=": ">=", "=": "=", "!=": "!=", ">": "<", ">=": "<="}
 EXACT = 1 << 53  # numbers compared as doubles in C: exact below this
@@ -55,10 +58,8 @@ def _compare(op: str, column: Node, literal: Node) -> List[Clause]:
         if isinstance(value, str) or abs(value) >= EXACT:
             return []
         return [(tag, OPS[op], True, float(value), b"")]
-    if type_ == "date" and op not in (">", ">="):
-        # '2023.??.??' compares as bytes above every day of 2023: a necessary condition for > and >=
-        # only (the interval's first day is below the bytes)
-        return []
+    if type_ == "date":  # ('YYYY.MM.DD': the type check made the literal one)
+        return [(tag, TF_DATE + OPS[op], False, 0.0, str(value).encode())] if len(str(value)) == 10 else []
     return [(tag, OPS[op], False, 0.0, str(value).encode())]
 
 
@@ -155,11 +156,11 @@ def _decided(node: Node) -> Tuple[List[Clause], bool]:
         if left.kind == "literal":
             op, left, right = FLIPPED[op], right, left
         clauses = _compare(op, left, right)
-        return clauses, bool(clauses) and left.type != "date"
+        return clauses, bool(clauses)
     if kind == "between":
         value, low, high = args
         clauses = _compare(">=", value, low) + _compare("<=", value, high)
-        return clauses, len(clauses) == 2 and value.type != "date"
+        return clauses, len(clauses) == 2
     if kind == "like" and not args[2]:  # case-sensitive LIKE 'prefix%'
         found = _tag_column(args[0])
         pattern = args[1].args[0]
