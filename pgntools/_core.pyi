@@ -116,3 +116,16 @@ class DedupKeys:
     nbytes: int
     def add(self, a: bytes, b: bytes, valid: bytes, ids: bytes) -> bytes: ...
 def polyglot_random() -> List[int]: ...  # the 781 Polyglot numbers the C core holds
+
+STATS_VALUES: List[str]       # the value counts of pgntools stats (_c/stats.h SV_ order)
+STATS_ARRAYS: List[str]       # its count arrays (SA_ order)
+STATS_CLOCK_EDGES: List[float]  # each clock bin's low edge, seconds
+STATS_MAX_MOVES: int
+class StatsAccumulator:
+    """pgntools stats' aggregates (_c/stats.c): ``add`` counts a batch (a BatchColumns, read in
+    place, or a mapping of column bytes) and returns its (PGN bytes, valid, fixed, invalid,
+    truncated); ``part`` reads them out as ({array: counts}, {value count: (pairs, error, total)})."""
+    def __init__(self, capacity: int = 4096) -> None: ...
+    def add(self, raw: Mapping[str, object]) -> Tuple[int, int, int, int, int]: ...
+    def part(self) -> Tuple[Dict[str, List[int]], Dict[str, Tuple[List[Tuple[str, int]], int, int]]]: ...
+    def merge(self, part: Tuple[Dict[str, List[int]], Dict[str, Tuple[List[Tuple[str, int]], int, int]]]) -> None: ...

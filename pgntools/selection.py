@@ -72,6 +72,7 @@ CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
                     ("error_token",)),
     "note_start": (("note_kind", "note_ply", "note_count"), ("note_token",)),
     "fix_start": (("fix_kind", "fix_ply"), ("fix_field", "fix_from", "fix_to")),
+    "clock_start": (("clock_ply", "clock_seconds"), ()),  # the clock table (stats: clock_rows)
 }
 NAG_TABLE = ("nag_start", ("nag",))  # one list of NAG values per move row
 GAME_STRINGS = ("start_fen", "final_fen", "pgn", "raw", "opening_eco", "opening_name")  # one string per game (when recorded)

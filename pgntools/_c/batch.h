@@ -83,8 +83,16 @@
     X(G_UNDERPROMOTIONS, uint8_t, "B", "underpromotions")                                           \
     X(G_MAX_HALFMOVE_CLOCK, uint16_t, "H", "max_halfmove_clock") /* the start position's too */    \
     X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */ \
-    X(G_GAME_NUMBER, int64_t, "q", "game_number") /* with a tag filter: the game's number in the */ \
-                                                  /* stream (the games it drops leave gaps) */
+    /* one row per game: the mainline's first move (pgntools stats' first moves, stats.c) */    \
+    X(G_FIRST_MOVE, uint16_t, "H", "first_move")     /* from | to << 6 | piece << 12; 0: none, */ \
+                                                     /* 0xFFFF: a null move */                     \
+    X(G_CLOCK_START, int32_t, "i", "clock_start")    /* first row in the clock table */           \
+    /* one row per mainline [%clk], when asked (clock_rows: stats' clock usage, no move table) */ \
+    X(K_PLY, int16_t, "h", "clock_ply")              /* the ply of the move it follows */         \
+    X(K_CLOCK, double, "d", "clock_seconds")                                                      \
+    /* one row per game, when a tag filter decided (tag_filter.h) */                              \
+    X(G_GAME_NUMBER, int64_t, "q", "game_number") /* the game's number in the stream (the games */ \
+                                                  /* the filter drops leave gaps) */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

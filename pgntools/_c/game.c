@@ -391,6 +391,8 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_UNDERPROMOTIONS, uint8_t, g->derived.underpromotions);
     COL_PUSH(b, G_MAX_HALFMOVE_CLOCK, uint16_t, g->derived.max_halfmove_clock);
     COL_PUSH(b, G_MAX_REPETITIONS, uint16_t, g->derived.max_repetitions);
+    COL_PUSH(b, G_FIRST_MOVE, uint16_t, g->first_move);
+    COL_PUSH(b, G_CLOCK_START, int32_t, g->mark->cols[K_PLY]);
     if (r->filter_tags) /* games the filter drops leave gaps in the numbers (and say it was decided) */
         COL_PUSH(b, G_GAME_NUMBER, int64_t, r->games);
     r->last_offset = r->sc.base + (int64_t)g->start;
