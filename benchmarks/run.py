@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import reference
+import selection_tasks
 from reference import LICHESS, MASTER, OUT, REPO, TCEC
 from tools import BYTECODE_NOTE, JOBS_PAIRS, TOOLS, unavailable, versions
 
@@ -85,7 +86,8 @@ def run_round(result, path, ref):
         result.walls.append(wall)
         result.cpus.append(cpu)
         result.rss_mb.append(rss)
-        result.verdicts.append(verdict(tool.parse(work), ref, tool.valid_only))
+        expected = tool.expect(path) if tool.expect else None
+        result.verdicts.append(verdict(tool.parse(work), ref, tool.valid_only, expected))
     shutil.rmtree(work, ignore_errors=True)
 
 
@@ -104,7 +106,7 @@ def compare_fens(fens, ref):
     return sum(mine.values()), sum((mine - theirs).values())
 
 
-def verdict(answer, ref, valid_only):
+def verdict(answer, ref, valid_only, expected=None):
     """'ok (...)', 'WRONG: n games differ (...)', 'differs (...)' or 'unchecked: ...'.
 
     WRONG: a count of all games, or a final position, that is not python-chess's. 'differs': a
@@ -126,8 +128,19 @@ def verdict(answer, ref, valid_only):
         compared, differ = compare_fens(answer.fens, ref)
         facts.append(f"{compared:,} FENs compared" + (f", {differ:,} differ" if differ else " ok"))
         wrong = max(wrong, differ)
+    if answer.selected is not None or expected is not None:  # a selection task: the games it selected
+        if answer.selected is None:
+            facts.append("no selection found")
+            wrong = max(wrong, 1)
+        elif expected is None:
+            facts.append(f"{answer.selected:,} selected")
+        elif answer.selected == expected:
+            facts.append(f"{answer.selected:,} selected, as the tags say")
+        else:
+            facts.append(f"{answer.selected:,} selected, the tags say {expected:,}")
+            wrong = max(wrong, abs(answer.selected - expected))
     facts += answer.notes
-    if answer.games is None and answer.fens is None:
+    if answer.games is None and answer.fens is None and answer.selected is None:
         return "unchecked: " + ("; ".join(facts) or "no count in output")
     label = f"WRONG: {wrong:,} games differ" if wrong else "differs" if differs else "ok"
     return f"{label} (" + "; ".join(facts) + ")"
@@ -227,6 +240,18 @@ def jobs_lines(results):
     return ["", "--jobs 2 against --jobs 1 (same run, medians):", ""] + lines if lines else []
 
 
+def selection_lines(results, size):
+    """Issue 18's selection targets: overheads over validate, the tag filter against pgn-extract
+    -t, the ~1 % tag-only predicate's MB/s (selection_tasks.py)."""
+    by_name = {r.tool.name: r for r in results}
+    median = lambda r: statistics.median(r.walls)  # noqa: E731
+    lines = selection_tasks.overhead_lines(by_name, median)
+    rates = selection_tasks.rate_lines(by_name, median, size)
+    if rates and not lines:
+        lines = ["", "Selection (issue 18; same run, medians):", ""]
+    return lines + rates
+
+
 def input_section(path, ref, results, skipped, rounds):
     size = os.path.getsize(path)
     variants = f", {ref['variants']:,} other-variant games not compared" if ref["variants"] else ""
@@ -237,6 +262,7 @@ def input_section(path, ref, results, skipped, rounds):
     lines += [row(r, ref, size) for r in results]
     lines += ratio_table(results)
     lines += jobs_lines(results)
+    lines += selection_lines(results, size)
     if skipped:
         lines += ["", "Not run:"] + [f"- {label}: {why}" for label, why in skipped.items()]
     return lines + [""]

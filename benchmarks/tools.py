@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, List, Optional
 
+import selection_tasks
 from reference import REPO, fen4
 
 HERE = Path(__file__).resolve().parent
@@ -31,6 +32,7 @@ class Answer:
     fens: Optional[List] = None          # final FEN (4 fields) per game, None where it gave none
     valid: Optional[int] = None          # games the tool accepts, where it says
     notes: List[str] = field(default_factory=list)
+    selected: Optional[int] = None       # a selection task: the games it selected
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Tool:
     needs: tuple = ()                    # python modules that must import
     subcommand: str = ""                 # pgntools subcommand (probed with --help)
     ok_codes: tuple = (0,)               # exit statuses of a finished run
+    expect: Optional[Callable[[Path], int]] = None  # a selection task: the games it must select
 
 
 # ---- reading answers ----
@@ -251,6 +254,53 @@ TOOLS = [
     Tool("export-jobs2", "pgntools export --parquet --jobs 2 (reader + writer thread)", "pgntools",
          pgntools_argv("export", "--parquet", "{WORK}/parquet", "{FILE}", jobs=2), parquet_answer,
          subcommand="export", ok_codes=VALIDATE_CODES),
+]
+
+# ---- selection (issue 18): a tag filter against pgn-extract -t, a ~1 % tag-only predicate, and
+# the overhead of --dedup and --where-position over validate (benchmarks/selection_tasks.py)
+
+def _selection_answer(work):
+    return selection_tasks.summary_selection_answer(work, Answer)
+
+
+def _pgn_extract_tags(path, work):
+    return [PGN_EXTRACT, "-t", str(selection_tasks.tag_criteria(work)), "--quiet", "-o", str(work / "out.pgn"),
+            str(path)]
+
+
+def _rare_filter(path, work):
+    where = f"white_elo >= {selection_tasks.rare_elo(path)}"
+    return pgntools_argv("filter", "{FILE}", "-o", "{WORK}/out.pgn", "--summary", "{WORK}/summary.json",
+                         "--where", where, "--exit-zero")(path, work)
+
+
+def _elo_count(path):
+    return selection_tasks.games_with_elo_at_least(path, selection_tasks.ELO)
+
+
+def _rare_count(path):
+    return selection_tasks.games_with_elo_at_least(path, selection_tasks.rare_elo(path))
+
+
+TOOLS += [
+    Tool("filter-elo", f'pgntools filter --where "white_elo >= {selection_tasks.ELO}" -o', "pgntools",
+         pgntools_argv("filter", "{FILE}", "-o", "{WORK}/out.pgn", "--summary", "{WORK}/summary.json",
+                       "--where", f"white_elo >= {selection_tasks.ELO}", "--exit-zero"),
+         _selection_answer, subcommand="filter", expect=_elo_count),
+    Tool("pgn-extract-tags", f'pgn-extract `-t` (WhiteElo >= "{selection_tasks.ELO}")', "peer", _pgn_extract_tags,
+         lambda work: selection_tasks.pgn_extract_selection_answer(work, Answer), expect=_elo_count),
+    Tool("filter-1pct", "pgntools filter --where \"white_elo >= X\" -o (X: ~1 % kept)", "pgntools", _rare_filter,
+         _selection_answer, subcommand="filter", expect=_rare_count),
+    Tool("validate-dedup-moves", "pgntools validate --summary --dedup moves", "pgntools",
+         pgntools_argv("validate", "--summary", "{WORK}/summary.json", "--dedup", "moves", "{FILE}"),
+         _selection_answer, subcommand="validate", ok_codes=VALIDATE_CODES),
+    Tool("validate-dedup-position", "pgntools validate --summary --dedup position", "pgntools",
+         pgntools_argv("validate", "--summary", "{WORK}/summary.json", "--dedup", "position", "{FILE}"),
+         _selection_answer, subcommand="validate", ok_codes=VALIDATE_CODES),
+    Tool("validate-where-position", "pgntools validate --summary --where-position (1. e4 e5)", "pgntools",
+         pgntools_argv("validate", "--summary", "{WORK}/summary.json", "--where-position", selection_tasks.OPEN_GAME,
+                       "{FILE}"),
+         _selection_answer, subcommand="validate", ok_codes=VALIDATE_CODES),
 ]
 
 # --jobs 2 against --jobs 1 (issue 7: >= 1.7x on 2 cores), from the same run

@@ -125,7 +125,7 @@ cdef extern from "derived.h":
 
 
 cdef extern from "game.h":
-    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL
+    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED, TF_DATE_GE
     ctypedef struct TagClause:
         int tag
         int op
@@ -177,6 +177,9 @@ cdef extern from "game.h":
     int gr_fill(GameReader *r) nogil
     int64_t gr_games_read(const GameReader *r)
     int64_t gr_skipped_bytes(const GameReader *r)
+    int64_t gr_last_offset(const GameReader *r)
+    int64_t gr_take_filtered(GameReader *r)
+    int64_t gr_batch_filtered(const GameReader *r)
     void gr_skip_oversized(GameReader *r, int64_t limit)
     void gr_set_games_read(GameReader *r, int64_t games)
     void gr_swap_batch(GameReader *r, Batch *other)

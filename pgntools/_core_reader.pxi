@@ -41,7 +41,9 @@ def speed_of(time_control: str) -> str:
     text = time_control.encode()
     return SPEEDS[speed_of_time_control(text, len(text))]
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
-cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", *_COLUMN_IDS, *_STRING_IDS]
+# (the batch's counts first: BATCH_COUNTS of them, then its columns)
+cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", "filtered", "last_offset", *_COLUMN_IDS, *_STRING_IDS]
+BATCH_COUNTS = tuple(_BATCH_KEYS[2:5])  # numbers of the batch, not columns: skipped bytes, games filtered, last offset
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
@@ -218,7 +220,7 @@ cdef class BatchReader:
             if self.clauses == NULL:
                 raise MemoryError()
             for i, (tag, op, number, value, text) in enumerate(options.tag_filter):
-                if not (0 <= tag < TAG_COLUMN_COUNT and TF_LT <= op <= TF_NOT_NULL):
+                if not (0 <= tag < TAG_COLUMN_COUNT and TF_LT <= op <= TF_DATE_GE):
                     raise ValueError(f"tag_filter: bad clause {(tag, op, number, value, text)!r}")
                 self.filter_texts.append(bytes(text))
                 self.clauses[i].tag = tag
@@ -324,7 +326,7 @@ cdef class BatchReader:
                     # The stream broke (corrupt compressed data, a read error). The batch holds
                     # every game that ended before it (the one cut by it was rolled back): hand
                     # them out first, and raise at the next call.
-                    if batch.n_games == 0:
+                    if batch.n_games == 0 and gr_batch_filtered(self.reader) == 0:
                         raise
                     self.done = True
                     self.stream_error = exc
@@ -334,8 +336,9 @@ cdef class BatchReader:
                 raise MemoryError("out of memory while reading games")
             if rc == GR_END:
                 self.done = True
-                if batch.n_games == 0 and gr_skipped_bytes(self.reader) == self.skipped_seen:
-                    raise StopIteration  # (skipped text after the last batch comes in an empty one)
+                if (batch.n_games == 0 and gr_skipped_bytes(self.reader) == self.skipped_seen and
+                        gr_batch_filtered(self.reader) == 0):
+                    raise StopIteration  # (skipped text or games filtered after the last batch come in an empty one)
             return self._take_batch()
 
     cdef _refill(self):
@@ -374,9 +377,15 @@ cdef class BatchReader:
         cdef BatchColumns batch = BatchColumns.__new__(BatchColumns)
         batch.store, batch.spares = store, self.spares
         cdef size_t n_games = store.b.n_games
-        batch.read = {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games,
-                      "skipped_bytes": self._skipped()}
+        batch.read = self._counts(n_games)
         return batch
+
+    cdef dict _counts(self, size_t n_games):
+        """The batch's counts (BATCH_COUNTS) and number of its first game: games the tag filter
+        dropped are counted (``filtered``), and numbered between the others (``game_number``)."""
+        cdef int64_t filtered = gr_take_filtered(self.reader)
+        return {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games - filtered,
+                "skipped_bytes": self._skipped(), "filtered": filtered, "last_offset": gr_last_offset(self.reader)}
 
     cdef int64_t _skipped(self):
         """The bytes of non-game text skipped since the last batch."""
@@ -387,9 +396,8 @@ cdef class BatchReader:
 
     cdef dict _copy_batch(self):
         cdef Batch *b = gr_batch(self.reader)
-        out = {"n_games": b.n_games, "first_game": gr_games_read(self.reader) - <int64_t>b.n_games,
-               "skipped_bytes": self._skipped()}
-        for name in _BATCH_KEYS[3:]:
+        out = self._counts(b.n_games)
+        for name in _BATCH_KEYS[5:]:
             out[name] = _batch_column(b, name)
         batch_clear(b)
         return out

@@ -18,9 +18,12 @@ def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selecti
     if getattr(selection, "done", False):  # --limit 0: nothing to read (as in a parallel run)
         return games, last_offset
     for batch in batches:
-        if batch.n_games:
-            games += batch.n_games
-            last_offset = batch.column("offset")[batch.n_games - 1]
+        read = batch.read_count()  # (with the games a tag filter dropped in the reader)
+        if read:
+            games += read
+            last_offset = batch.raw.get("last_offset", -1)
+            if last_offset is None or last_offset < 0:
+                last_offset = batch.column("offset")[batch.n_games - 1]
         batch = selection.select(batch)
         for sink in sinks:
             sink.write(batch)

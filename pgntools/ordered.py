@@ -48,7 +48,7 @@ def key_chunk(work: ChunkWork, chunk: Chunk, data=None, hold: bool = True) -> di
     try:
         parts, held, games = [], [], 0
         for batch in chunk_batches(chunk, data, options):
-            games += batch.n_games
+            games += batch.read_count()  # with the games a tag filter skipped
             parts.append(selection.candidates(batch, selection.local(batch)))
             if hold:
                 held.append(batch)
@@ -80,19 +80,23 @@ class Decided(Selection):
         self.done, self.unread = False, 0
 
     def select(self, batch):
-        n, first = batch.n_games, batch.first_game
+        n = batch.n_games
         if not n:
             return batch
-        lo, hi = bisect_left(self.kept, first), bisect_left(self.kept, first + n)
-        view = batch if hi - lo == n else take_games(batch, [self.kept[i] - first for i in range(lo, hi)])
-        a, b = bisect_left(self.dropped_ids, first), bisect_left(self.dropped_ids, first + n)
+        # the batch's ids, ascending (not consecutive when the reader's tag filter skipped games)
+        ids = range(batch.first_game, batch.first_game + n) if batch.ids is None else batch.ids
+        low, high = ids[0], ids[-1] + 1
+        lo, hi = bisect_left(self.kept, low), bisect_left(self.kept, high)
+        view = batch if hi - lo == n else take_games(batch, [bisect_left(ids, self.kept[i]) for i in range(lo, hi)])
+        a, b = bisect_left(self.dropped_ids, low), bisect_left(self.dropped_ids, high)
         if b > a:
             offsets, lines = batch.column("offset"), batch.column("line")
-            view.duplicates = [Duplicate(game, batch.source, offsets[game - first], lines[game - first], repeats)
-                               for game, repeats in self.dropped[a:b]]
+            places = [bisect_left(ids, game) for game, _ in self.dropped[a:b]]
+            view.duplicates = [Duplicate(game, batch.source, offsets[g], lines[g], repeats)
+                               for g, (game, repeats) in zip(places, self.dropped[a:b])]
             view.dedup_mode = self.mode
-        if self.stop is not None and first <= self.stop < first + n:
-            self.done, self.unread = True, first + n - 1 - self.stop
+        if self.stop is not None and low <= self.stop < high:
+            self.done, self.unread = True, n - 1 - bisect_left(ids, self.stop)
         return view
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+from array import array
 from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from pgntools import _core
@@ -61,16 +62,28 @@ Source = Union[str, "os.PathLike[str]"]
 
 
 class GameBatch:
-    """One batch of games as columns. ``game_ids`` are 0-based over all inputs."""
+    """One batch of games as columns. ``game_ids`` are 0-based over all inputs.
 
-    ids: Optional[List[int]] = None  # a view of some games (pgntools.selection): their ids
-    games_read: Optional[int] = None  # a view: the games of the batch it was taken from
+    A batch read with a tag filter (``ReaderOptions.tag_filter``) holds only the games that pass
+    it: the reader counted the others (``raw["filtered"]``) and numbered the games it kept
+    between them (``ids``); ``games_read`` counts both."""
+
+    ids: Optional[Sequence[int]] = None  # a view of some games (pgntools.selection), or a filtered batch: their ids
+    games_read: Optional[int] = None  # a view, or a filtered batch: the games read (kept or not)
 
     def __init__(self, raw: dict, source: str, first_game: int):
         self.raw = raw
         self.source = source
         self.n_games = raw["n_games"]
         self.first_game = first_game
+        filtered = raw.get("filtered", 0)
+        if filtered:
+            self.games_read = self.n_games + filtered
+            self.ids = _numbers(raw["game_number"], first_game - raw["first_game"])
+
+    def read_count(self) -> int:
+        """The games read into this batch: its games and those the tag filter dropped."""
+        return self.n_games if self.games_read is None else self.games_read
 
     def game_id(self, g: int) -> int:
         """The input-wide id of the batch's game g (0-based over all inputs)."""
@@ -118,6 +131,14 @@ class GameBatch:
         status = self.column("status")
         note_starts = self.column("note_start").tolist() + [len(self.column("note_kind"))]
         return [g for g in range(self.n_games) if status[g] or note_starts[g] != note_starts[g + 1]]
+
+
+def _numbers(data: bytes, shift: int) -> Sequence[int]:
+    """An int64 column as ids, each plus ``shift`` (an input after the first: the reader numbers
+    each input's games from 0)."""
+    ids = array("q")
+    ids.frombytes(data)
+    return ids if not shift else array("q", [i + shift for i in ids])
 
 
 def _slice_strings(buffers: Tuple[bytes, bytes], start: int, end: int) -> List[str]:
@@ -414,7 +435,7 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
             try:
                 for raw in _core.BatchReader(inp.stream, options):
                     batch = GameBatch(raw, inp.name, next_game)
-                    next_game += batch.n_games
+                    next_game += batch.read_count()
                     yield batch
             except InputError as exc:
                 if on_error is None:

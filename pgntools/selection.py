@@ -118,7 +118,8 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
     indices = list(indices)
     runs = _core.game_runs(array("q", indices).tobytes())
     out: dict = {"n_games": len(indices), "first_game": batch.first_game}
-    handled = {"n_games", "first_game", TAG_SLOTS, *GAME_STRINGS}
+    handled = {"n_games", "first_game", TAG_SLOTS, *GAME_STRINGS, *_core.BATCH_COUNTS}
+    out.update((name, raw[name]) for name in _core.BATCH_COUNTS if name in raw)  # the batch's numbers, as they were
     tag_shifts = b""
     for start_column, (numeric, strings) in CHILD_TABLES.items():
         total = _child_rows(raw, numeric, strings)
@@ -147,7 +148,7 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
             out[name] = _take_rows(raw, name, runs) if raw[name] else raw[name]
     view = GameBatch(out, batch.source, batch.first_game)
     view.ids = [batch.game_id(g) for g in indices]
-    view.games_read = batch.n_games
+    view.games_read = batch.read_count()
     return view
 
 

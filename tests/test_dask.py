@@ -249,3 +249,15 @@ def test_stats_on_the_cluster(tmp_path, cluster):
     assert local == remote
     assert local["games"] > 20 and local["validity"]["invalid"] > 0 and local["first_moves"]["top"]
     assert "<svg" in (tmp_path / "remote.html").read_text()
+
+
+def test_a_condition_the_reader_decides_selects_the_same_games_on_the_cluster(tmp_path, cluster):
+    """A condition on tags and speed alone: the workers' readers skip the other games (counted,
+    not recorded); the outputs and counts are the local run's."""
+    path = games_input(tmp_path)
+    where = ["--where", "speed in ('bullet', 'blitz') and white_elo >= 2000"]
+    local, result, a, b = on_cluster(tmp_path, [*VALIDATE, *where], [path], cluster)
+    assert text_outputs(a) == text_outputs(b)
+    assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
+    if CORPORA.is_dir():
+        assert 0 < local["summary"]["games"] < local["summary"]["read"]

@@ -59,7 +59,7 @@ def kept(pgn_file, expression: str, batch_games: int = 1024):
     out = []
     needs = {k: v for k, v in where.needs.items() if k != "numbered"}  # (a run's need, not the reader's)
     for batch in iter_batches(str(pgn_file), batch_games=batch_games, **needs):
-        out.extend(batch.first_game + g for g in where.kept(batch))
+        out.extend(batch.game_id(g) for g in where.kept(batch))
     return out
 
 
@@ -274,7 +274,7 @@ def test_choose_limit_counts_across_batches(pgn_file):
     chosen = []
     needs = {k: v for k, v in choose.needs.items() if k != "numbered"}  # (a parallel run's need)
     for batch in iter_batches(str(pgn_file), batch_games=2, **needs):
-        chosen.extend(batch.first_game + g for g in choose.kept(batch))
+        chosen.extend(batch.game_id(g) for g in choose.kept(batch))
         if choose.done:
             break
     assert chosen == [0, 1, 3, 5]
@@ -289,28 +289,36 @@ def test_the_tag_filter_before_the_replay_selects_the_same(pgn_file, expression,
     needs = {k: v for k, v in choose.needs.items() if k != "numbered"}
     chosen = []
     for batch in iter_batches(str(pgn_file), **needs):
-        chosen.extend(batch.first_game + g for g in choose.kept(batch))
+        chosen.extend(batch.game_id(g) for g in choose.kept(batch))
     assert chosen == expected
 
 
 def test_games_failing_the_tag_filter_are_not_replayed(pgn_file):
+    """Nor recorded: the reader counts them (filtered) and numbers the games it keeps between them."""
     from pgntools.where import Choose
     from pgntools.where.prefilter import tag_filter
 
     choose = Choose("white_elo >= 2400 and opening like 'Sic%' and date >= '2023.01.01'")
     assert len(tag_filter(choose.where.checked)) == 3
     batch = next(iter(iter_batches(str(pgn_file), **choose.needs)))
-    assert list(batch.column("replayed")) == [1, 0, 0, 0, 0, 0, 0, 0]
+    assert (batch.n_games, batch.raw["filtered"], batch.games_read) == (1, 7, 8)
+    assert list(batch.column("replayed")) == [1] and [batch.game_id(0)] == [0]
     assert choose.kept(batch) == [0]
+    choose = Choose("white_elo < 2400")  # games 3, 6 and 7 pass; their ids stay
+    batch = next(iter(iter_batches(str(pgn_file), **choose.needs)))
+    assert (batch.n_games, batch.games_read) == (3, 8) and list(batch.ids) == [3, 6, 7]
     # a conjunct it cannot decide on tags (a replay field, arithmetic, OR) leaves games replayed
     for expression in ("ply_count > 3", "white_elo + 0 > 2400", "white_elo > 2400 or white = 'Eve'",
-                       "date < '2023.01.01'"):
+                       "date in ('2023.01.01', '2023.05.01')"):
         assert "tag_filter" not in Choose(expression).needs
 
 
 CLAUSES = ["white_elo >= 2400", "black_elo < 2100", "white_elo between 2000 and 2600", "2500 > black_elo",
            "white >= 'C'", "white < 'Eve'", "black = 'Anna'", "opening like 'Sic%'", "opening like 'Car%'",
-           "date >= '2023.01.01'", "date > '2023.06.15'", "time_control != '180+2'", "opening is not null",
+           "date >= '2023.01.01'", "date > '2023.06.15'", "date < '2023.06.01'", "date <= '2023.06.30'",
+           "date = '2023.05.01'", "date != '2023.05.01'", "date between '2023.01.01' and '2023.06.30'",
+           "speed = 'blitz'", "(speed in ('bullet', 'blitz') or speed is null)", "not speed = 'correspondence'",
+           "time_control != '180+2'", "opening is not null",
            "white_elo is not null", "white_elo > 2099.5", "result_tag = '1-0'", "eco like 'B%'"]
 
 
@@ -326,7 +334,7 @@ def test_the_tag_filter_never_drops_a_game_the_expression_keeps(tmp_path_factory
     expression = " and ".join(clauses)
     choose = Choose(expression)
     assert "tag_filter" in choose.needs
-    with_filter = [batch.first_game + g for batch in iter_batches(str(path), **choose.needs)
+    with_filter = [batch.game_id(g) for batch in iter_batches(str(path), **choose.needs)
                    for g in choose.kept(batch)]
     assert with_filter == kept(path, expression)
 
@@ -344,6 +352,6 @@ def test_the_tag_filter_on_real_games(expression):
 
     choose = Choose(expression)
     assert "tag_filter" in choose.needs
-    with_filter = [batch.first_game + g for batch in iter_batches(str(CORPUS), **choose.needs)
+    with_filter = [batch.game_id(g) for batch in iter_batches(str(CORPUS), **choose.needs)
                    for g in choose.kept(batch)]
     assert with_filter == kept(CORPUS, expression) and with_filter

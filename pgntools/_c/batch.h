@@ -89,7 +89,10 @@
     X(G_CLOCK_START, int32_t, "i", "clock_start")    /* first row in the clock table */           \
     /* one row per mainline [%clk], when asked (clock_rows: stats' clock usage, no move table) */ \
     X(K_PLY, int16_t, "h", "clock_ply")              /* the ply of the move it follows */         \
-    X(K_CLOCK, double, "d", "clock_seconds")
+    X(K_CLOCK, double, "d", "clock_seconds")                                                      \
+    /* one row per game, when a tag filter decided (tag_filter.h) */                              \
+    X(G_GAME_NUMBER, int64_t, "q", "game_number") /* the game's number in the stream (the games */ \
+                                                  /* the filter drops leave gaps) */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

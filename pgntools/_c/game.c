@@ -55,7 +55,14 @@ GameReader *gr_new(const GameOptions *opt)
         r->opt.max_errors = 16;
     if (r->opt.pgn)
         r->opt.skip_tag_values = false;
+    if (r->opt.tag_filter) { /* its tag clauses read the tag values (TF_SPEED only the speed) */
+        r->filter_tags = true;
+        for (size_t i = 0; i < r->opt.tag_filter->n; i++)
+            if (r->opt.tag_filter->clauses[i].op != TF_SPEED && (!r->opt.tag_columns || r->opt.skip_tag_values))
+                r->filter_tags = false;
+    }
     r->sc.line = 1;
+    r->last_offset = -1;
     tok_init();
     for (int c960 = 0; c960 < 2; c960++) {
         pos_init_start(&r->start);
@@ -87,6 +94,15 @@ Scanner *gr_scanner(GameReader *r) { return &r->sc; }
 Batch *gr_batch(GameReader *r) { return &r->batch; }
 int64_t gr_games_read(const GameReader *r) { return r->games; }
 int64_t gr_skipped_bytes(const GameReader *r) { return r->skipped_bytes; }
+int64_t gr_last_offset(const GameReader *r) { return r->last_offset; }
+int64_t gr_batch_filtered(const GameReader *r) { return r->batch_filtered; }
+
+int64_t gr_take_filtered(GameReader *r)
+{
+    int64_t n = r->batch_filtered;
+    r->batch_filtered = 0;
+    return n;
+}
 void gr_set_games_read(GameReader *r, int64_t games) { r->games = games; }
 
 void gr_swap_batch(GameReader *r, Batch *other)
@@ -377,6 +393,9 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_MAX_REPETITIONS, uint16_t, g->derived.max_repetitions);
     COL_PUSH(b, G_FIRST_MOVE, uint16_t, g->first_move);
     COL_PUSH(b, G_CLOCK_START, int32_t, g->mark->cols[K_PLY]);
+    if (r->filter_tags) /* games the filter drops leave gaps in the numbers (and say it was decided) */
+        COL_PUSH(b, G_GAME_NUMBER, int64_t, r->games);
+    r->last_offset = r->sc.base + (int64_t)g->start;
     if (r->opt.tag_columns)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);
@@ -555,6 +574,49 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
     }
 }
 
+/* The movetext of a game the tag filter dropped, read as read_movetext reads it (the same end:
+ * the termination marker outside variations, the next tag section, the input's end) but not
+ * replayed: only what decides whether it is a game (a move) and where it ends is kept. */
+static bool skip_movetext(GameReader *r, Game *g, Token *t, int k)
+{
+    Scanner *sc = &r->sc;
+    for (;;) {
+        switch (k) {
+        case TOK_END: return true;
+        case TOK_NEED_MORE: return false;
+        case TOK_TAG: tok_unread(sc, t); return true;
+        case TOK_BAD_TAG:
+            if (t->line_start) {
+                tok_unread(sc, t);
+                return true;
+            }
+            break;
+        case TOK_RESULT:
+            if (g->depth == 0) {
+                g->has_content = true;
+                g->end = t->start + t->len;
+                return true;
+            }
+            break;
+        case TOK_MOVE:
+            if (!g->move_syntax && !(t->alen == 4 && memcmp(sc->buf + t->a, "e.p.", 4) == 0)) {
+                SanMove probe; /* (as replay_move: "e.p." written apart is no move) */
+                g->has_content = true;
+                g->move_syntax = san_parse(sc->buf + t->a, t->alen, &probe) != SAN_INVALID;
+            }
+            break;
+        case TOK_VAR_OPEN: g->depth++; break;
+        case TOK_VAR_CLOSE:
+            if (g->depth > 0)
+                g->depth--;
+            break;
+        default: break;
+        }
+        g->end = t->start + t->len;
+        k = tok_next(sc, t);
+    }
+}
+
 /* Undoes what the game added to the batch and puts the scanner back at its first byte. */
 static int give_back(GameReader *r, const Game *g, const Scanner *start_state, int rc)
 {
@@ -578,7 +640,14 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
         return GAME_SKIPPED;
     }
     if (!g->latin1 && !valid_utf8((const unsigned char *)r->sc.buf + g->start, g->end - g->start))
-        return give_back(r, g, start_state, GAME_RETRY_LATIN1);
+        return give_back(r, g, start_state, GAME_RETRY_LATIN1); /* (the filter decides again on its tags) */
+    if (g->filtered) { /* its tags fail the tag filter: counted, its number taken, nothing recorded */
+        batch_rollback(&r->batch, g->mark);
+        r->last_offset = r->sc.base + (int64_t)g->start;
+        r->batch_filtered++;
+        r->games++;
+        return GAME_DONE;
+    }
     finish_game(r, g);
     return GAME_DONE;
 }
@@ -596,7 +665,7 @@ static int read_game(GameReader *r, const BatchMark *mark, bool latin1)
         if (k == TOK_END && !g.has_content)
             return GAME_NONE;
         replay_start(r, &g, k == TOK_END ? NULL : &t);
-        if (!read_movetext(r, &g, &t, k))
+        if (!(g.filtered ? skip_movetext(r, &g, &t, k) : read_movetext(r, &g, &t, k)))
             return give_back(r, &g, &start_state, GAME_NEED_MORE);
     }
     return end_game(r, &g, &start_state);
@@ -617,7 +686,10 @@ void gr_skip_oversized(GameReader *r, int64_t limit)
     g.mark = &mark;
     g.start = g.end = first;
     g.line = r->sc.line;
+    bool filter = r->filter_tags; /* recorded whatever its tags: it was not read */
+    r->filter_tags = false;
     replay_start(r, &g, NULL);
+    r->filter_tags = filter;
     g.replaying = false;
     game_add_error(r, &g, ERR_GAME_TOO_LARGE, 0, NULL, (int32_t)(limit >> 20));
     finish_game(r, &g);
@@ -655,10 +727,16 @@ static bool skip_to_next_game(GameReader *r)
     return false;
 }
 
+enum { FILTERED_PER_BATCH = 16 };
+
 int gr_fill(GameReader *r)
 {
     BatchMark mark; /* the batch where the next game starts; batch_mark also gives its size */
-    while (r->batch.n_games < (size_t)r->opt.max_games && batch_mark(&r->batch, &mark) < r->opt.max_batch_bytes) {
+    /* games the tag filter drops cost no room, but a batch that holds few games still ends after
+     * reading FILTERED_PER_BATCH x max_games (progress, --limit and the selection see it) */
+    while (r->batch.n_games < (size_t)r->opt.max_games &&
+           r->batch_filtered < (int64_t)FILTERED_PER_BATCH * r->opt.max_games &&
+           batch_mark(&r->batch, &mark) < r->opt.max_batch_bytes) {
         if (r->batch.failed)
             return GR_NO_MEMORY;
         if (r->skipping && !skip_to_next_game(r))

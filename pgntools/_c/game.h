@@ -81,8 +81,9 @@ typedef struct {
     bool pgn;             /* export-format PGN per game (valid and fixed games) */
     bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */
     bool raw_all;         /* the input bytes of every game (for `filter`, which writes them) */
-    const TagFilter *tag_filter; /* NULL, or games whose tags fail it are not replayed (needs
-                                  * tag_columns and tag values); owned by the caller */
+    const TagFilter *tag_filter; /* NULL, or games whose tags fail it are not replayed nor recorded,
+                                  * only counted (gr_take_filtered); the others get G_GAME_NUMBER
+                                  * (needs tag_columns and tag values); owned by the caller */
     bool strict;          /* notation normalisations are errors */
     bool fix_results;
     bool strip_comments, strip_variations, reduced;
@@ -118,6 +119,13 @@ int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
 /* Bytes of text between games (or before the first) that held no game: skipped so far. */
 int64_t gr_skipped_bytes(const GameReader *r);
+/* The stream offset of the last game read (recorded, or dropped by the tag filter); -1: none. */
+int64_t gr_last_offset(const GameReader *r);
+/* The games the tag filter dropped since the last gr_take_filtered (read with the batch being
+ * filled): gr_batch_filtered says how many, gr_take_filtered also starts the count again (when
+ * the batch is taken). */
+int64_t gr_batch_filtered(const GameReader *r);
+int64_t gr_take_filtered(GameReader *r);
 /* Numbers the next game (for a chunk cut from a larger stream). */
 void gr_set_games_read(GameReader *r, int64_t games);
 /* Between batches: hands the batch read so far to *other and goes on in other's buffers (an

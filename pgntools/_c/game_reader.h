@@ -33,6 +33,9 @@ struct GameReader {
     size_t tag_set_first, tag_set_rows; /* it holds the rows [first, rows) of the current game */
     char repaired_fen[176];        /* the current game's start FEN as repaired (Game.fen_repaired) */
     size_t repaired_fen_len;
+    bool filter_tags;              /* opt.tag_filter is decided: the tags it reads are recorded */
+    int64_t batch_filtered;        /* games the tag filter dropped since the batch began (counted only) */
+    int64_t last_offset;           /* stream offset of the last game read, recorded or dropped (-1: none) */
 };
 
 /* What one game needs while it is read. */
@@ -41,6 +44,7 @@ typedef struct {
     int depth;
     int ply;
     bool replaying;  /* the start position is valid and moves are being replayed */
+    bool filtered;   /* its tags fail opt.tag_filter: read past (skip_movetext), counted, not recorded */
     bool stopped;    /* an error stopped the replay */
     bool need_number;
     bool pending;    /* a mainline move row still open for its comments */

@@ -162,9 +162,13 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
-    if (g->replaying && r->opt.tag_filter && r->opt.tag_columns && !r->opt.skip_tag_values) {
+    if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE]; /* a tag filter decides before the replay */
-        g->replaying = tag_filter_pass(r->opt.tag_filter, g->tag_slot, values->offsets.data, values->data.data);
+        if (!tag_filter_pass(r->opt.tag_filter, g->tag_slot, values->offsets.data, values->data.data, g->speed)) {
+            g->filtered = true; /* not replayed, not recorded: nothing more to set up */
+            g->replaying = false;
+            return;
+        }
     }
     if (variant < 0) {
         game_add_error(r, g, ERR_UNSUPPORTED_VARIANT, 0, first_move_token, 0);

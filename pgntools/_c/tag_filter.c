@@ -24,10 +24,61 @@ static bool holds(int op, int c)
     }
 }
 
+/* A PGN date's part of `len` bytes: digits (1), all '?' (0: unknown), or neither (-1). */
+static int date_part(const char *s, size_t len)
+{
+    bool digits = true, unknown = true;
+    for (size_t i = 0; i < len; i++) {
+        digits = digits && s[i] >= '0' && s[i] <= '9';
+        unknown = unknown && s[i] == '?';
+    }
+    return digits ? 1 : unknown ? 0 : -1;
+}
+
+/* The first and last day a PGN date can be, as 'YYYY.MM.DD' ("2023.??.??": 2023.01.01 and
+ * 2023.12.31; an unknown day of a known month ends on its 31st, as the evaluator has it); false
+ * when the value is no date or its year is unknown (null). */
+static bool date_interval(const char *s, size_t n, char low[10], char high[10])
+{
+    if (n != 10 || s[4] != '.' || s[7] != '.')
+        return false;
+    int year = date_part(s, 4), month = date_part(s + 5, 2), day = date_part(s + 8, 2);
+    if (year != 1 || month < 0 || day < 0)
+        return false;
+    memcpy(low, s, 10);
+    memcpy(high, s, 10);
+    if (!month)
+        memcpy(low + 5, "01", 2), memcpy(high + 5, "12", 2);
+    if (!month || !day)
+        memcpy(low + 8, "01", 2), memcpy(high + 8, "31", 2);
+    return true;
+}
+
+/* A date compared with a literal day as the evaluator compares intervals, true only when it
+ * holds for every day the date can be (false for none, else null: not true either). */
+static bool date_holds(int op, const char *s, size_t n, const char *day)
+{
+    char low[10], high[10];
+    if (!date_interval(s, n, low, high))
+        return false;
+    int lo = memcmp(low, day, 10), hi = memcmp(high, day, 10);
+    switch (op) {
+    case TF_LT: return hi < 0;
+    case TF_LE: return hi <= 0;
+    case TF_GT: return lo > 0;
+    case TF_GE: return lo >= 0;
+    case TF_EQ: return lo == 0 && hi == 0;
+    case TF_NE: return hi < 0 || lo > 0;
+    default: return false;
+    }
+}
+
 static bool clause_holds(const TagClause *k, const char *s, size_t n)
 {
     if (n == 0 || (n == 1 && (s[0] == '?' || s[0] == '-')))
         return false; /* unknown: null */
+    if (k->op >= TF_DATE_LT && k->op <= TF_DATE_GE)
+        return k->len == 10 && date_holds(k->op - TF_DATE_LT + TF_LT, s, n, k->text);
     if (k->op == TF_NOT_NULL && !k->number)
         return true;
     if (k->op == TF_PREFIX)
@@ -49,10 +100,16 @@ static bool clause_holds(const TagClause *k, const char *s, size_t n)
     return holds(k->op, compare_bytes(s, n, k->text, k->len));
 }
 
-bool tag_filter_pass(const TagFilter *f, const int32_t *slots, const int32_t *offsets, const char *data)
+bool tag_filter_pass(const TagFilter *f, const int32_t *slots, const int32_t *offsets, const char *data,
+                     int speed)
 {
     for (size_t i = 0; i < f->n; i++) {
         const TagClause *k = &f->clauses[i];
+        if (k->op == TF_SPEED) {
+            if (speed < 0 || speed > 31 || !(((uint32_t)k->value >> speed) & 1u))
+                return false;
+            continue;
+        }
         int32_t slot = slots[k->tag];
         if (slot <= 0)
             return false; /* no such tag: null */

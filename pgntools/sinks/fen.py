@@ -91,7 +91,7 @@ class PositionSink(Sink):
         """The common case, without Arrow: one final FEN per game that was replayed."""
         status, replayed = batch.column("status"), batch.column("replayed")
         if self.keep_invalid:
-            lines = [MARKER.format(game=batch.first_game + g) if st == STATUS_INVALID else fen
+            lines = [MARKER.format(game=batch.game_id(g)) if st == STATUS_INVALID else fen
                      for g, (fen, st, rep) in enumerate(zip(batch.strings("final_fen"), status, replayed))
                      if rep or st == STATUS_INVALID]
             return "\n".join(lines) + "\n" if lines else ""
@@ -137,7 +137,7 @@ MARKER = "# invalid game {game}"
 
 def invalid_games(batch: GameBatch) -> list:
     status = batch.column("status")
-    return [batch.first_game + g for g in range(batch.n_games) if status[g] == STATUS_INVALID]
+    return [batch.game_id(g) for g in range(batch.n_games) if status[g] == STATUS_INVALID]
 
 
 def with_markers(text: str, row_games: list, invalid: list) -> str:

@@ -27,7 +27,7 @@ class Where(ByIndices):
     ``tag_only``: the condition reads tags only (no field the replay fills), so it could be
     decided before the replay."""
 
-    before_replay = None  # a tag-only condition is decided after the replay for now
+    before_replay = None  # (a Choose hands the tag conjuncts to the reader through its needs)
 
     def __init__(self, text: str):
         self.text = text
@@ -80,6 +80,11 @@ class Choose(ByIndices):
         from pgntools.where.position import signatures, targets
 
         self.where = Where(where) if where else None
+        self.decided = False  # the reader's tag filter decides the whole condition (nothing to evaluate)
+        if self.where is not None:
+            from pgntools.where.prefilter import decided_by_tags
+
+            self.decided = decided_by_tags(self.where.checked)
         self.position_texts, self.material_texts = tuple(positions), tuple(materials)
         self.targets, self.signatures = targets(positions), signatures(materials)  # (SelectionError)
         self.sample, self.seed, self.limit = sample, seed, limit
@@ -152,31 +157,36 @@ class Choose(ByIndices):
     def local(self, batch) -> List[int]:
         """The batch-local indices of the games --where, --where-position and --material keep
         (and --sample, without --dedup): each game's own choice, made wherever it is read."""
-        if self.where is not None or self.sample is not None or self.targets or self.signatures:
-            import pyarrow as pa  # (--dedup or --limit alone: no pyarrow)
-            import pyarrow.compute as pc
-
-            from pgntools.where.sample import sampled
+        # a condition the reader decided on the tags (game_number: it did, in this batch) is true
+        # for every game it recorded
+        decided = self.decided and (batch.raw.get("game_number") or not batch.n_games)
+        evaluate = self.where is not None and not decided
+        sample_here = self.sample is not None and self.dedup is None  # (with --dedup: in decide)
         mask = None
-        if self.where is not None:
-            from pgntools.where.evaluate import Evaluation
+        if evaluate or sample_here:
+            import pyarrow.compute as pc  # (--dedup, --limit, positions or a decided condition alone: no pyarrow)
 
-            mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
-        for asked, bit in ((self.targets, "reached_position"), (self.signatures, "reached_material")):
-            if asked:  # the reader's bit: the game reached one of them
-                from pgntools.reader import DERIVED_BITS
-                from pgntools.sinks.arrays import numeric
-                from pgntools.sinks.tables import flag
+            if evaluate:
+                from pgntools.where.evaluate import Evaluation
 
-                reached = flag(numeric(batch, "derived", pa.uint8()), DERIVED_BITS[bit])
-                mask = reached if mask is None else pc.and_(mask, reached)
-        if self.sample is not None and self.dedup is None:
-            share = sampled(batch.first_game, batch.n_games, self.sample, self.seed)
-            mask = share if mask is None else pc.and_(mask, share)
+                mask = Evaluation(self.where.checked, batch).keep(self.where.checked.tree)
+            if sample_here:
+                from pgntools.where.sample import batch_sampled
+
+                share = batch_sampled(batch, self.sample, self.seed)
+                mask = share if mask is None else pc.and_(mask, share)
         if mask is None:
-            return list(range(batch.n_games))
-        found = pc.indices_nonzero(mask)
-        return memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+            indices = list(range(batch.n_games))
+        else:
+            found = pc.indices_nonzero(mask)
+            indices = memoryview(found.buffers()[1]).cast("Q")[found.offset:found.offset + len(found)].tolist()
+        for asked, bit in ((self.targets, "reached_position"), (self.signatures, "reached_material")):
+            if asked:  # the reader's bit: the game reached one of them (a byte a game: no Arrow,
+                from pgntools.reader import DERIVED_BITS  # whose import is 0.3 s of CPU)
+
+                derived, bit = batch.raw["derived"], DERIVED_BITS[bit]
+                indices = [g for g in indices if derived[g] & bit]
+        return indices
 
     def candidates(self, batch, indices: Sequence[int]) -> "Candidates":
         """What the in-order choice needs of these games of the batch (``local``'s): their ids and,

@@ -50,3 +50,12 @@ def sampled_ids(ids, fraction: float, seed: int) -> list:
         return [True] * len(ids)
     array = pa.Array.from_buffers(pa.int64(), len(ids), [None, pa.py_buffer(ids.tobytes())])
     return pc.less(mix(array, seed), _u64(threshold(fraction))).to_pylist()
+def batch_sampled(batch, fraction: float, seed: int) -> pa.Array:
+    """For each game of a batch, by its id (a batch a tag filter thinned, or a view, has ids that
+    are not consecutive): whether the sample keeps it."""
+    if batch.ids is None:
+        return sampled(batch.first_game, batch.n_games, fraction, seed)
+    ids = ints(batch.ids, pa.int64())
+    if fraction >= 1:
+        return pc.is_valid(ids)
+    return pc.less(mix(ids, seed), _u64(threshold(fraction)))
