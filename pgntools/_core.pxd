@@ -141,6 +141,7 @@ cdef extern from "game.h":
         bint moves
         bint comments
         bint fen_every_ply
+        bint keys_every_ply
         bint final_fen
         bint pgn
         bint raw_invalid

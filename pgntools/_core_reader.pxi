@@ -185,6 +185,7 @@ cdef class BatchReader:
         opt.moves = options.moves
         opt.comments = options.comments
         opt.fen_every_ply = options.fen_every_ply
+        opt.keys_every_ply = options.keys_every_ply
         opt.final_fen = options.final_fen
         opt.pgn = options.pgn
         opt.raw_invalid = options.raw_invalid

@@ -278,6 +278,11 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
 @click.option("--columns", metavar="NAMES", help="Comma-separated columns to keep, by their lower-case names (e.g. white_elo,result,san; game_id and ply always stay).")
 @click.option("--with-fen", is_flag=True, help="Add the FEN after each move to the moves table.")
 @click.option("--with-comments", is_flag=True, help="Add each move's comment text to the moves table.")
+@click.option("--with-keys", is_flag=True,
+              help="Add a key column to the moves table: the Polyglot key (uint64) of the position after each "
+                   "move, as chess.polyglot.zobrist_hash and Polyglot books have it [default: off]. E.g. "
+                   "export --with-keys --parquet out/ games.pgn, then "
+                   "SELECT game_id, ply FROM 'out/moves/*.parquet' WHERE key = 9384546495678726550.")
 @click.option("--en-passant", type=click.Choice(["legal", "fen"]), default="legal", show_default=True,
               help="En-passant field style of the FEN columns.")
 @click.option("--compression", type=click.Choice(["zstd", "snappy", "gzip", "none"]), default="zstd",
@@ -298,7 +303,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
                                  "must be able to write.")
 @exit_options
 @handle_errors
-def export(files, out_dir, columns, with_fen, with_comments, en_passant, compression, overwrite, report, summary,
+def export(files, out_dir, columns, with_fen, with_comments, with_keys, en_passant, compression, overwrite, report, summary,
            strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
@@ -316,7 +321,7 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
               outputs={"report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)), selection=selection)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    check_export_columns(wanted, with_fen, with_comments)
+    check_export_columns(wanted, with_fen, with_comments, with_keys)
     report_sink = report_spec(report)
 
     from pgntools.sinks.parquet import ParquetDatasetSink
@@ -325,7 +330,8 @@ def export(files, out_dir, columns, with_fen, with_comments, en_passant, compres
     if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
         out_dir = os.path.abspath(out_dir)
     dataset = functools.partial(ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression,
-                                writer_thread=writer_thread, en_passant=en_passant, overwrite=overwrite)
+                                writer_thread=writer_thread, en_passant=en_passant, overwrite=overwrite,
+                                with_keys=with_keys)
     finish(run.execute([SinkSpec(None, dataset), report_sink]))
 
 

@@ -67,7 +67,7 @@ class Keep(ByIndices):
 CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "tag_start": (("tag_in_map",), ("tag_name", "tag_value")),
     "move_start": (("ply", "from_square", "to_square", "piece", "captured", "promotion", "flags", "halfmove_clock",
-                    "has", "clock", "emt", "eval_cp", "eval_mate", "nag_start"), ("san", "uci", "comment", "fen")),
+                    "has", "clock", "emt", "eval_cp", "eval_mate", "nag_start", "key"), ("san", "uci", "comment", "fen")),
     "error_start": (("error_kind", "error_ply", "error_offset", "error_line", "error_column", "error_detail"),
                     ("error_token",)),
     "note_start": (("note_kind", "note_ply", "note_count"), ("note_token",)),

@@ -72,11 +72,13 @@ def check_validate(output: Optional[str], strip_comments: bool, strip_variations
         conflict(f"{', '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} the PGN of -o, and no -o is given")
 
 
-def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_comments: bool):
+def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_comments: bool,
+                         with_keys: bool = False):
     """--columns and the options that add a column: each must ask for the other's column."""
     if columns is None:
         return
-    for column, flag, given in (("fen", "--with-fen", with_fen), ("comment", "--with-comments", with_comments)):
+    for column, flag, given in (("fen", "--with-fen", with_fen), ("comment", "--with-comments", with_comments),
+                                ("key", "--with-keys", with_keys)):
         if column in columns and not given:
             conflict(f"--columns names {column}, a column that only {flag} adds: add {flag}")
         if given and column not in columns:

@@ -131,14 +131,17 @@ def test_dataframes(tmp_path, cluster):
     gz.write_bytes(gzip.compress(tricky_input(2)))
     out = tmp_path / "export"
     invoke(["export", "--jobs", "1", "--parquet", out, path, gz])
+    invoke(["export", "--jobs", "1", "--with-keys", "--parquet", tmp_path / "keyed", path, gz])
     games_ref = ds.dataset(str(out / "games"), format="parquet").to_table()
     moves_ref = ds.dataset(str(out / "moves"), format="parquet").to_table()
     with distributed.Client(cluster):
         games = pgn_dask.read_games([path, gz], chunk_bytes=20_000)
         moves = pgn_dask.read_moves([path, gz], chunk_bytes=20_000)
+        keyed = pgn_dask.read_moves([path, gz], chunk_bytes=20_000, with_keys=True)
         assert games.npartitions > 2
         g = games.compute()
         m = moves.compute()
+        k = keyed.compute()
     assert list(g.columns) == schema.GAMES.names and list(m.columns) == schema.MOVES.names
     assert dict(g.dtypes) == dict(games.dtypes) and dict(m.dtypes) == dict(moves.dtypes)
     assert len(g) == games_ref.num_rows and len(m) == moves_ref.num_rows
@@ -148,6 +151,11 @@ def test_dataframes(tmp_path, cluster):
     assert back.column("final_fen").to_pylist() == games_ref.column("final_fen").to_pylist()
     assert pa.Table.from_pandas(m, preserve_index=False).column("san").to_pylist() == \
         moves_ref.column("san").to_pylist()
+    # --with-keys' column: the moves table's, keyed as export's
+    assert list(k.columns) == schema.moves_schema(with_key=True).names and str(k.dtypes["key"]) == "uint64[pyarrow]"
+    keyed_ref = ds.dataset(str(tmp_path / "keyed" / "moves"), format="parquet").to_table()
+    assert pa.Table.from_pandas(k, preserve_index=False).column("key").to_pylist() == \
+        keyed_ref.column("key").to_pylist()
 
 
 def test_dataframe_of_no_games(tmp_path):

@@ -203,7 +203,7 @@ TO_FEN = [
     ["to-fen", "-o", "@", "--format", "jsonl", "--ply", "3"],
     ["to-fen", "-o", "@", "--format", "parquet", "--every-ply"],
 ]
-EXPORT = ["export", "--parquet", "@", "--with-fen", "--with-comments", "--report", "@", "--summary", "@"]
+EXPORT = ["export", "--parquet", "@", "--with-fen", "--with-comments", "--with-keys", "--report", "@", "--summary", "@"]
 
 
 # ---------------------------------------------------------------- the chunks themselves

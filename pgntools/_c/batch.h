@@ -82,7 +82,9 @@
     X(G_CHECKS, int32_t, "i", "checks")              /* mainline moves giving check (mate too) */ \
     X(G_UNDERPROMOTIONS, uint8_t, "B", "underpromotions")                                           \
     X(G_MAX_HALFMOVE_CLOCK, uint16_t, "H", "max_halfmove_clock") /* the start position's too */    \
-    X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */
+    X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */ \
+    /* one row per mainline ply, when asked (keys_every_ply): the position after the move */     \
+    X(M_KEY, uint64_t, "Q", "key")                   /* its Polyglot key (pos_key) */
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

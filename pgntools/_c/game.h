@@ -76,6 +76,7 @@ typedef struct {
     bool moves;           /* fill the move table (squares, SAN, UCI, clocks, ...) */
     bool comments;        /* the per-move comment column */
     bool fen_every_ply;   /* the per-move FEN column */
+    bool keys_every_ply;  /* the per-move Polyglot key column (M_KEY) */
     bool final_fen;
     bool pgn;             /* export-format PGN per game (valid and fixed games) */
     bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */

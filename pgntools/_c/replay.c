@@ -307,6 +307,8 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
         b->failed = true;
     if (r->opt.fen_every_ply)
         game_push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
+    if (r->opt.keys_every_ply) /* (not a move column batch_reserve_move_row grows: checked push) */
+        COL_PUSH(b, M_KEY, uint64_t, pos_key(after));
     g->pending = true;
 }
 

@@ -140,10 +140,11 @@ class ParquetDatasetSink(Sink):
 
     def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
                  with_comment: bool = False, compression: str = "zstd", chunk=None, writer_thread: bool = True,
-                 en_passant: str = "legal", overwrite: bool = False):
-        self.with_fen, self.with_comment = with_fen, with_comment
+                 en_passant: str = "legal", overwrite: bool = False, with_keys: bool = False):
+        self.with_fen, self.with_comment, self.with_keys = with_fen, with_comment, with_keys
         part_prefix = chunk.part_prefix if chunk is not None else ""
-        self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "final_fen": True,
+        self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "keys_every_ply": with_keys,
+                      "final_fen": True,
                       "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
                       # the writer thread copies the batches' columns, not the reader; half the
                       # default batch: the batches queued for the writer thread stay small
@@ -151,7 +152,7 @@ class ParquetDatasetSink(Sink):
                       # the opening columns (pgntools.openings), unless --columns leaves them out
                       "openings": not columns or any(c in columns for c in schema.OPENING_COLUMNS)}
         games_names = [c.name for c in schema.GAME_COLUMNS]
-        moves_names = [c.name for c in schema.move_columns(with_comment, with_fen)]
+        moves_names = [c.name for c in schema.move_columns(with_comment, with_fen, with_keys)]
         if columns:
             unknown = set(columns) - set(games_names) - set(moves_names)
             if unknown:
@@ -179,7 +180,7 @@ class ParquetDatasetSink(Sink):
         self.dirs = dirs
         self.games = TableParts(self.storage, dirs["games"], "games",
                                 schema.select(schema.GAME_COLUMNS, columns, ["game_id"]), compression, prefix=part_prefix)
-        moves_full = schema.move_columns(with_comment, with_fen)
+        moves_full = schema.move_columns(with_comment, with_fen, with_keys)
         self.moves = TableParts(self.storage, dirs["moves"], "moves",
                                 schema.select(moves_full, columns, ["game_id", "ply"]), compression, prefix=part_prefix)
         self.move_rows_in_part = 0

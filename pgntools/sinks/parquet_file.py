@@ -331,7 +331,7 @@ def field(column: Column, table: str) -> Field:
 
 
 GAME_FIELDS = [field(c, "games") for c in schema.GAME_COLUMNS]
-MOVE_FIELDS = [field(c, "moves") for c in schema.move_columns(True, True)]
+MOVE_FIELDS = [field(c, "moves") for c in schema.move_columns(True, True, True)]
 
 
 # ---------------------------------------------------------------- the file

@@ -224,10 +224,13 @@ MOVE_COLUMNS = [
     Column("nags", ("list", "uint8"), False, Built("nags"), "the move's NAGs ($1 = 1, ...); empty when none"),
 ]
 
-#: Columns of `moves` added on request (--with-comments, --with-fen).
+#: Columns of `moves` added on request (--with-comments, --with-fen, --with-keys).
 MOVE_COMMENT = Column("comment", "string", True, Strings("comment", has=HAS_BITS["comment"], dictionary=False),
                       "the comment after the move (--with-comments)", "no comment")
 MOVE_FEN = Column("fen", "string", True, Strings("fen", dictionary=False), "the position after the move (--with-fen)")
+MOVE_KEY = Column("key", "uint64", False, Fixed("key", dictionary=False),
+                  "the Polyglot key of the position after the move (--with-keys; chess.polyglot.zobrist_hash, "
+                  "Polyglot books; games.final_key at the last ply)")
 
 #: `to-fen --format parquet|csv|jsonl` rows (built by positions.py).
 POSITION_COLUMNS = [
@@ -237,8 +240,8 @@ POSITION_COLUMNS = [
     Column("fen", "string", True, None, "the position"),
 ]
 
-def move_columns(with_comment: bool = False, with_fen: bool = False) -> List[Column]:
-    return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen
+def move_columns(with_comment: bool = False, with_fen: bool = False, with_key: bool = False) -> List[Column]:
+    return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen + [MOVE_KEY] * with_key
 
 
 def suggest(name: str, names: Sequence[str]) -> str:
@@ -282,8 +285,8 @@ def arrow_schema(columns: Sequence[Column]):
     return pa.schema([pa.field(c.name, arrow_type(c.type), nullable=c.nullable) for c in columns])
 
 
-def moves_schema(with_comment: bool = False, with_fen: bool = False):
-    return _cached_schema(tuple(move_columns(with_comment, with_fen)))
+def moves_schema(with_comment: bool = False, with_fen: bool = False, with_key: bool = False):
+    return _cached_schema(tuple(move_columns(with_comment, with_fen, with_key)))
 
 
 @functools.lru_cache(maxsize=64)
@@ -329,7 +332,7 @@ def markdown(columns: Sequence[Column]) -> str:
 def readme_tables() -> dict:
     """{table: its Markdown table}, as README.md holds them between `<!-- columns: TABLE -->` and
     `<!-- end columns -->`."""
-    return {"games": markdown(GAME_COLUMNS), "moves": markdown(move_columns(True, True)),
+    return {"games": markdown(GAME_COLUMNS), "moves": markdown(move_columns(True, True, True)),
             "positions": markdown(POSITION_COLUMNS)}
 
 

@@ -130,8 +130,9 @@ def table(batch: GameBatch, table_name: str, columns: Sequence[Column]) -> pa.Ta
     return pa.Table.from_arrays([built.array(c) for c in columns], schema=_schema(columns))
 
 
-def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = False) -> pa.Table:
-    return table(batch, "moves", schema.move_columns(with_comment, with_fen))
+def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = False,
+                with_key: bool = False) -> pa.Table:
+    return table(batch, "moves", schema.move_columns(with_comment, with_fen, with_key))
 
 
 def games_table(batch: GameBatch) -> pa.Table:
