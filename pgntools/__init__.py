@@ -23,6 +23,10 @@ def __getattr__(name: str):
         from pgntools import records
 
         return getattr(records, name)
+    if name == "positions":  # the positions dataset as Arrow batches (pgntools.position_rows; imports pyarrow)
+        from pgntools.position_rows import positions
+
+        return positions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -42,5 +46,6 @@ __all__ = [
     "PgnToolsError",
     "__version__",
     "iter_batches",
+    "positions",
     "read_games",
 ]

@@ -205,7 +205,8 @@ def selection_options(f):
         click.option("--sample", type=click.FloatRange(0, 1), metavar="FRACTION",
                      help="Keep a pseudo-random share of the games, chosen by game id and --seed: the same "
                           "games for any --jobs."),
-        click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="The seed of --sample (and of export's --sample-plies)."),
         click.option("--limit", type=click.IntRange(0), metavar="N",
                      help="Stop after N selected games (and stop reading); reads in one thread."),
         click.option("--dedup", type=click.Choice(["moves", "position"]), default=None,

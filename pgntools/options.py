@@ -53,6 +53,7 @@ class ReaderOptions(NamedTuple):
     opening_tags: str = "none"     # validate --classify: the PGN output's ECO/Opening tags, "missing" or "overwrite"
     positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.position)
     materials: tuple = ()          # --material: signatures as counts (pgntools.where.position)
+    position_rows: tuple = ()      # the positions dataset: (sample_plies, min_ply, max_ply, seed, planes)
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":
         """These options with what the sinks need: each recording field on when some sink needs it

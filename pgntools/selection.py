@@ -72,6 +72,12 @@ CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
                     ("error_token",)),
     "note_start": (("note_kind", "note_ply", "note_count"), ("note_token",)),
     "fix_start": (("fix_kind", "fix_ply"), ("fix_field", "fix_from", "fix_to")),
+    "position_start": (("position_ply", "position_key", "position_has", "position_result", "position_white_elo",
+                        "position_black_elo", "position_speed", "position_clock", "position_eval_cp",
+                        "position_eval_mate", *(f"position_{c}_{p}" for c in ("white", "black")
+                                                for p in ("pawns", "knights", "bishops", "rooks", "queens", "kings")),
+                        "position_turn", "position_castling", "position_ep_file"),
+                       ("position_fen", "position_uci", "position_san", "position_eco")),
 }
 NAG_TABLE = ("nag_start", ("nag",))  # one list of NAG values per move row
 GAME_STRINGS = ("start_fen", "final_fen", "pgn", "raw", "opening_eco", "opening_name")  # one string per game (when recorded)

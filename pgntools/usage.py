@@ -86,6 +86,28 @@ def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_
                      f"or drop {flag}")
 
 
+def check_positions(out_dir: Optional[str], positions_dir: Optional[str], planes: bool, sample_plies: Optional[int],
+                    min_ply: int, max_ply: Optional[int], unique: bool, seed: int):
+    """export's outputs and the positions dataset's options: the PositionRows of --positions
+    (None without it)."""
+    if out_dir is None and positions_dir is None:
+        conflict("export writes --parquet OUT_DIR (games and moves), --positions DIR (the positions dataset) "
+                 "or both: give one")
+    if positions_dir is None:
+        given = [name for name, value in (("--planes", planes), ("--sample-plies", sample_plies is not None),
+                                          ("--min-ply", min_ply != 0), ("--max-ply", max_ply is not None),
+                                          ("--unique-positions", unique)) if value]
+        if given:
+            conflict(f"{', '.join(given)} shape{'s' if len(given) == 1 else ''} the positions dataset of "
+                     "--positions DIR, and no --positions is given")
+        return None
+    if max_ply is not None and min_ply > max_ply:
+        conflict(f"--min-ply {min_ply} is above --max-ply {max_ply}: no position could be taken")
+    from pgntools.position_rows import PositionRows
+
+    return PositionRows(sample_plies, min_ply, max_ply, seed, planes, unique).checked()
+
+
 def check_report_level(level: Optional[str], report: Optional[str]):
     if level is not None and report is None:
         conflict("--report-level chooses the games --report writes, and no --report is given")

@@ -54,7 +54,7 @@ def on_cluster(tmp_path: Path, command, files, address, chunk=2000, input=None):
     args = [command[0], "--scheduler", address, "--chunk-bytes", chunk]
     rest = list(command[1:])
     names = {"-o": "out", "--rejects": "rejects.pgn", "--report": "report.jsonl", "--summary": "summary.json",
-             "--parquet": "dataset"}
+             "--parquet": "dataset", "--positions": "positions"}
     for i, a in enumerate(rest):
         if a in names and i + 1 < len(rest) and rest[i + 1] == "@":
             rest[i + 1] = out / names[a]
@@ -92,6 +92,21 @@ def test_export_on_the_cluster(tmp_path, cluster):
         order = [(k, "ascending") for k in keys]
         assert ta.sort_by(order).equals(tb.sort_by(order))
     names = sorted(p.name for p in (b / "dataset" / "games").iterdir())
+    assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
+
+
+def test_positions_dataset_on_the_cluster(tmp_path, cluster):
+    """The positions dataset's sample is drawn by game id and seed: the cluster's rows are the
+    local run's."""
+    path = games_input(tmp_path)
+    command = ["export", "--positions", "@", "--planes", "--sample-plies", "4", "--seed", "2", "--where",
+               "ply_count >= 10"]
+    _, _, a, b = on_cluster(tmp_path, command, [path, FIXTURES / "sample.pgn"], cluster)
+    order = [("game_id", "ascending"), ("ply", "ascending")]
+    ta = ds.dataset(str(a / "positions"), format="parquet").to_table().sort_by(order)
+    tb = ds.dataset(str(b / "positions"), format="parquet").to_table().sort_by(order)
+    assert ta.num_rows > 100 and ta.equals(tb)
+    names = sorted(p.name for p in (b / "positions").iterdir())
     assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
 
 

@@ -136,7 +136,7 @@ def outputs(tmp: Path, command: List[str], files: List, jobs: int, chunk: int = 
     out = tmp / f"jobs{jobs}"
     out.mkdir()
     names = {"-o": "out", "--rejects": "rejects.pgn", "--report": "report.jsonl", "--summary": "summary.json",
-             "--parquet": "dataset"}
+             "--parquet": "dataset", "--positions": "positions"}
     args = [command[0], "--jobs", jobs, "--chunk-bytes", chunk]
     rest = list(command[1:])
     for i, a in enumerate(rest):

@@ -11,6 +11,7 @@
 #include "derived.h"
 #include "pgn_writer.h"
 #include "position.h"
+#include "position_rows.h"
 #include "san.h"
 #include "tag_filter.h"
 #include "tokenizer.h"
@@ -101,6 +102,7 @@ typedef struct {
     int opening_tags;     /* OPENING_TAGS_*: the PGN output's ECO and Opening tags from the table */
     const PositionTargets *positions;     /* --where-position (NULL: none); owned by the caller */
     const MaterialSignatures *materials;  /* --material (NULL: none); owned by the caller */
+    const PositionRowOptions *position_rows; /* the positions dataset's rows (NULL: none; needs moves) */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };

@@ -33,6 +33,7 @@ struct GameReader {
     size_t tag_set_first, tag_set_rows; /* it holds the rows [first, rows) of the current game */
     char repaired_fen[176];        /* the current game's start FEN as repaired (Game.fen_repaired) */
     size_t repaired_fen_len;
+    VEC(Position) ply_positions;   /* with opt.position_rows: the mainline's positions, before each move */
 };
 
 /* What one game needs while it is read. */
@@ -91,5 +92,8 @@ void game_add_note(Game *g, int kind, int ply, const Token *t);
  * (a tag name, a FEN field, a rule), the text as read and what was made of it. */
 void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
                   const char *from, size_t from_len, const char *to, size_t to_len);
+
+/* position_rows.c: the game's rows of the positions dataset, at its end (G_POSITION_START always) */
+void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len);
 
 #endif

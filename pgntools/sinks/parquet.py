@@ -31,7 +31,7 @@ MOVE_ROWS_PER_PART = 16 * 1_048_576
 # export's working memory: peak RSS on the master file / the ~1 GB benchmark file (the three
 # corpora repeated, many tags a Lichess game) 73 / 85 MB with 4 MB for both tables, 69 / 74 MB
 # with 1 MB for games (the time the same).
-GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20}
+GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20, "position_rows": 4 << 20}
 
 
 class Background:
@@ -101,7 +101,7 @@ class TableParts:
             self.file = ParquetPartFile(self.storage.open_write(self.temp_path(len(self.written))), self.table,
                                         self.columns, self.compression)
         self.file.add(batch)
-        rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
+        rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP  # (positions too)
         if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES[self.table]:
             self.file.end_row_group()
 
@@ -129,6 +129,25 @@ class TableParts:
         for path in self.written:
             self.storage.remove(path)
         self.written = []
+
+
+def prepare_part_dir(storage, path: str, shown: str, out_dir: str, overwrite: bool) -> List[str]:
+    """A table's directory made (when missing) and checked: writable, and holding no part files
+    unless ``overwrite``, when it returns the part names there (removed once the new parts are in)."""
+    old: List[str] = []
+    try:
+        storage.makedirs(path)
+        names = storage.names(path)
+        if overwrite:
+            old = sorted(f for f in names if PART_NAME.fullmatch(f))
+        elif any(f.endswith(".parquet") for f in names):
+            raise OutputError(f"{shown} already holds part files: choose an empty output directory, "
+                              "or --overwrite to replace an earlier export's parts")
+    except OSError as exc:
+        raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror or exc}") from None
+    if not storage.writable(path):
+        raise OutputError(f"{shown}: not writable")
+    return old
 
 
 class ParquetDatasetSink(Sink):
@@ -164,19 +183,8 @@ class ParquetDatasetSink(Sink):
         # --overwrite: the parts an earlier export wrote, removed once this one's are in place
         self.old_parts = {name: [] for name in dirs}
         for name, path in dirs.items():
-            shown = self.storage.join(out_dir, name)
-            try:
-                self.storage.makedirs(path)
-                names = self.storage.names(path)
-                if overwrite:
-                    self.old_parts[name] = sorted(f for f in names if PART_NAME.fullmatch(f))
-                elif any(f.endswith(".parquet") for f in names):
-                    raise OutputError(f"{shown} already holds part files: choose an empty output directory, "
-                                      "or --overwrite to replace an earlier export's parts")
-            except OSError as exc:
-                raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror or exc}") from None
-            if not self.storage.writable(path):
-                raise OutputError(f"{shown}: not writable")
+            self.old_parts[name] = prepare_part_dir(self.storage, path, self.storage.join(out_dir, name), out_dir,
+                                                    overwrite)
         self.dirs = dirs
         self.games = TableParts(self.storage, dirs["games"], "games",
                                 schema.select(schema.GAME_COLUMNS, columns, ["game_id"]), compression, prefix=part_prefix)
