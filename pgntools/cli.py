@@ -342,7 +342,10 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
       pgntools export --positions pos/ --planes --sample-plies 8 --seed 1 --where "white_elo >= 2000" games.pgn.zst
     """
     seed = click.get_current_context().params.get("seed", 0)  # --seed (selection_options): --sample-plies' too
-    rows = check_positions(out_dir, positions_dir, planes, sample_plies, min_ply, max_ply, unique_positions, seed)
+    table_options = [name for name, given in (("--columns", columns), ("--with-fen", with_fen),
+                                              ("--with-comments", with_comments), ("--with-keys", with_keys)) if given]
+    rows = check_positions(out_dir, positions_dir, planes, sample_plies, min_ply, max_ply, unique_positions, seed,
+                           table_options)
     if rows is not None and rows.unique:  # the first row of each key in input order: one reader
         if scheduler:
             raise OptionError("--unique-positions keeps the first row of each position in input order, in one "

@@ -87,12 +87,15 @@ def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_
 
 
 def check_positions(out_dir: Optional[str], positions_dir: Optional[str], planes: bool, sample_plies: Optional[int],
-                    min_ply: int, max_ply: Optional[int], unique: bool, seed: int):
+                    min_ply: int, max_ply: Optional[int], unique: bool, seed: int, table_options: Sequence[str] = ()):
     """export's outputs and the positions dataset's options: the PositionRows of --positions
-    (None without it)."""
+    (None without it). ``table_options``: the options given that shape --parquet's tables."""
     if out_dir is None and positions_dir is None:
         conflict("export writes --parquet OUT_DIR (games and moves), --positions DIR (the positions dataset) "
                  "or both: give one")
+    if out_dir is None and table_options:
+        conflict(f"{', '.join(table_options)} shape{'s' if len(table_options) == 1 else ''} the games and moves "
+                 "tables of --parquet OUT_DIR, and no --parquet is given")
     if positions_dir is None:
         given = [name for name, value in (("--planes", planes), ("--sample-plies", sample_plies is not None),
                                           ("--min-ply", min_ply != 0), ("--max-ply", max_ply is not None),
