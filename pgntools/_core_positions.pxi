@@ -105,3 +105,22 @@ def kept_starts(const unsigned char[:] starts, const unsigned char[:] keep):
                 row += 1
             o[g] = <int32_t>kept
     return bytes(out)
+
+
+def row_game_ids(const unsigned char[:] starts, size_t n_rows, int64_t first_game, const unsigned char[:] ids=None):
+    """The game id (int64 bytes) of each row of a child table, from its per-game start column:
+    game g's id is first_game + g, or ids[g] (int64 bytes) for a batch view."""
+    cdef size_t n_games = starts.shape[0] // 4, g, row = 0, end
+    if ids is not None and <size_t>ids.shape[0] != 8 * n_games:
+        raise ValueError("row_game_ids: one id a game")
+    cdef const int32_t *s = <const int32_t *>&starts[0] if n_games else NULL
+    cdef const int64_t *given = <const int64_t *>&ids[0] if ids is not None and n_games else NULL
+    out = bytearray(8 * n_rows)
+    cdef int64_t *o = <int64_t *><char *>out
+    with nogil:
+        for g in range(n_games):
+            end = <size_t>s[g + 1] if g + 1 < n_games else n_rows
+            while row < end and row < n_rows:
+                o[row] = given[g] if given != NULL else first_game + <int64_t>g
+                row += 1
+    return bytes(out)

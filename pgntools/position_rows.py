@@ -89,14 +89,9 @@ def row_count(batch: GameBatch) -> int:
 
 
 def row_game_ids(batch: GameBatch) -> bytes:
-    """The game id of each row (int64), from the per-game row starts."""
-    n = row_count(batch)
-    starts = batch.column(ROW_START).tolist() + [n]
-    ids = array("q")
-    for g in range(batch.n_games):
-        if starts[g + 1] > starts[g]:
-            ids.extend([batch.game_id(g)] * (starts[g + 1] - starts[g]))
-    return ids.tobytes()
+    """The game id of each row (int64), from the per-game row starts (one C loop)."""
+    ids = None if batch.ids is None else array("q", batch.ids).tobytes()
+    return _core.row_game_ids(batch.raw[ROW_START], row_count(batch), batch.first_game, ids)
 
 
 def keep_rows(batch: GameBatch, keep: bytes) -> GameBatch:

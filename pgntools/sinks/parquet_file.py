@@ -178,10 +178,10 @@ def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
 def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
     """The positions dataset's game_id: each game's id once per row of it (its position_start)."""
     n_rows = len(batch.raw["position_ply"]) // 2
-    if batch.ids is not None:
-        starts = batch.column("position_start").tolist() + [n_rows]
-        enc.add_fixed(b"".join(struct.pack("<q", game_id) * (starts[g + 1] - starts[g])
-                               for g, game_id in enumerate(batch.ids)), "i64")
+    if batch.ids is not None:  # a view: each game's id, once per row of it (one C loop)
+        from pgntools._core import row_game_ids
+
+        enc.add_fixed(row_game_ids(batch.raw["position_start"], n_rows, 0, array("q", batch.ids).tobytes()), "i64")
         return
     enc.add_game_ids(batch.raw["position_start"], n_rows, batch.first_game)
 
