@@ -118,6 +118,17 @@ def summary_answer(work):
     return Answer(games=s.get("games"), valid=s.get("valid"), notes=notes)
 
 
+def stats_answer(work):
+    """pgntools stats --json: its games and validity (issue 21: at most 1.2x validate's time)."""
+    try:
+        s = json.loads(_read(work, "stats.json"))
+    except ValueError:
+        return Answer(notes=["no stats JSON"])
+    v = s.get("validity", {})
+    notes = [f"{k} {v[k]:,}" for k in ("fixed", "invalid") if v.get(k)]
+    return Answer(games=s.get("games"), valid=v.get("valid"), notes=notes)
+
+
 def fen_lines_answer(work):
     lines = [line for line in _read(work, "out.fen").decode().splitlines() if line.strip()]
     return Answer(games=len(lines), fens=[fen4(line) for line in lines])
@@ -236,6 +247,9 @@ TOOLS = [
     Tool("validate-out", "pgntools validate -o", "pgntools",
          pgntools_argv("validate", "-o", "{WORK}/out.pgn", "{FILE}"), pgn_output_answer,
          valid_only=True, subcommand="validate", ok_codes=VALIDATE_CODES),
+    Tool("stats", "pgntools stats --json --html", "pgntools",
+         pgntools_argv("stats", "--json", "{WORK}/stats.json", "--html", "{WORK}/stats.html", "{FILE}"),
+         stats_answer, subcommand="stats", ok_codes=VALIDATE_CODES),
     Tool("to-fen", "pgntools to-fen", "pgntools", pgntools_argv("to-fen", "{FILE}", "-o", "{WORK}/out.fen"),
          fen_lines_answer, valid_only=True, subcommand="to-fen", ok_codes=VALIDATE_CODES),
     Tool("export", "pgntools export --parquet (--jobs 1: one thread)", "pgntools",

@@ -1,5 +1,5 @@
 # Declarations of the C core (pgntools/_c). Only `cdef extern` blocks here; logic lives in _core.pyx.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 
 cdef extern from "chess.h":
     ctypedef uint64_t bb_t
@@ -149,6 +149,7 @@ cdef extern from "game.h":
     ctypedef struct GameOptions:
         bint replay
         bint moves
+        bint clock_rows
         bint comments
         bint fen_every_ply
         bint keys_every_ply
@@ -251,3 +252,50 @@ cdef extern from "keyset.h":
     int keyset_add_many(KeySet *s, const int64_t *a, const int64_t *b, const uint8_t *valid, const int64_t *ids,
                         size_t n, int64_t *first) nogil
     size_t keyset_bytes(const KeySet *s)
+
+cdef extern from "stats.h":
+    int SF_COUNT, SV_COUNT, OS_COUNT, SA_COUNT, STATS_CLOCK_BINS, STATS_MAX_MOVE
+    ctypedef struct StatsStrings:
+        const int32_t *offsets
+        const char *data
+    ctypedef struct StatsBatch:
+        size_t n_games, n_clocks, n_errors, n_notes, n_fixes
+        const uint8_t *status
+        const uint8_t *result
+        const uint8_t *outcome
+        const uint8_t *automatic_end
+        const uint8_t *fixes
+        const uint8_t *speed
+        const uint8_t *opening_state
+        const int32_t *ply_count
+        const int32_t *clock_start
+        const uint16_t *first_move
+        const int64_t *length
+        const int32_t *tag_slots
+        size_t tag_stride, game_stride
+        StatsStrings tag_values, start_fen, opening_eco, opening_name
+        const int16_t *clock_ply
+        const double *clock
+        const uint8_t *error_kind
+        const uint8_t *note_kind
+        const uint8_t *fix_kind
+    ctypedef struct StatsEntry:
+        char *key
+        uint32_t len
+        int64_t count
+    ctypedef struct StatsValues:
+        StatsEntry *slots
+        size_t n_slots, used, capacity
+        int64_t error, total
+        bint failed
+    ctypedef struct Stats:
+        pass
+    bint stats_init(Stats *s, size_t capacity)
+    void stats_free(Stats *s)
+    bint stats_add(Stats *s, const StatsBatch *b) nogil
+    bint stats_values_add(StatsValues *v, const char *key, size_t len, int64_t count)
+    bint stats_values_fold(StatsValues *v)
+    int64_t *stats_array(Stats *s, int which, size_t *n)
+    const char *stats_array_name(int which)
+    StatsValues *stats_values(Stats *s, int which)
+    double stats_clock_edge(int bin)

@@ -194,6 +194,7 @@ cdef class BatchReader:
         opt.repair_truncate = options.repair == "truncate"
         opt.replay = options.replay
         opt.moves = options.moves
+        opt.clock_rows = options.clock_rows
         opt.comments = options.comments
         opt.fen_every_ply = options.fen_every_ply
         opt.keys_every_ply = options.keys_every_ply

@@ -20,6 +20,7 @@ class ReaderOptions(NamedTuple):
 
     replay: bool = True            # False: scan only (tags and game boundaries, no moves replayed)
     moves: bool = False            # the move table (squares, SAN, UCI, clocks, evals, NAGs)
+    clock_rows: bool = False       # the clock table: each mainline [%clk] (stats, without the move table)
     comments: bool = False         # the per-move comment column
     fen_every_ply: bool = False    # the per-move FEN column
     keys_every_ply: bool = False   # the per-move Polyglot key column (export --with-keys)
@@ -75,7 +76,7 @@ class ReaderOptions(NamedTuple):
 
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them).
-RECORDING = ("moves", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
+RECORDING = ("moves", "clock_rows", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
              "detach", "openings", "keys_every_ply")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
 # the chunks of a parallel run are cut by the scanner (pgntools.chunks).

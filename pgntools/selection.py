@@ -78,6 +78,7 @@ CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
                                                 for p in ("pawns", "knights", "bishops", "rooks", "queens", "kings")),
                         "position_turn", "position_castling", "position_ep_file"),
                        ("position_fen", "position_uci", "position_san", "position_eco")),
+    "clock_start": (("clock_ply", "clock_seconds"), ()),  # the clock table (stats: clock_rows)
 }
 NAG_TABLE = ("nag_start", ("nag",))  # one list of NAG values per move row
 GAME_STRINGS = ("start_fen", "final_fen", "pgn", "raw", "opening_eco", "opening_name")  # one string per game (when recorded)

@@ -204,3 +204,27 @@ def test_where_selects_the_same_games_on_the_cluster(tmp_path, cluster):
     ma = ds.dataset(str(a / "dataset" / "moves"), format="parquet").to_table().sort_by(order)
     mb = ds.dataset(str(b / "dataset" / "moves"), format="parquet").to_table().sort_by(order)
     assert ma.equals(mb) and set(ma.column("game_id").to_pylist()) <= set(ta.column("game_id").to_pylist())
+
+
+def stats_document(path: Path) -> dict:
+    """A stats --json document without the fields that time the run."""
+    import json
+
+    doc = json.loads(path.read_text())
+    doc.pop("run")
+    for source in doc["sources"]:
+        source.pop("seconds"), source.pop("games_per_second")
+    return doc
+
+
+def test_stats_on_the_cluster(tmp_path, cluster):
+    """pgntools stats through Dask: the workers' aggregates (pickled C counts) merged in input
+    order give the JSON of the in-process run, and the HTML report is written."""
+    path = games_input(tmp_path)
+    invoke(["stats", "--jobs", 1, "--json", tmp_path / "local.json", "-q", path])
+    invoke(["stats", "--scheduler", cluster, "--chunk-bytes", 2000, "--json", tmp_path / "remote.json",
+            "--html", tmp_path / "remote.html", "-q", path])
+    local, remote = stats_document(tmp_path / "local.json"), stats_document(tmp_path / "remote.json")
+    assert local == remote
+    assert local["games"] > 20 and local["validity"]["invalid"] > 0 and local["first_moves"]["top"]
+    assert "<svg" in (tmp_path / "remote.html").read_text()

@@ -142,7 +142,7 @@ def test_every_batch_column_has_a_place_in_the_views():
                                 "automatic_end", "automatic_end_ply", "opening_state", "opening_ply",
                                 "hashed", "movetext_hash", "movetext_hash2", "position_hash", "position_hash2", "final_key",
                                 "speed", "derived", "captures", "checks", "underpromotions", "max_halfmove_clock",
-                                "max_repetitions"}
+                                "max_repetitions", "first_move"}
 
 
 def test_tables_number_a_view_by_the_input(tmp_path):

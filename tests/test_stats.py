@@ -13,6 +13,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 LICHESS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
 SAMPLE = REPO / "fixtures" / "sample.pgn"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def run(*args, check=True):
@@ -27,6 +28,8 @@ def stats_json(tmp_path, source, *more, name="stats.json"):
     run("stats", source, "--json", out, "--exit-zero", "-q", *more)
     doc = json.loads(out.read_text())
     doc.pop("run")
+    for source in doc["sources"]:  # the timing fields vary from run to run
+        assert source.pop("seconds") >= 0 and source.pop("games_per_second", None) is not False
     return doc
 
 
@@ -46,6 +49,9 @@ def test_numbers_agree_with_duckdb(tmp_path):
         q("select m.san, count(*) from {moves} m join {games} g using (game_id) where m.ply = 1 and "
           "g.start_fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' group by 1"))
     assert sum(doc["plies"]["counts"]) == doc["games"]
+    clocks = dict(q("select (ply + 1) // 2, count(*) from {moves} where clock is not null group by 1"))
+    assert clocks and {r["move"]: r["clocks"] for r in doc["clock_usage"]["by_move"]} == clocks
+    assert doc["clock_usage"]["games_with_clocks"] == q("select count(distinct game_id) from {moves} where clock is not null")[0][0]
     assert doc["fields"]["ECO"]["present"] == q("select count(eco) from {games} where eco not in ('?', '-', '')")[0][0]
 
 
@@ -55,14 +61,23 @@ def test_lichess_against_duckdb_and_jobs(tmp_path):
     one = stats_json(tmp_path, LICHESS, "-j1", name="one.json")
     two = stats_json(tmp_path, LICHESS, "-j2", "--chunk-bytes", "3000000", name="two.json")
     assert one == two
-    run("export", LICHESS, "--parquet", tmp_path / "ds", "--exit-zero", "-q", "--columns", "white_elo,eco,ply_count")
+    run("export", LICHESS, "--parquet", tmp_path / "ds", "--exit-zero", "-q", "--columns",
+        "white_elo,eco,opening_eco,ply_count,start_fen,variant")
     games = f"read_parquet('{tmp_path}/ds/games/*.parquet')"
     h = one["white_elo"]
     expected = dict(duckdb.sql(f"select least(greatest(white_elo, 0), {h['low'] + 50 * len(h['counts']) - 1}) // 50, "
                                f"count(*) from {games} where white_elo is not null group by 1").fetchall())
     assert {i: n for i, n in enumerate(h["counts"]) if n} == expected
-    eco = dict(duckdb.sql(f"select eco, count(*) from {games} where eco is not null group by 1").fetchall())
-    assert all(eco[t["value"]] == t["count"] for t in one["eco"]["top"]) and one["eco"]["error"] == 0
+    # openings: the classifier's code (opening_eco) for every game it names, the ECO tag for a game
+    # from a set-up position or of a variant (Lichess' "From Position" and Chess960 games)
+    eco = dict(duckdb.sql(f"select opening_eco, count(*) from {games} where opening_eco is not null group by 1").fetchall())
+    tag = dict(duckdb.sql(f"select eco, count(*) from {games} where (start_fen <> '{START}' or variant "
+                          "not in ('Standard', 'standard')) and eco not in ('?', '-', '') "
+                          "group by 1").fetchall())
+    by_source = {"table": eco, "eco_tag": tag}
+    assert one["eco"]["top"] and all(by_source[t["source"]][t["value"]] == t["count"] for t in one["eco"]["top"])
+    assert one["eco"]["error"] == 0 and one["opening_sources"]["table"] == sum(eco.values())
+    assert one["opening_sources"]["eco_tag"] == sum(tag.values()) > 0
     assert one["clock_usage"]["games_with_clocks"] > 9000
 
 
@@ -98,3 +113,79 @@ def test_html_renders_with_expected_charts(tmp_path):
         rows = [r for r in doc["clock_usage"]["by_move"] if r["clocks"] >= 5]
         assert charts["clock_usage"].count("point\"") == len(rows)
     assert os.path.getsize(html) < 2 << 20
+
+
+def test_openings_from_the_classifier_and_the_eco_tag_of_custom_starts(tmp_path):
+    """A game from the standard start is named by the opening table (whatever its ECO tag says);
+    a game from a FEN start by its ECO/Opening tags, and the report says which is which."""
+    pgn = tmp_path / "openings.pgn"
+    pgn.write_text(
+        '[Event "a"]\n[ECO "A00"]\n[Result "*"]\n\n1. e4 c5 2. Nf3 d6 *\n\n'
+        '[Event "b"]\n[ECO "E99"]\n[Opening "Made up"]\n[SetUp "1"]\n'
+        '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n[Result "*"]\n\n1. e4 *\n\n'
+        '[Event "c"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n[Result "*"]\n\n1. e3 *\n\n'
+        '[Event "d"]\n[Result "*"]\n\n*\n')
+    doc = stats_json(tmp_path, pgn)
+    assert [(t["value"], t["count"], t["source"]) for t in doc["eco"]["top"]] == [("B50", 1, "table"), ("E99", 1, "eco_tag")]
+    assert [(t["value"], t["source"]) for t in doc["opening"]["top"]] == [("Made up", "eco_tag"), ("Sicilian Defense: Modern Variations", "table")]
+    assert {k: v for k, v in doc["opening_sources"].items() if k != "note"} == {
+        "table": 1, "eco_tag": 1, "custom_start_without_tag": 1, "unnamed": 1}
+    html = tmp_path / "r.html"
+    run("stats", pgn, "--html", html, "-q", "--exit-zero")
+    assert "ECO tag" in html.read_text()
+
+
+def mixed_input(tmp_path) -> Path:
+    """Valid, fixed and invalid games, odd encodings and tags (test_parallel's), and the fixtures."""
+    from test_parallel import fixtures_input, tricky_input
+
+    path = tmp_path / "mixed.pgn"
+    path.write_bytes(tricky_input(6) + b"\n" + fixtures_input())
+    return path
+
+
+def test_jobs_give_the_json_of_one_job(tmp_path):
+    path = mixed_input(tmp_path)
+    one = stats_json(tmp_path, path, "-j1", name="one.json")
+    for jobs in (2, 3):
+        assert stats_json(tmp_path, path, f"-j{jobs}", "--chunk-bytes", "600", name=f"j{jobs}.json") == one
+    assert one["validity"]["invalid"] and one["validity"]["fixed"] and one["errors"] and one["first_moves"]["top"]
+
+
+def test_a_selection_is_counted_as_duckdb_counts_it(tmp_path):
+    """--where hands stats views of the batches (copied columns, not the reader's buffers)."""
+    duckdb = pytest.importorskip("duckdb")
+    path = mixed_input(tmp_path)
+    doc = stats_json(tmp_path, path, "--where", "ply_count >= 4 and status != 'invalid'")
+    run("export", path, "--parquet", tmp_path / "ds", "--exit-zero", "-q")
+    games = f"read_parquet('{tmp_path}/ds/games/*.parquet')"
+    moves = f"read_parquet('{tmp_path}/ds/moves/*.parquet')"
+    where = "ply_count >= 4 and status <> 'invalid'"
+    q = lambda sql: duckdb.sql(sql.format(games=games, moves=moves)).fetchall()
+    assert doc["games"] == q(f"select count(*) from {{games}} where {where}")[0][0] > 0
+    assert doc["games_read"] == q("select count(*) from {games}")[0][0]
+    assert {t["value"]: t["count"] for t in doc["first_moves"]["top"]} == dict(
+        q(f"select m.san, count(*) from {{moves}} m join {{games}} g using (game_id) where m.ply = 1 and "
+          f"g.start_fen = '{START}' and {where} group by 1"))
+    assert sum(doc["plies"]["counts"]) == doc["games"]
+    assert doc["sources"][0]["games"] == doc["games"]
+
+
+def test_value_counts_past_their_capacity_keep_the_heavy_values_within_the_bound():
+    """The C summaries (Misra-Gries, mergeable): past the capacity every kept count is at most
+    `error` low, `error` <= counted / (capacity + 1), and a value above `error` is never lost."""
+    from pgntools import _core
+
+    empty = _core.StatsAccumulator().part()
+    true = {f"player{i}": (1000 if i < 3 else 1 + i % 7) for i in range(200)}
+    acc = _core.StatsAccumulator(capacity=16)
+    pairs = list(true.items())
+    for k in range(0, len(pairs), 25):  # 8 parts, merged one after the other
+        chunk = pairs[k:k + 25]
+        values = dict(empty[1], players=(chunk, 0, sum(c for _, c in chunk)))
+        acc.merge((empty[0], values))
+    kept, error, total = acc.part()[1]["players"]
+    assert total == sum(true.values()) and 0 < error <= total / 17 and len(kept) <= 16
+    for value, count in kept:
+        assert true[value] - error <= count <= true[value]
+    assert {f"player{i}" for i in range(3)} <= {v for v, _ in kept}

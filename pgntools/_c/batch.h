@@ -112,7 +112,14 @@
     X(P_BLACK_KINGS, uint64_t, "Q", "position_black_kings")                                       \
     X(P_TURN, uint8_t, "B", "position_turn")         /* 1: White to move */                       \
     X(P_CASTLING, uint8_t, "B", "position_castling") /* bits: K 1, Q 2, k 4, q 8 */               \
-    X(P_EP_FILE, uint8_t, "B", "position_ep_file")   /* 0..7 when PH_EP_FILE */
+    X(P_EP_FILE, uint8_t, "B", "position_ep_file")   /* 0..7 when PH_EP_FILE */                 \
+    /* one row per game: the mainline's first move (pgntools stats' first moves, stats.c) */    \
+    X(G_FIRST_MOVE, uint16_t, "H", "first_move")     /* from | to << 6 | piece << 12; 0: none, */ \
+                                                     /* 0xFFFF: a null move */                     \
+    X(G_CLOCK_START, int32_t, "i", "clock_start")    /* first row in the clock table */           \
+    /* one row per mainline [%clk], when asked (clock_rows: stats' clock usage, no move table) */ \
+    X(K_PLY, int16_t, "h", "clock_ply")              /* the ply of the move it follows */         \
+    X(K_CLOCK, double, "d", "clock_seconds")
 
 #define BATCH_STRINGS(X)                                      \
     X(S_TAG_NAME, "tag_name")                                 \

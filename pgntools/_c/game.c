@@ -376,6 +376,8 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_UNDERPROMOTIONS, uint8_t, g->derived.underpromotions);
     COL_PUSH(b, G_MAX_HALFMOVE_CLOCK, uint16_t, g->derived.max_halfmove_clock);
     COL_PUSH(b, G_MAX_REPETITIONS, uint16_t, g->derived.max_repetitions);
+    COL_PUSH(b, G_FIRST_MOVE, uint16_t, g->first_move);
+    COL_PUSH(b, G_CLOCK_START, int32_t, g->mark->cols[K_PLY]);
     if (r->opt.tag_columns)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);

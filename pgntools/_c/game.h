@@ -75,6 +75,7 @@ enum {
 typedef struct {
     bool replay;          /* false: scan only (tags and tokens, no moves replayed) */
     bool moves;           /* fill the move table (squares, SAN, UCI, clocks, ...) */
+    bool clock_rows;      /* fill the clock table (K_*): each mainline [%clk] (pgntools stats) */
     bool comments;        /* the per-move comment column */
     bool fen_every_ply;   /* the per-move FEN column */
     bool keys_every_ply;  /* the per-move Polyglot key column (M_KEY) */

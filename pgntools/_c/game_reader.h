@@ -45,6 +45,8 @@ typedef struct {
     bool stopped;    /* an error stopped the replay */
     bool need_number;
     bool pending;    /* a mainline move row still open for its comments */
+    int pending_ply; /* its ply (the clock table's row) */
+    uint16_t first_move; /* G_FIRST_MOVE */
     bool has_tags, has_content;
     int n_errors, n_tags;
     int outcome, outcome_ply;  /* the end the position is at now (an automatic draw played on clears it) */

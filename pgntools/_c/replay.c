@@ -256,13 +256,19 @@ static void finish_pending(GameReader *r, Game *g)
     if (!g->pending)
         return;
     Batch *b = &r->batch; /* push_move_row made room for the row's annotations */
-    COL_PUT(b, M_HAS, uint8_t, g->ann.has);
-    COL_PUT(b, M_CLOCK, double, g->ann.clock);
-    COL_PUT(b, M_EMT, double, g->ann.emt);
-    COL_PUT(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
-    COL_PUT(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
-    if (r->opt.comments && !strcol_end(&b->strs[S_COMMENT]))
-        b->failed = true;
+    if (r->opt.clock_rows && (g->ann.has & HAS_CLOCK)) {
+        COL_PUSH(b, K_PLY, int16_t, g->pending_ply);
+        COL_PUSH(b, K_CLOCK, double, g->ann.clock);
+    }
+    if (r->opt.moves) {
+        COL_PUT(b, M_HAS, uint8_t, g->ann.has);
+        COL_PUT(b, M_CLOCK, double, g->ann.clock);
+        COL_PUT(b, M_EMT, double, g->ann.emt);
+        COL_PUT(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
+        COL_PUT(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
+        if (r->opt.comments && !strcol_end(&b->strs[S_COMMENT]))
+            b->failed = true;
+    }
     memset(&g->ann, 0, sizeof g->ann);
     g->pending = false;
 }
@@ -517,8 +523,14 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         derived_move(&g->derived, &L->pos, m, L->undo.captured || mv_type(m) == MT_EN_PASSANT, status,
                      material_changed, r->opt.positions, r->opt.materials);
         track_mainline_end(r, g, &L->pos, material_changed);
+        if (g->ply == 1) /* (stats' first moves: squares and piece, no SAN needed from the start) */
+            g->first_move = null_move ? 0xFFFF : (uint16_t)(mv_from(m) | mv_to(m) << 6 |
+                                                           PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
         if (r->opt.moves)
             push_move_row(r, g, &L->pos, &L->undo, san, san_len, status);
+        else if (r->opt.clock_rows)
+            finish_pending(r, g), g->pending = true; /* the comments after it are read for a [%clk] */
+        g->pending_ply = g->ply;
     }
 }
 
@@ -553,7 +565,7 @@ void replay_comment(GameReader *r, Game *g, const Token *t)
         return;
     if (g->depth == 0 && g->pending) {
         ann_parse(text, t->alen, &g->ann);
-        if (r->opt.comments) {
+        if (r->opt.comments && r->opt.moves) {
             size_t a = 0, z = t->alen; /* stored trimmed; several comments joined by a space */
             while (a < z && (text[a] == ' ' || text[a] == '\n' || text[a] == '\r' || text[a] == '\t'))
                 a++;
@@ -581,7 +593,7 @@ void replay_nag(GameReader *r, Game *g, const Token *t)
         game_add_error(r, g, ERR_SYNTAX, g->ply, t, 0);
         return;
     }
-    if (g->depth == 0 && g->pending && !g->cut)
+    if (g->depth == 0 && g->pending && !g->cut && r->opt.moves)
         COL_PUSH(&r->batch, N_NAG, uint8_t, t->value);
     if (emitting(r, g) && !r->opt.reduced)
         em_nag(&r->em, t->value);

@@ -20,7 +20,7 @@ svg .axis{fill:#333}rect.bar{fill:#4878a8}line.frame{stroke:#888}line.grid{strok
 .formula.line{fill:none;stroke:#2c7a3f;stroke-width:2;stroke-dasharray:5 3}.formula .key{fill:#2c7a3f}
 .median.point,.median .key{fill:#4878a8}.median.line{fill:none;stroke:#4878a8;stroke-width:1.5}
 .median.band{fill:#4878a8;fill-opacity:.18;stroke:none}.empty{color:#8a4b00;font-weight:600}
-.note{color:#555;font-size:12px}
+.note{color:#555;font-size:12px}table.sources{font-size:12px}table.sources td:first-child{word-break:break-all}
 @media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid}h2{break-after:avoid}
 rect.bar,.point,.key{print-color-adjust:exact;-webkit-print-color-adjust:exact}a{color:inherit}}
 """
@@ -30,12 +30,12 @@ def _n(value) -> str:
     return "–" if value is None else f"{value:,}"
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence], numeric_from: int = 1) -> str:
+def _table(headers: Sequence[str], rows: Sequence[Sequence], numeric_from: int = 1, css: str = "") -> str:
     head = "".join(f'<th{" class=n" if i >= numeric_from else ""}>{escape(h)}</th>' for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(
         f'<td{" class=n" if i >= numeric_from else ""}>{escape(v if isinstance(v, str) else _n(v))}</td>'
         for i, v in enumerate(row)) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return f"<table{f' class={css}' if css else ''}><tr>{head}</tr>{body}</table>"
 
 
 def _section(title: str, parts: List[str]) -> str:
@@ -76,9 +76,14 @@ def report_html(doc: dict) -> str:
     selected = f" of {doc['games_read']:,} read (selected by --where, --sample or --limit)" \
         if doc["games_read"] != games else ""
     parts.append(f"<p><b>{games:,} games</b>{selected}, in {doc['run']['seconds']:.2f} s.</p>")
-    parts.append(_section("Sources", [_table(["input", "games", "invalid", "PGN bytes", "bytes stored"],
-                                             [(s["name"], s["games"], s["invalid"], s["pgn_bytes"], s["bytes"])
-                                              for s in doc["sources"]])]))
+    parts.append(_section("Sources", [_table(
+        ["input", "games", "valid", "fixed", "invalid", "bytes", "seconds", "games/s"],
+        [(s["name"], s["games"], s["valid"], s["fixed"], s["invalid"] + s["truncated"],
+          s["bytes"] if s["bytes"] is not None else s["pgn_bytes"], f"{s['seconds']:.2f}", s["games_per_second"])
+         for s in doc["sources"]], css="sources"),
+        _absent("bytes: the input's size as stored (compressed or not); seconds: the time spent reading and "
+                "counting it (under --jobs, summed over the workers, so games/s is one worker's rate); "
+                "invalid counts truncated games too.")]))
     if not games:
         parts.append('<p class="empty">No games: the input holds no game (or the selection kept none), '
                      'so there is nothing to chart.</p>')
@@ -154,12 +159,27 @@ def _ratings(doc: dict) -> str:
     return _section("Ratings", parts)
 
 
+SOURCE_LABELS = {"table": "", "eco_tag": " (ECO tag)"}
+
+
+def _labelled(top: dict) -> dict:
+    """A top list whose bars say where each count came from (the table's are unmarked)."""
+    return {**top, "top": [{**t, "value": t["value"] + SOURCE_LABELS.get(t.get("source"), "")} for t in top["top"]]}
+
+
 def _openings(doc: dict) -> str:
-    parts = []
-    for key, title in (("eco", "ECO codes (the ECO tag)"), ("opening", "Openings (the Opening tag)"),
+    s = doc["opening_sources"]
+    parts = [_absent(
+        f"Where the openings come from: {s['table']:,} games named by the opening classifier (the Lichess "
+        f"opening table: the deepest named position of the first 40 plies, matched by position); "
+        f"{s['eco_tag']:,} from their own ECO and Opening tags, marked “(ECO tag)”, because they start from "
+        f"a set-up position the table cannot name; {s['custom_start_without_tag']:,} such games without the tags "
+        f"and {s['unnamed']:,} standard games the table does not name are not counted.")]
+    for key, title in (("eco", "ECO codes (opening classifier; ECO tag for set-up starts)"),
+                       ("opening", "Openings (opening classifier; Opening tag for set-up starts)"),
                        ("first_moves", "First moves (games from the standard position)")):
         if doc[key]["top"]:
-            parts.append(_top_bars(key, title, doc[key]))
+            parts.append(_top_bars(key, title, _labelled(doc[key]) if key != "first_moves" else doc[key]))
         else:
             parts.append(_absent(f"No {title}."))
     return _section("Openings", parts)
@@ -181,13 +201,15 @@ def _time(doc: dict) -> str:
     clocks = doc["clock_usage"]
     rows = [r for r in clocks["by_move"] if r["clocks"] >= 5]
     if rows:
-        median = [(r["move"], r["median"] / 60, f"move {r['move']}: median {r['median']:.0f} s, quartiles "
+        most = max(r["q3"] for r in rows)
+        unit, per = ("seconds", 1) if most < 180 else ("minutes", 60)  # bullet reads better in seconds
+        median = [(r["move"], r["median"] / per, f"move {r['move']}: median {r['median']:.0f} s, quartiles "
                    f"{r['q1']:.0f}–{r['q3']:.0f} s ({r['clocks']:,} clocks)") for r in rows]
-        band = [(r["move"], r["q1"] / 60, r["q3"] / 60) for r in rows]
-        top = max(r["q3"] for r in rows) / 60 or 1
+        band = [(r["move"], r["q1"] / per, r["q3"] / per) for r in rows]
         parts.append(svg.lines("clock_usage", f"Time left by move ({clocks['games_with_clocks']:,} games with [%clk])",
                                [svg.Series("median, quartiles shaded", median, "median", line=True, band=band)],
-                               (0, rows[-1]["move"]), (0, top), "move number", "minutes left on the mover's clock"))
+                               (0, svg.round_up(rows[-1]["move"], 5)), (0, svg.round_up(most / per or 1)),
+                               "move number", f"{unit} left on the mover's clock"))
     else:
         parts.append(_absent("No move has a [%clk] clock."))
     return _section("Time", parts)

@@ -16,18 +16,23 @@ from pgntools.stats.aggregate import Aggregates
 class StatsSink(Sink):
     """Aggregates every batch; at commit writes the text summary, the HTML report and the JSON."""
 
-    # tag values by tag (ratings, ECO, dates, ...); the move table (first moves, [%clk])
-    needs = {"tag_columns": True, "tag_values": True, "moves": True}
+    # tag values by tag (ratings, ECO, dates, ...); the clock table ([%clk]: no move table, first
+    # moves come from the games' first_move column); the opening classified; the reader's own buffers
+    # (detach: the C counting reads them in place, no column is copied)
+    needs = {"tag_columns": True, "tag_values": True, "clock_rows": True, "openings": True, "detach": True}
 
     def __init__(self, text=None, html=None, json_output=None, command_line: str = ""):
         self.output = text  # in a worker: its ChunkOutput (unused: the part is the aggregates)
         self.html, self.json = html, json_output
         self.command_line = command_line
         self.aggregates = Aggregates()
-        self.started = time.perf_counter()
+        self.started = self.last = time.perf_counter()
 
     def write(self, batch: GameBatch):
-        self.aggregates.update(batch)
+        # the time since the last batch: reading this one (and counting the last), its input's rate
+        now = time.perf_counter()
+        self.aggregates.update(batch, now - self.last)
+        self.last = time.perf_counter()
 
     def finish_chunk(self) -> Aggregates:
         return self.aggregates
@@ -42,6 +47,7 @@ class StatsSink(Sink):
         seconds = time.perf_counter() - self.started
         for source in doc["sources"]:
             source["bytes"] = _size(source["name"])
+            source["games_per_second"] = round(source["games"] / source["seconds"]) if source["seconds"] > 0 else None
         doc["run"] = {"seconds": round(seconds, 3),
                       "games_per_second": round(doc["games_read"] / seconds) if seconds > 0 else None,
                       "command": self.command_line}

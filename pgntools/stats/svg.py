@@ -103,6 +103,22 @@ def _y_axis(left: int, top: int, plot_h: float, most: float, label: str, low: fl
     return "".join(parts)
 
 
+def _step(span: float, ticks: int = 5) -> float:
+    """A round tick step (1, 2, 2.5 or 5 × 10^k) giving at most ``ticks`` intervals over span."""
+    raw = span / ticks if span > 0 else 1
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * magnitude >= raw:
+            return m * magnitude
+    return 10 * magnitude
+
+
+def round_up(value: float, ticks: int = 4) -> float:
+    """The least multiple of a round step (``ticks`` intervals) at or above value: an axis' end."""
+    step = _step(value, ticks)
+    return math.ceil(value / step - 1e-9) * step
+
+
 class Series:
     """A line chart's series: points (x, y, tooltip), drawn as circles, a line, or both; ``band``:
     (x, low, high) shaded behind."""
@@ -126,10 +142,12 @@ def lines(name: str, title: str, series: Sequence[Series], x_range: Tuple[float,
         return f"{px:.1f},{py:.1f}"
 
     body = [_y_axis(left, top, plot_h, y1, y_label, low=y0)]
-    for k in range(6):
-        x = x0 + (x1 - x0) * k / 5
-        px = left + plot_w * k / 5
-        body.append(f'<text class="tick" x="{px:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{_fmt(round(x, 1))}</text>')
+    step = _step(x1 - x0)
+    x = math.ceil(x0 / step) * step
+    while x <= x1 + 1e-9:  # ticks at round values (0, 20, 40 ...; -800, -400, 0 ...)
+        px = left + plot_w * (x - x0) / ((x1 - x0) or 1)
+        body.append(f'<text class="tick" x="{px:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{_fmt(round(x, 2))}</text>')
+        x += step
     legend_x = left
     for s in series:
         body.append(f'<g class="{s.css}"><rect class="key" x="{legend_x}" y="27" width="12" height="8"/>'

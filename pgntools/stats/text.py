@@ -9,7 +9,8 @@ def _share(n: int, total: int) -> str:
 
 
 def _top(top: dict, k: int = 5) -> str:
-    return ", ".join(f"{t['value']} {t['count']:,}" for t in top["top"][:k]) or "none"
+    return ", ".join(f"{t['value']}{' (tag)' if t.get('source') == 'eco_tag' else ''} {t['count']:,}"
+                     for t in top["top"][:k]) or "none"
 
 
 def summary_text(doc: dict) -> str:
@@ -28,7 +29,10 @@ def summary_text(doc: dict) -> str:
     for key, label in (("white_elo", "WhiteElo"), ("black_elo", "BlackElo")):
         rated = doc["fields"][label]["present"]
         lines.append(f"{label:<11} {rated:,} games rated" + (f", median bin {_median_bin(doc[key])}" if rated else ""))
+    s = doc["opening_sources"]
     lines.append(f"ECO         {_top(doc['eco'])}")
+    lines.append(f"openings    {s['table']:,} named by the classifier, {s['eco_tag']:,} from the ECO tag (set-up start)"
+                 + (f", {s['custom_start_without_tag'] + s['unnamed']:,} unnamed" if s['custom_start_without_tag'] + s['unnamed'] else ""))
     lines.append(f"first move  {_top(doc['first_moves'])}")
     speeds = ", ".join(f"{k} {n:,}" for k, n in doc["speeds"].items() if n)
     lines.append(f"speed       {speeds or 'no TimeControl'}")
@@ -39,7 +43,19 @@ def summary_text(doc: dict) -> str:
     missing = [f"{tag} {f['missing']:,}" for tag, f in doc["fields"].items() if f["missing"]]
     if missing:
         lines.append("missing     " + ", ".join(missing))
+    lines += _sources(doc["sources"])
     return "\n".join(lines) + "\n"
+
+
+def _sources(sources: List[dict]) -> List[str]:
+    """Per input: games, bytes, games/s."""
+    out = []
+    for s in sources:
+        size = s["bytes"] if s["bytes"] is not None else s["pgn_bytes"]
+        rate = f", {s['games_per_second']:,} games/s" if s["games_per_second"] else ""
+        out.append(f"source      {s['name']}: {s['games']:,} games ({s['invalid'] + s['truncated']:,} invalid), "
+                   f"{size:,} bytes{rate}")
+    return out
 
 
 def _median_bin(h: dict) -> str:
