@@ -104,6 +104,9 @@ def check_positions(out_dir: Optional[str], positions_dir: Optional[str], planes
             conflict(f"{', '.join(given)} shape{'s' if len(given) == 1 else ''} the positions dataset of "
                      "--positions DIR, and no --positions is given")
         return None
+    if out_dir is not None and any(os.path.abspath(positions_dir) == os.path.abspath(os.path.join(out_dir, table))
+                                   for table in ("games", "moves")):
+        conflict(f"--positions {positions_dir} is a table directory of --parquet {out_dir}: choose another")
     if max_ply is not None and min_ply > max_ply:
         conflict(f"--min-ply {min_ply} is above --max-ply {max_ply}: no position could be taken")
     from pgntools.position_rows import PositionRows

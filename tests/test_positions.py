@@ -307,6 +307,7 @@ def test_python_api_bad_settings_are_value_errors():
     (["--positions", "{tmp}/p", "--min-ply", "-2"], "--min-ply"),
     (["--parquet", "{tmp}/d", "--planes"], "--planes shapes the positions dataset of --positions DIR"),
     ([], "give one"),
+    (["--parquet", "{tmp}/d", "--positions", "{tmp}/d/moves"], "is a table directory of --parquet"),
     (["--positions", "{tmp}/p", "--with-keys"], "--with-keys shapes the games and moves tables of --parquet"),
     (["--positions", "{tmp}/p", "--unique-positions", "--scheduler", "tcp://127.0.0.1:1"], "not with --scheduler"),
 ])
