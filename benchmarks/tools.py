@@ -153,6 +153,18 @@ def parquet_answer(work):
     return Answer(notes=[f"no games table found ({len(files)} parquet files)"])
 
 
+def positions_answer(work):
+    """Rows of the positions dataset of `export --positions` (checked against python-chess by
+    positions_bench.py, which times the same command)."""
+    import pyarrow.dataset as ds
+
+    out = work / "positions"
+    files = sorted(out.glob("*.parquet")) if out.exists() else []
+    if not files:
+        return Answer(notes=["no positions dataset written"])
+    return Answer(notes=[f"{ds.dataset(out, format='parquet').count_rows():,} positions"])
+
+
 # ---- pgntools command line ----
 
 @functools.lru_cache(maxsize=None)
@@ -245,6 +257,9 @@ TOOLS = [
          fen_lines_answer, valid_only=True, subcommand="to-fen", ok_codes=VALIDATE_CODES),
     Tool("export", "pgntools export --parquet (--jobs 1: one thread)", "pgntools",
          pgntools_argv("export", "--parquet", "{WORK}/parquet", "{FILE}"), parquet_answer,
+         subcommand="export", ok_codes=VALIDATE_CODES),
+    Tool("export-positions", "pgntools export --positions (--jobs 1: one thread)", "pgntools",
+         pgntools_argv("export", "--positions", "{WORK}/positions", "{FILE}"), positions_answer,
          subcommand="export", ok_codes=VALIDATE_CODES),
     # the same tasks on two threads (--jobs 2; the rows above run on one): validate's two workers
     # read chunks of the input, export's one worker reads while its writer thread encodes

@@ -108,6 +108,16 @@ cdef extern from "openings.h":
     uint64_t openings_key(const Position *p)
     void openings_row(const COpeningTable *t, int row, const char **eco, size_t *eco_len, const char **name,
                       size_t *name_len)
+cdef extern from "position_rows.h":
+    ctypedef struct PositionRowOptions:
+        int sample_plies
+        int min_ply, max_ply
+        uint64_t seed
+        bint planes
+    int PH_RESULT, PH_WHITE_ELO, PH_BLACK_ELO, PH_CLOCK, PH_EVAL_CP, PH_EVAL_MATE, PH_EP_FILE, PH_ECO
+    uint64_t position_rows_mix(uint64_t game_id, uint64_t seed)
+
+
 cdef extern from "derived.h":
     int SPEED_COUNT, DERIVED_HAS_CLOCK, DERIVED_HAS_EVAL, DERIVED_REACHED_POSITION, DERIVED_REACHED_MATERIAL
     const char *speed_name(int code)
@@ -142,6 +152,7 @@ cdef extern from "game.h":
         bint clock_rows
         bint comments
         bint fen_every_ply
+        bint keys_every_ply
         bint final_fen
         bint pgn
         bint raw_invalid
@@ -165,6 +176,7 @@ cdef extern from "game.h":
         int opening_tags
         const PositionTargets *positions
         const MaterialSignatures *materials
+        const PositionRowOptions *position_rows
     ctypedef struct GameReader:
         pass
     int GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY

@@ -126,6 +126,18 @@ def take_strings(offsets: bytes, data: bytes, ranges: bytes) -> Tuple[bytes, byt
 def take_slots(slots: bytes, n_games: int, runs: bytes, shifts: bytes) -> bytes: ...
 def polyglot_random() -> List[int]: ...  # the 781 Polyglot numbers the C core holds
 
+# the positions dataset (pgntools.position_rows; _core_positions.pxi)
+POSITION_HAS_BITS: Dict[str, int]  # the position_has column's bits: result, white_elo, ..., eco
+def sample_mix(game_id: int, seed: int) -> int: ...  # where a game's --sample-plies draw starts
+class PositionKeys:
+    """--unique-positions' key set (_c/keyset.h)."""
+    count: int
+    nbytes: int
+    def first_seen(self, keys: bytes, ids: bytes) -> bytes: ...  # one byte a row: 1 new, 0 seen
+def kept_rows(data: bytes, width: int, keep: bytes) -> bytes: ...
+def kept_strings(offsets: bytes, data: bytes, keep: bytes) -> Tuple[bytes, bytes]: ...
+def kept_starts(starts: bytes, keep: bytes) -> bytes: ...
+def row_game_ids(starts: bytes, n_rows: int, first_game: int, ids: Optional[bytes] = None) -> bytes: ...
 STATS_VALUES: List[str]       # the value counts of pgntools stats (_c/stats.h SV_ order)
 STATS_ARRAYS: List[str]       # its count arrays (SA_ order)
 STATS_CLOCK_EDGES: List[float]  # each clock bin's low edge, seconds

@@ -36,6 +36,16 @@ DERIVED_BITS = {"has_clock": DERIVED_HAS_CLOCK, "has_eval": DERIVED_HAS_EVAL,  #
                 "reached_position": DERIVED_REACHED_POSITION, "reached_material": DERIVED_REACHED_MATERIAL}
 
 
+# bits of the position_has column (the positions dataset: pgntools.position_rows)
+POSITION_HAS_BITS = {"result": PH_RESULT, "white_elo": PH_WHITE_ELO, "black_elo": PH_BLACK_ELO, "clock": PH_CLOCK,
+                     "eval_cp": PH_EVAL_CP, "eval_mate": PH_EVAL_MATE, "ep_file": PH_EP_FILE, "eco": PH_ECO}
+
+
+def sample_mix(game_id: int, seed: int) -> int:
+    """The number the positions dataset's sample of game `game_id` starts from (position_rows.c)."""
+    return position_rows_mix(game_id & 0xFFFFFFFFFFFFFFFF, seed & 0xFFFFFFFFFFFFFFFF)
+
+
 def speed_of(time_control: str) -> str:
     """The speed the reader gives a TimeControl value ("" when it reads none)."""
     text = time_control.encode()
@@ -162,6 +172,7 @@ cdef class BatchReader:
     cdef object openings      # the OpeningTable the reader classifies with (None: not classifying)
     cdef PositionTargets targets      # options.positions (--where-position) in C
     cdef MaterialSignatures materials # options.materials (--material) in C
+    cdef PositionRowOptions position_rows  # options.position_rows (the positions dataset) in C
 
     def __cinit__(self, stream, options=None, **fields):
         # the options and their defaults: pgntools.options.ReaderOptions (stated there, once)
@@ -188,6 +199,7 @@ cdef class BatchReader:
         opt.clock_rows = options.clock_rows
         opt.comments = options.comments
         opt.fen_every_ply = options.fen_every_ply
+        opt.keys_every_ply = options.keys_every_ply
         opt.final_fen = options.final_fen
         opt.pgn = options.pgn
         opt.raw_invalid = options.raw_invalid
@@ -238,6 +250,16 @@ cdef class BatchReader:
         if options.materials:
             self._set_materials(options.materials)
             opt.materials = &self.materials
+        if options.position_rows:  # (sample_plies, min_ply, max_ply, seed, planes): pgntools.position_rows
+            sample_plies, min_ply, max_ply, seed, planes = options.position_rows
+            if sample_plies < 0 or min_ply < 0 or (max_ply is not None and max_ply < min_ply):
+                raise ValueError(f"position_rows: bad sampling {options.position_rows!r}")
+            self.position_rows.sample_plies = sample_plies
+            self.position_rows.min_ply = min(min_ply, 1 << 30)
+            self.position_rows.max_ply = -1 if max_ply is None else min(max_ply, 1 << 30)
+            self.position_rows.seed = seed & 0xFFFFFFFFFFFFFFFF
+            self.position_rows.planes = planes
+            opt.position_rows = &self.position_rows
         self.reader = gr_new(&opt)
         self.cap = max(<size_t>options.buffer_size, <size_t>4096)
         self.max_buffer = max(<size_t>options.max_game_size, self.cap)

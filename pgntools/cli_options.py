@@ -199,7 +199,8 @@ def selection_options(f):
         click.option("--sample", type=click.FloatRange(0, 1), metavar="FRACTION",
                      help="Keep a pseudo-random share of the games, chosen by game id and --seed: the same "
                           "games for any --jobs."),
-        click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="The seed of --sample (and of export's --sample-plies)."),
         click.option("--limit", type=click.IntRange(0), metavar="N",
                      help="Stop after N selected games (and stop reading): the first N in input order, for any "
                           "--jobs and with --scheduler. Example: --limit 1000"),

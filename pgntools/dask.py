@@ -121,14 +121,16 @@ def _games_partition(chunk: Chunk, options: ReaderOptions):
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else schema.GAMES.empty_table())
 
 
-def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, with_fen: bool):
+def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, with_fen: bool,
+                     with_keys: bool = False):
     import pyarrow as pa
 
     from pgntools.sinks import schema
     from pgntools.sinks.tables import moves_table
 
-    tables = [moves_table(batch, with_comments, with_fen) for batch in chunk_batches(chunk, chunk.read(), options)]
-    empty = schema.moves_schema(with_comments, with_fen).empty_table()
+    tables = [moves_table(batch, with_comments, with_fen, with_keys)
+              for batch in chunk_batches(chunk, chunk.read(), options)]
+    empty = schema.moves_schema(with_comments, with_fen, with_keys).empty_table()
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else empty)
 
 
@@ -157,21 +159,23 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
 
 def read_moves(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], *, with_comments: bool = False,
                with_fen: bool = False, strict: bool = False, fix_results: bool = True,
-               max_game_size: int = MAX_GAME_SIZE, en_passant: str = "legal", chunk_bytes: int = DATAFRAME_CHUNK):
+               max_game_size: int = MAX_GAME_SIZE, en_passant: str = "legal", chunk_bytes: int = DATAFRAME_CHUNK,
+               with_keys: bool = False):
     """A Dask DataFrame with one row per mainline ply: the ``moves`` table of ``pgntools export``
-    (``comment`` and ``fen`` columns on request), one partition per chunk of the inputs."""
+    (``comment``, ``fen`` and ``key`` columns on request), one partition per chunk of the inputs."""
     import dask.dataframe as dd
 
     from pgntools.sinks import schema
 
     options = _options(strict, fix_results, max_game_size, moves=True, comments=with_comments,
-                       fen_every_ply=with_fen, en_passant=en_passant)
+                       fen_every_ply=with_fen, keys_every_ply=with_keys, en_passant=en_passant)
     chunks = _chunks(paths, chunk_bytes, max_game_size)
-    meta = _arrow_to_pandas(schema.moves_schema(with_comments, with_fen).empty_table())
+    meta = _arrow_to_pandas(schema.moves_schema(with_comments, with_fen, with_keys).empty_table())
     if not chunks:
         return dd.from_pandas(meta, npartitions=1)
     return dd.from_map(_moves_partition, chunks, options=options, with_comments=with_comments,
-                       with_fen=with_fen, meta=meta, enforce_metadata=False, label="pgntools-moves")
+                       with_fen=with_fen, with_keys=with_keys, meta=meta, enforce_metadata=False,
+                       label="pgntools-moves")
 
 
 def partition_count(paths, chunk_bytes: int = DATAFRAME_CHUNK, max_game_size: int = MAX_GAME_SIZE) -> Optional[int]:

@@ -23,6 +23,7 @@ class ReaderOptions(NamedTuple):
     clock_rows: bool = False       # the clock table: each mainline [%clk] (stats, without the move table)
     comments: bool = False         # the per-move comment column
     fen_every_ply: bool = False    # the per-move FEN column
+    keys_every_ply: bool = False   # the per-move Polyglot key column (export --with-keys)
     final_fen: bool = False
     pgn: bool = False              # export-format PGN per valid or fixed game
     raw_invalid: bool = False      # the input bytes of invalid games (--rejects)
@@ -54,6 +55,7 @@ class ReaderOptions(NamedTuple):
     opening_tags: str = "none"     # validate --classify: the PGN output's ECO/Opening tags, "missing" or "overwrite"
     positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.position)
     materials: tuple = ()          # --material: signatures as counts (pgntools.where.position)
+    position_rows: tuple = ()      # the positions dataset: (sample_plies, min_ply, max_ply, seed, planes)
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":
         """These options with what the sinks need: each recording field on when some sink needs it
@@ -76,7 +78,7 @@ class ReaderOptions(NamedTuple):
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them).
 RECORDING = ("moves", "clock_rows", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
-             "detach", "openings")
+             "detach", "openings", "keys_every_ply")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
 # the chunks of a parallel run are cut by the scanner (pgntools.chunks).
 RUN_NEEDS = ("numbered",)

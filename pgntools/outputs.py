@@ -210,13 +210,15 @@ def open_outputs(outputs: dict, inputs: Sequence[str] = ()) -> dict:
     return opened
 
 
-def check_dataset(out_dir: str, inputs: Sequence[str]) -> None:
+def check_dataset(out_dir: str, inputs: Sequence[str], tables: Sequence[str] = ("games", "moves"),
+                  option: str = "--parquet") -> None:
     """Before anything is read or written: no input is one of the part files in OUT_DIR/games or
-    OUT_DIR/moves that an export (with --overwrite) would replace or remove."""
+    OUT_DIR/moves (or the other ``tables``; "" for OUT_DIR itself) that an export (with
+    --overwrite) would replace or remove."""
     if is_url(out_dir):
         return
     sources = input_ids(inputs)
-    for table in ("games", "moves"):
+    for table in tables:
         directory = os.path.join(out_dir, table)
         try:
             names = os.listdir(directory)
@@ -225,5 +227,5 @@ def check_dataset(out_dir: str, inputs: Sequence[str]) -> None:
         for name in names:
             key = _file_id(os.path.join(directory, name)) if PART_NAME.fullmatch(name) else None
             if key in sources:
-                raise OutputError(f"--parquet {out_dir}: its part {os.path.join(directory, name)} is the input "
+                raise OutputError(f"{option} {out_dir}: its part {os.path.join(directory, name)} is the input "
                                   f"{sources[key]}: an input is never overwritten; export elsewhere")

@@ -48,6 +48,7 @@ HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
 OPENING_STATES = _core.OPENING_STATES     # bits of the opening_state column: {"named": 1, ...}
 SPEEDS = _core.SPEEDS                     # the speed column's codes: ["", "ultrabullet", ...]
 DERIVED_BITS = _core.DERIVED_BITS         # {"has_clock": 1, "has_eval": 2, ...}
+POSITION_HAS_BITS = _core.POSITION_HAS_BITS  # the positions dataset's position_has column: {"result": 1, ...}
 FIX_RESULT_TAG, FIX_RESULT_MARKER = _core.FIX_BITS["result_tag"], _core.FIX_BITS["result_marker"]
 SYNTAX_DETAILS = {
     1: "a variation starts before any move",
@@ -433,7 +434,9 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
             if on_input:
                 on_input(inp)
             try:
-                for raw in _core.BatchReader(inp.stream, options):
+                # (the C reader numbers the games as the run does: the positions dataset's
+                # sample is drawn by game id)
+                for raw in _core.BatchReader(inp.stream, options._replace(first_game=next_game)):
                     batch = GameBatch(raw, inp.name, next_game)
                     next_game += batch.read_count()
                     yield batch

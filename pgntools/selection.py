@@ -67,11 +67,17 @@ class Keep(ByIndices):
 CHILD_TABLES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "tag_start": (("tag_in_map",), ("tag_name", "tag_value")),
     "move_start": (("ply", "from_square", "to_square", "piece", "captured", "promotion", "flags", "halfmove_clock",
-                    "has", "clock", "emt", "eval_cp", "eval_mate", "nag_start"), ("san", "uci", "comment", "fen")),
+                    "has", "clock", "emt", "eval_cp", "eval_mate", "nag_start", "key"), ("san", "uci", "comment", "fen")),
     "error_start": (("error_kind", "error_ply", "error_offset", "error_line", "error_column", "error_detail"),
                     ("error_token",)),
     "note_start": (("note_kind", "note_ply", "note_count"), ("note_token",)),
     "fix_start": (("fix_kind", "fix_ply"), ("fix_field", "fix_from", "fix_to")),
+    "position_start": (("position_ply", "position_key", "position_has", "position_result", "position_white_elo",
+                        "position_black_elo", "position_speed", "position_clock", "position_eval_cp",
+                        "position_eval_mate", *(f"position_{c}_{p}" for c in ("white", "black")
+                                                for p in ("pawns", "knights", "bishops", "rooks", "queens", "kings")),
+                        "position_turn", "position_castling", "position_ep_file"),
+                       ("position_fen", "position_uci", "position_san", "position_eco")),
     "clock_start": (("clock_ply", "clock_seconds"), ()),  # the clock table (stats: clock_rows)
 }
 NAG_TABLE = ("nag_start", ("nag",))  # one list of NAG values per move row

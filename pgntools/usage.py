@@ -72,16 +72,46 @@ def check_validate(output: Optional[str], strip_comments: bool, strip_variations
         conflict(f"{', '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} the PGN of -o, and no -o is given")
 
 
-def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_comments: bool):
+def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_comments: bool,
+                         with_keys: bool = False):
     """--columns and the options that add a column: each must ask for the other's column."""
     if columns is None:
         return
-    for column, flag, given in (("fen", "--with-fen", with_fen), ("comment", "--with-comments", with_comments)):
+    for column, flag, given in (("fen", "--with-fen", with_fen), ("comment", "--with-comments", with_comments),
+                                ("key", "--with-keys", with_keys)):
         if column in columns and not given:
             conflict(f"--columns names {column}, a column that only {flag} adds: add {flag}")
         if given and column not in columns:
             conflict(f"{flag} adds the {column} column, which --columns leaves out: name it in --columns "
                      f"or drop {flag}")
+
+
+def check_positions(out_dir: Optional[str], positions_dir: Optional[str], planes: bool, sample_plies: Optional[int],
+                    min_ply: int, max_ply: Optional[int], unique: bool, seed: int, table_options: Sequence[str] = ()):
+    """export's outputs and the positions dataset's options: the PositionRows of --positions
+    (None without it). ``table_options``: the options given that shape --parquet's tables."""
+    if out_dir is None and positions_dir is None:
+        conflict("export writes --parquet OUT_DIR (games and moves), --positions DIR (the positions dataset) "
+                 "or both: give one")
+    if out_dir is None and table_options:
+        conflict(f"{', '.join(table_options)} shape{'s' if len(table_options) == 1 else ''} the games and moves "
+                 "tables of --parquet OUT_DIR, and no --parquet is given")
+    if positions_dir is None:
+        given = [name for name, value in (("--planes", planes), ("--sample-plies", sample_plies is not None),
+                                          ("--min-ply", min_ply != 0), ("--max-ply", max_ply is not None),
+                                          ("--unique-positions", unique)) if value]
+        if given:
+            conflict(f"{', '.join(given)} shape{'s' if len(given) == 1 else ''} the positions dataset of "
+                     "--positions DIR, and no --positions is given")
+        return None
+    if out_dir is not None and any(os.path.abspath(positions_dir) == os.path.abspath(os.path.join(out_dir, table))
+                                   for table in ("games", "moves")):
+        conflict(f"--positions {positions_dir} is a table directory of --parquet {out_dir}: choose another")
+    if max_ply is not None and min_ply > max_ply:
+        conflict(f"--min-ply {min_ply} is above --max-ply {max_ply}: no position could be taken")
+    from pgntools.position_rows import PositionRows
+
+    return PositionRows(sample_plies, min_ply, max_ply, seed, planes, unique).checked()
 
 
 def check_report_level(level: Optional[str], report: Optional[str]):

@@ -54,7 +54,7 @@ def on_cluster(tmp_path: Path, command, files, address, chunk=2000, input=None):
     args = [command[0], "--scheduler", address, "--chunk-bytes", chunk]
     rest = list(command[1:])
     names = {"-o": "out", "--rejects": "rejects.pgn", "--report": "report.jsonl", "--summary": "summary.json",
-             "--parquet": "dataset"}
+             "--parquet": "dataset", "--positions": "positions"}
     for i, a in enumerate(rest):
         if a in names and i + 1 < len(rest) and rest[i + 1] == "@":
             rest[i + 1] = out / names[a]
@@ -95,6 +95,21 @@ def test_export_on_the_cluster(tmp_path, cluster):
     assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
 
 
+def test_positions_dataset_on_the_cluster(tmp_path, cluster):
+    """The positions dataset's sample is drawn by game id and seed: the cluster's rows are the
+    local run's."""
+    path = games_input(tmp_path)
+    command = ["export", "--positions", "@", "--planes", "--sample-plies", "4", "--seed", "2", "--where",
+               "ply_count >= 10"]
+    _, _, a, b = on_cluster(tmp_path, command, [path, FIXTURES / "sample.pgn"], cluster)
+    order = [("game_id", "ascending"), ("ply", "ascending")]
+    ta = ds.dataset(str(a / "positions"), format="parquet").to_table().sort_by(order)
+    tb = ds.dataset(str(b / "positions"), format="parquet").to_table().sort_by(order)
+    assert ta.num_rows > 100 and ta.equals(tb)
+    names = sorted(p.name for p in (b / "positions").iterdir())
+    assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
+
+
 def test_unreachable_scheduler_is_one_line_exit_2(tmp_path):
     import dask
 
@@ -131,14 +146,17 @@ def test_dataframes(tmp_path, cluster):
     gz.write_bytes(gzip.compress(tricky_input(2)))
     out = tmp_path / "export"
     invoke(["export", "--jobs", "1", "--parquet", out, path, gz])
+    invoke(["export", "--jobs", "1", "--with-keys", "--parquet", tmp_path / "keyed", path, gz])
     games_ref = ds.dataset(str(out / "games"), format="parquet").to_table()
     moves_ref = ds.dataset(str(out / "moves"), format="parquet").to_table()
     with distributed.Client(cluster):
         games = pgn_dask.read_games([path, gz], chunk_bytes=20_000)
         moves = pgn_dask.read_moves([path, gz], chunk_bytes=20_000)
+        keyed = pgn_dask.read_moves([path, gz], chunk_bytes=20_000, with_keys=True)
         assert games.npartitions > 2
         g = games.compute()
         m = moves.compute()
+        k = keyed.compute()
     assert list(g.columns) == schema.GAMES.names and list(m.columns) == schema.MOVES.names
     assert dict(g.dtypes) == dict(games.dtypes) and dict(m.dtypes) == dict(moves.dtypes)
     assert len(g) == games_ref.num_rows and len(m) == moves_ref.num_rows
@@ -148,6 +166,11 @@ def test_dataframes(tmp_path, cluster):
     assert back.column("final_fen").to_pylist() == games_ref.column("final_fen").to_pylist()
     assert pa.Table.from_pandas(m, preserve_index=False).column("san").to_pylist() == \
         moves_ref.column("san").to_pylist()
+    # --with-keys' column: the moves table's, keyed as export's
+    assert list(k.columns) == schema.moves_schema(with_key=True).names and str(k.dtypes["key"]) == "uint64[pyarrow]"
+    keyed_ref = ds.dataset(str(tmp_path / "keyed" / "moves"), format="parquet").to_table()
+    assert pa.Table.from_pandas(k, preserve_index=False).column("key").to_pylist() == \
+        keyed_ref.column("key").to_pylist()
 
 
 def test_dataframe_of_no_games(tmp_path):

@@ -22,6 +22,7 @@ from conftest import (check_corpus_in_chunks, CHESS_REASON, corpus_id, corpus_pg
 
 chess = pytest.importorskip("chess", reason=CHESS_REASON)
 chess_pgn = pytest.importorskip("chess.pgn", reason=CHESS_REASON)
+polyglot = pytest.importorskip("chess.polyglot", reason=CHESS_REASON)
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 ds = pytest.importorskip("pyarrow.dataset")
@@ -280,6 +281,25 @@ def test_optional_columns_with_fen(tmp_path):
     invoke(["export", "--parquet", out, "--with-fen", src])
     moves = ds.dataset(str(out / "moves"), format="parquet").schema
     assert [(f.name, f.type) for f in moves] == MOVES_TYPES + [("fen", pa.string())]
+
+
+def test_optional_columns_with_keys(tmp_path):
+    src = write_pgn(tmp_path, "a.pgn", FLAGS)
+    out = tmp_path / "out"
+    invoke(["export", "--parquet", out, "--with-fen", "--with-keys", src])
+    moves = ds.dataset(str(out / "moves"), format="parquet").schema
+    assert [(f.name, f.type) for f in moves] == MOVES_TYPES + [("fen", pa.string()), ("key", pa.uint64())]
+    assert not moves.field("key").nullable
+
+
+def test_columns_key_needs_with_keys(tmp_path):
+    src = write_pgn(tmp_path, "a.pgn", FLAGS)
+    result = invoke(["export", "--parquet", tmp_path / "out", "--columns", "san,key", src], expect=(2,))
+    assert "--columns names key, a column that only --with-keys adds" in result.output
+    result = invoke(["export", "--parquet", tmp_path / "out2", "--columns", "san", "--with-keys", src], expect=(2,))
+    assert "--with-keys adds the key column" in result.output
+    _, moves = export(tmp_path, [src], "--columns", "san,key", "--with-keys", name="ok")
+    assert moves.column_names == ["game_id", "ply", "san", "key"]
 
 
 def test_optional_columns_with_comments(tmp_path):
@@ -747,7 +767,8 @@ def single_game(data: bytes):
 
 
 def expected_plies(game) -> Optional[List[tuple]]:
-    """python-chess's (ply, san, uci, fen after) per mainline move; None when it cannot set the game up."""
+    """python-chess's (ply, san, uci, fen after, Polyglot key after) per mainline move; None when it
+    cannot set the game up."""
     try:
         board = game.board()
     except ValueError:
@@ -760,7 +781,7 @@ def expected_plies(game) -> Optional[List[tuple]]:
             break
         san, uci = board.san(move), board.uci(move)
         board.push(move)
-        out.append((ply, san, uci, board.fen()))
+        out.append((ply, san, uci, board.fen(), polyglot.zobrist_hash(board)))
     return out
 
 
@@ -777,11 +798,11 @@ def check_chunk(path: Path, tmp_path: Path, games: List[Tuple[object, bytes]], f
     out = tmp_path / "out"
     if out.exists():
         shutil.rmtree(out)
-    g_table, m_table = export(tmp_path, [src], "--with-fen")
+    g_table, m_table = export(tmp_path, [src], "--with-fen", "--with-keys")
     g_rows = rows(g_table.select(["game_id", "offset", "status", "ply_count"]))
     per_game: Dict[int, List[tuple]] = {}
-    for m in rows(m_table.select(["game_id", "ply", "san", "uci", "fen"])):
-        per_game.setdefault(m["game_id"], []).append((m["ply"], m["san"], m["uci"], m["fen"]))
+    for m in rows(m_table.select(["game_id", "ply", "san", "uci", "fen", "key"])):
+        per_game.setdefault(m["game_id"], []).append((m["ply"], m["san"], m["uci"], m["fen"], m["key"]))
     assert m_table.num_rows == sum(r["ply_count"] for r in g_rows)
 
     aligned = len(g_rows) == len(games)
@@ -818,13 +839,13 @@ def check_corpus_file(path: Optional[Path], tmp_path: Path, limit: Optional[int]
 
 
 @pytest.mark.parametrize("path", FILE_PARAMS)
-def test_corpus_sample_san_uci_fen_match_python_chess(path, tmp_path):
+def test_corpus_sample_san_uci_fen_key_match_python_chess(path, tmp_path):
     check_corpus_file(path, tmp_path, EXPORT_SAMPLE)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FILE_PARAMS)
-def test_corpus_full_san_uci_fen_match_python_chess(path, tmp_path):
+def test_corpus_full_san_uci_fen_key_match_python_chess(path, tmp_path):
     check_corpus_file(path, tmp_path, None)
 
 
@@ -915,8 +936,8 @@ def test_parallel_run_same_dataset_as_in_process(tmp_path):
     big.write_bytes(data)
     small = write_pgn(tmp_path, "small.pgn", FLAGS, ILLEGAL, MATE)
     chunking = ["--chunk-size", "1"] if "chunk_mib" in params else []
-    one = export(tmp_path, [big, small, big], "--jobs", "1", "--with-fen", name="one")
-    two = export(tmp_path, [big, small, big], "--jobs", "4", *chunking, "--with-fen", name="two")
+    one = export(tmp_path, [big, small, big], "--jobs", "1", "--with-fen", "--with-keys", name="one")
+    two = export(tmp_path, [big, small, big], "--jobs", "4", *chunking, "--with-fen", "--with-keys", name="two")
     for a, b in zip(one, two):
         assert a.num_rows == b.num_rows
         assert a.equals(b)

@@ -148,3 +148,50 @@ def test_export_final_key_is_uint64_in_duckdb_and_equals_zobrist_hash(tmp_path):
     for key in big:
         found = duckdb.sql(f"SELECT count(*) FROM read_parquet('{out}/games/*.parquet') WHERE final_key = {key}").fetchall()
         assert found == [(1,)]
+
+
+def test_export_with_keys_moves_key_is_ubigint_and_zobrist_hash_every_ply(tmp_path):
+    """--with-keys: moves.key is the key of the position after each move (DuckDB: UBIGINT); the
+    last ply's is the game's final_key."""
+    import io
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import chess.pgn
+
+    duckdb = pytest.importorskip("duckdb")
+    games = [
+        "1. e4 d5 2. e5 f5 3. exf6 *",  # en passant possible after 2...f5, then taken
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O Be7 5. Re1 O-O 6. d4 exd4 *",
+        '[SetUp "1"]\n[FEN "7k/2p5/8/KP5r/8/8/8/8 b - - 0 1"]\n\n1... c5 2. Ka4 *',  # Polyglot ep on a pin
+        "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+    ]
+    source = tmp_path / "games.pgn"
+    source.write_text("\n\n".join(games) + "\n")
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "pgntools", "export", "--with-keys", "--parquet", str(out), str(source)],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = duckdb.sql(f"SELECT game_id, ply, key, typeof(key) FROM read_parquet('{out}/moves/*.parquet') "
+                      "ORDER BY game_id, ply").fetchall()
+    assert {r[3] for r in rows} == {"UBIGINT"}
+    expected = []
+    for game_id, text in enumerate(games):
+        game = chess.pgn.read_game(io.StringIO(text))
+        board = game.board()
+        for ply, move in enumerate(game.mainline_moves(), 1):
+            board.push(move)
+            expected.append((game_id, ply, polyglot.zobrist_hash(board), "UBIGINT"))
+    assert rows == expected
+    finals = duckdb.sql(f"SELECT count(*) FROM read_parquet('{out}/games/*.parquet') g JOIN "
+                        f"(SELECT game_id, max(ply) AS ply FROM read_parquet('{out}/moves/*.parquet') GROUP BY 1) l "
+                        f"USING (game_id) JOIN read_parquet('{out}/moves/*.parquet') m USING (game_id, ply) "
+                        "WHERE m.key = g.final_key").fetchall()
+    assert finals == [(len(games),)]
+    # without --with-keys: no key column
+    plain = tmp_path / "plain"
+    subprocess.run([sys.executable, "-m", "pgntools", "export", "--parquet", str(plain), str(source)],
+                   cwd=Path(__file__).resolve().parent.parent, check=True, capture_output=True, timeout=120)
+    names = [r[0] for r in duckdb.sql(f"DESCRIBE SELECT * FROM read_parquet('{plain}/moves/*.parquet')").fetchall()]
+    assert "key" not in names and "san" in names

@@ -136,7 +136,7 @@ def outputs(tmp: Path, command: List[str], files: List, jobs: int, chunk: int = 
     out = tmp / f"jobs{jobs}"
     out.mkdir()
     names = {"-o": "out", "--rejects": "rejects.pgn", "--report": "report.jsonl", "--summary": "summary.json",
-             "--parquet": "dataset"}
+             "--parquet": "dataset", "--positions": "positions"}
     args = [command[0], "--jobs", jobs, "--chunk-bytes", chunk]
     rest = list(command[1:])
     for i, a in enumerate(rest):
@@ -203,7 +203,7 @@ TO_FEN = [
     ["to-fen", "-o", "@", "--format", "jsonl", "--ply", "3"],
     ["to-fen", "-o", "@", "--format", "parquet", "--every-ply"],
 ]
-EXPORT = ["export", "--parquet", "@", "--with-fen", "--with-comments", "--report", "@", "--summary", "@"]
+EXPORT = ["export", "--parquet", "@", "--with-fen", "--with-comments", "--with-keys", "--report", "@", "--summary", "@"]
 
 
 # ---------------------------------------------------------------- the chunks themselves

@@ -87,7 +87,7 @@ def test_hybrid_runs_are_short_and_groups_bounded():
 
 def write_part(path: Path, batches, arrow_schema: pa.Schema, compression: str, rows_per_group: int,
                table: str = "moves"):
-    declared = schema.GAME_COLUMNS if table == "games" else schema.move_columns(True, True)
+    declared = schema.GAME_COLUMNS if table == "games" else schema.move_columns(True, True, True)
     columns = [c for c in declared if c.name in arrow_schema.names]
     assert schema.arrow_schema(columns) == arrow_schema
     part = ParquetPartFile(open(path, "wb"), table, columns, compression)
@@ -125,7 +125,7 @@ INPUTS = {
 
 def read_batches(source: Path, batch_games: int = 64):
     return list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, final_fen=True,
-                             tag_columns=True, batch_games=batch_games))
+                             tag_columns=True, batch_games=batch_games, keys_every_ply=True))
 
 
 @pytest.mark.parametrize("rows_per_group", [7, 131_072], ids=["tiny-groups", "default-groups"])
@@ -134,9 +134,9 @@ def test_moves_read_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
     """Every column (the optional ones too) equals pyarrow's own table of the same batches, with
     the exact Arrow types; tiny row groups exercise dictionary resets and many pages."""
     batches = read_batches(INPUTS[name](tmp_path))
-    full = schema.moves_schema(with_comment=True, with_fen=True)
+    full = schema.moves_schema(with_comment=True, with_fen=True, with_key=True)
     write_part(tmp_path / "m.parquet", batches, full, "zstd", rows_per_group)
-    expected = pa.concat_tables([moves_table(b, with_comment=True, with_fen=True) for b in batches])
+    expected = pa.concat_tables([moves_table(b, with_comment=True, with_fen=True, with_key=True) for b in batches])
     got = pq.read_table(tmp_path / "m.parquet")
     assert got.schema == full
     assert expected.num_rows > 0
@@ -210,7 +210,7 @@ def test_statistics_per_row_group(tmp_path, table):
 
 
 def test_schema_fields_and_encoders_agree():
-    assert [f.name for f in MOVE_FIELDS] == schema.moves_schema(with_comment=True, with_fen=True).names
+    assert [f.name for f in MOVE_FIELDS] == schema.moves_schema(with_comment=True, with_fen=True, with_key=True).names
     assert [f.name for f in GAME_FIELDS] == schema.GAMES.names
 
 
@@ -249,12 +249,12 @@ def test_parquet_schema_is_the_one_pyarrow_writes(tmp_path, table):
     assert ours.equals(theirs), f"ours:\n{ours}\npyarrow:\n{theirs}"
 
 
-@pytest.mark.parametrize("name", ["games", "moves", "moves+comment+fen", "positions", "a selection"])
+@pytest.mark.parametrize("name", ["games", "moves", "moves+comment+fen+key", "positions", "a selection"])
 def test_arrow_schema_message_reads_back_in_pyarrow(name):
     """The footer's ARROW:schema, serialized without pyarrow, is the schema pyarrow reads (its
     FlatBuffer verifier runs on it): dictionary ids, map and list children, nullability."""
     columns = {"games": schema.GAME_COLUMNS, "moves": schema.MOVE_COLUMNS,
-               "moves+comment+fen": schema.move_columns(True, True), "positions": schema.POSITION_COLUMNS,
+               "moves+comment+fen+key": schema.move_columns(True, True, True), "positions": schema.POSITION_COLUMNS,
                "a selection": schema.select(schema.GAME_COLUMNS, ["status", "tags", "errors"], ["game_id"])}[name]
     message = ipc_schema(columns)
     assert message[:4] == b"\xff\xff\xff\xff" and len(message) % 8 == 0

@@ -30,7 +30,8 @@ def test_tag_columns_are_the_tags_the_reader_finds():
 
 
 def test_every_column_says_what_it_holds():
-    for columns in (schema.GAME_COLUMNS, schema.move_columns(True, True), schema.POSITION_COLUMNS):
+    for columns in (schema.GAME_COLUMNS, schema.move_columns(True, True, True), schema.POSITION_COLUMNS,
+                    schema.position_row_columns(True)):
         for c in columns:
             assert c.doc, c.name
             assert len({c.name for c in columns}) == len(columns)
@@ -71,13 +72,13 @@ def test_a_tag_column_from_the_declaration(tmp_path, monkeypatch):
     assert games.column("event_again").to_pylist() == ["e", "f"]
 
 
-@pytest.mark.parametrize("table", ["games", "moves", "positions"])
+@pytest.mark.parametrize("table", ["games", "moves", "positions", "position_rows"])
 def test_names_are_snake_case_and_unique_regardless_of_case(table):
     """SQL engines fold case (DuckDB renamed a second `result` to result_1, Spark refused the table)."""
     import re
 
-    columns = {"games": schema.GAME_COLUMNS, "moves": schema.move_columns(True, True),
-               "positions": schema.POSITION_COLUMNS}[table]
+    columns = {"games": schema.GAME_COLUMNS, "moves": schema.move_columns(True, True, True),
+               "positions": schema.POSITION_COLUMNS, "position_rows": schema.position_row_columns(True)}[table]
     names = [c.name for c in columns]
     assert all(re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", n) for n in names), names
     assert len({n.lower() for n in names}) == len(names)
@@ -89,7 +90,7 @@ def test_bits_and_codes_are_the_c_cores():
 
     flags = [c.source.bit for c in schema.MOVE_COLUMNS if isinstance(c.source, schema.Flag)]
     assert sorted(flags) == sorted(_core.MOVE_FLAGS.values())
-    has = [c.source.has for c in schema.move_columns(True, True) if getattr(c.source, "has", 0)]
+    has = [c.source.has for c in schema.move_columns(True, True, True) if getattr(c.source, "has", 0)]
     assert sorted(has) == sorted(_core.HAS_BITS.values())
     assert reader.STATUSES[reader.STATUS_INVALID] == "invalid" and reader.PIECES[1:] == schema.PIECE_NAMES
 

@@ -83,6 +83,36 @@
     X(G_UNDERPROMOTIONS, uint8_t, "B", "underpromotions")                                           \
     X(G_MAX_HALFMOVE_CLOCK, uint16_t, "H", "max_halfmove_clock") /* the start position's too */    \
     X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */ \
+    /* one row per mainline ply, when asked (keys_every_ply): the position after the move */     \
+    X(M_KEY, uint64_t, "Q", "key")                   /* its Polyglot key (pos_key) */            \
+    /* the positions dataset (position_rows.h): per game its first row (always), then one row a */ \
+    /* position, when asked; the planes only with planes */                                       \
+    X(G_POSITION_START, int32_t, "i", "position_start")                                           \
+    X(P_PLY, int16_t, "h", "position_ply")           /* plies played to reach the position */     \
+    X(P_KEY, uint64_t, "Q", "position_key")          /* its Polyglot key */                       \
+    X(P_HAS, uint8_t, "B", "position_has")           /* PH_* bits: which values are set */        \
+    X(P_RESULT, double, "d", "position_result")      /* 1, 0.5, 0: the side to move's score */    \
+    X(P_WHITE_ELO, int32_t, "i", "position_white_elo")                                            \
+    X(P_BLACK_ELO, int32_t, "i", "position_black_elo")                                            \
+    X(P_SPEED, uint8_t, "B", "position_speed")       /* SPEED_* (0: null) */                      \
+    X(P_CLOCK, double, "d", "position_clock")        /* the mover's clock, seconds */             \
+    X(P_EVAL_CP, int32_t, "i", "position_eval_cp")                                                \
+    X(P_EVAL_MATE, int16_t, "h", "position_eval_mate")                                            \
+    X(P_WHITE_PAWNS, uint64_t, "Q", "position_white_pawns") /* bitboards: a1 = bit 0 */           \
+    X(P_WHITE_KNIGHTS, uint64_t, "Q", "position_white_knights")                                   \
+    X(P_WHITE_BISHOPS, uint64_t, "Q", "position_white_bishops")                                   \
+    X(P_WHITE_ROOKS, uint64_t, "Q", "position_white_rooks")                                       \
+    X(P_WHITE_QUEENS, uint64_t, "Q", "position_white_queens")                                     \
+    X(P_WHITE_KINGS, uint64_t, "Q", "position_white_kings")                                       \
+    X(P_BLACK_PAWNS, uint64_t, "Q", "position_black_pawns")                                       \
+    X(P_BLACK_KNIGHTS, uint64_t, "Q", "position_black_knights")                                   \
+    X(P_BLACK_BISHOPS, uint64_t, "Q", "position_black_bishops")                                   \
+    X(P_BLACK_ROOKS, uint64_t, "Q", "position_black_rooks")                                       \
+    X(P_BLACK_QUEENS, uint64_t, "Q", "position_black_queens")                                     \
+    X(P_BLACK_KINGS, uint64_t, "Q", "position_black_kings")                                       \
+    X(P_TURN, uint8_t, "B", "position_turn")         /* 1: White to move */                       \
+    X(P_CASTLING, uint8_t, "B", "position_castling") /* bits: K 1, Q 2, k 4, q 8 */               \
+    X(P_EP_FILE, uint8_t, "B", "position_ep_file")   /* 0..7 when PH_EP_FILE */                 \
     /* one row per game: the mainline's first move (pgntools stats' first moves, stats.c) */    \
     X(G_FIRST_MOVE, uint16_t, "H", "first_move")     /* from | to << 6 | piece << 12; 0: none, */ \
                                                      /* 0xFFFF: a null move */                     \
@@ -111,7 +141,11 @@
     X(S_FIX_FROM, "fix_from")    /* per fix: the text as read */                       \
     X(S_FIX_TO, "fix_to")        /* per fix: what was made of it */ \
     X(S_OPENING_ECO, "opening_eco")   /* per game: the table's ECO code ("" when none) */ \
-    X(S_OPENING_NAME, "opening_name") /* per game: the table's name ("" when none) */
+    X(S_OPENING_NAME, "opening_name") /* per game: the table's name ("" when none) */ \
+    X(S_P_FEN, "position_fen")        /* per dataset position (position_rows.h) */    \
+    X(S_P_UCI, "position_uci")        /* the move played from it */                   \
+    X(S_P_SAN, "position_san")                                                        \
+    X(S_P_ECO, "position_eco")        /* the game's opening_eco ("" when none) */
 
 #define AS_ENUM(id, ...) id,
 enum { BATCH_COLUMNS(AS_ENUM) BATCH_NCOLS };

@@ -358,25 +358,30 @@ static char *format_castling(const Position *p, char *o, int options)
     return o;
 }
 
+/* The FEN letter of each piece code (0: an empty square). */
+static const char FEN_LETTERS[16] = {0, 'P', 'N', 'B', 'R', 'Q', 'K', 0, 0, 'p', 'n', 'b', 'r', 'q', 'k', 0};
+
 size_t fen_format(const Position *p, char *out, int options)
 {
     char *o = out;
+    /* the placement piece by piece (the occupied squares of each rank), each written after the
+     * run of empty squares before it: a loop over the 64 squares was a third of the positions
+     * dataset's time (out has room for the digit written and skipped: FEN_MAX) */
+    bb_t occupied = pos_occ(p);
     for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            uint8_t pc = p->board[SQ(file, rank)];
-            if (!pc) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *o++ = (char)('0' + empty);
-            empty = 0;
-            char letter = PIECE_LETTERS[PIECE_TYPE(pc)];
-            *o++ = PIECE_COLOR(pc) == BLACK ? (char)(letter + 32) : letter;
+        bb_t m = (occupied >> (8 * rank)) & 0xFF;
+        int before = -1;
+        while (m) {
+            int file = bb_lsb(m);
+            m &= m - 1;
+            int gap = file - before - 1;
+            o[0] = (char)('0' + gap);
+            o += gap != 0;
+            *o++ = FEN_LETTERS[p->board[SQ(file, rank)] & 15];
+            before = file;
         }
-        if (empty)
-            *o++ = (char)('0' + empty);
+        o[0] = (char)('0' + 7 - before);
+        o += before != 7;
         if (rank)
             *o++ = '/';
     }

@@ -83,6 +83,7 @@ void gr_free(GameReader *r)
         return;
     batch_free(&r->batch);
     VEC_FREE(r->history);
+    VEC_FREE(r->ply_positions);
     VEC_FREE(r->levels);
     VEC_FREE(r->tag_set);
     VEC_FREE(r->movetext);
@@ -400,6 +401,7 @@ static void finish_game(GameReader *r, Game *g)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);
     push_keys(r, g, final);
+    position_rows_finish(r, g, status, eco, eco_len);
     b->n_games++;
     r->games++;
 }

@@ -11,6 +11,7 @@
 #include "derived.h"
 #include "pgn_writer.h"
 #include "position.h"
+#include "position_rows.h"
 #include "san.h"
 #include "tag_filter.h"
 #include "tokenizer.h"
@@ -77,6 +78,7 @@ typedef struct {
     bool clock_rows;      /* fill the clock table (K_*): each mainline [%clk] (pgntools stats) */
     bool comments;        /* the per-move comment column */
     bool fen_every_ply;   /* the per-move FEN column */
+    bool keys_every_ply;  /* the per-move Polyglot key column (M_KEY) */
     bool final_fen;
     bool pgn;             /* export-format PGN per game (valid and fixed games) */
     bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */
@@ -102,6 +104,7 @@ typedef struct {
     int opening_tags;     /* OPENING_TAGS_*: the PGN output's ECO and Opening tags from the table */
     const PositionTargets *positions;     /* --where-position (NULL: none); owned by the caller */
     const MaterialSignatures *materials;  /* --material (NULL: none); owned by the caller */
+    const PositionRowOptions *position_rows; /* the positions dataset's rows (NULL: none; needs moves) */
 } GameOptions;
 
 enum { GR_FULL, GR_NEED_MORE, GR_END, GR_NO_MEMORY };

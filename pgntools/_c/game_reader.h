@@ -36,6 +36,7 @@ struct GameReader {
     bool filter_tags;              /* opt.tag_filter is decided: the tags it reads are recorded */
     int64_t batch_filtered;        /* games the tag filter dropped since the batch began (counted only) */
     int64_t last_offset;           /* stream offset of the last game read, recorded or dropped (-1: none) */
+    VEC(Position) ply_positions;   /* with opt.position_rows: the mainline's positions, before each move */
 };
 
 /* What one game needs while it is read. */
@@ -97,5 +98,8 @@ void game_add_note(Game *g, int kind, int ply, const Token *t);
  * (a tag name, a FEN field, a rule), the text as read and what was made of it. */
 void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
                   const char *from, size_t from_len, const char *to, size_t to_len);
+
+/* position_rows.c: the game's rows of the positions dataset, at its end (G_POSITION_START always) */
+void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len);
 
 #endif

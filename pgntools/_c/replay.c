@@ -201,6 +201,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     if (g->replaying)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
+    r->ply_positions.len = 0;
     VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
@@ -317,6 +318,8 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
         b->failed = true;
     if (r->opt.fen_every_ply)
         game_push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
+    if (r->opt.keys_every_ply) /* (not a move column batch_reserve_move_row grows: checked push) */
+        COL_PUSH(b, M_KEY, uint64_t, pos_key(after));
     g->pending = true;
 }
 
@@ -479,6 +482,12 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         san_len = 2;
     } else if (want_san)
         san_len = san_format_base(&L->pos, m, san);
+    if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
+        if (VEC_RESERVE(r->ply_positions, 1))
+            r->ply_positions.data[r->ply_positions.len++] = L->pos;
+        else
+            r->batch.failed = true;
+    }
     if (null_move)
         make_null_move(&L->pos, &L->undo);
     else

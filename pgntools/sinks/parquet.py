@@ -31,7 +31,7 @@ MOVE_ROWS_PER_PART = 16 * 1_048_576
 # export's working memory: peak RSS on the master file / the ~1 GB benchmark file (the three
 # corpora repeated, many tags a Lichess game) 73 / 85 MB with 4 MB for both tables, 69 / 74 MB
 # with 1 MB for games (the time the same).
-GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20}
+GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20, "position_rows": 4 << 20}
 
 
 class Background:
@@ -101,7 +101,7 @@ class TableParts:
             self.file = ParquetPartFile(self.storage.open_write(self.temp_path(len(self.written))), self.table,
                                         self.columns, self.compression)
         self.file.add(batch)
-        rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP
+        rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP  # (positions too)
         if self.file.group_rows >= rows_per_group or self.file.group_bytes >= GROUP_BYTES[self.table]:
             self.file.end_row_group()
 
@@ -131,6 +131,25 @@ class TableParts:
         self.written = []
 
 
+def prepare_part_dir(storage, path: str, shown: str, out_dir: str, overwrite: bool) -> List[str]:
+    """A table's directory made (when missing) and checked: writable, and holding no part files
+    unless ``overwrite``, when it returns the part names there (removed once the new parts are in)."""
+    old: List[str] = []
+    try:
+        storage.makedirs(path)
+        names = storage.names(path)
+        if overwrite:
+            old = sorted(f for f in names if PART_NAME.fullmatch(f))
+        elif any(f.endswith(".parquet") for f in names):
+            raise OutputError(f"{shown} already holds part files: choose an empty output directory, "
+                              "or --overwrite to replace an earlier export's parts")
+    except OSError as exc:
+        raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror or exc}") from None
+    if not storage.writable(path):
+        raise OutputError(f"{shown}: not writable")
+    return old
+
+
 class ParquetDatasetSink(Sink):
     """Writes `games` and `moves` tables of each batch into a dataset directory. ``chunk``: the
     ChunkOutput of a worker's chunk (None in the parent, or in-process); its parts get names of
@@ -140,10 +159,11 @@ class ParquetDatasetSink(Sink):
 
     def __init__(self, out_dir: str, columns: Optional[Sequence[str]] = None, with_fen: bool = False,
                  with_comment: bool = False, compression: str = "zstd", chunk=None, writer_thread: bool = True,
-                 en_passant: str = "legal", overwrite: bool = False):
-        self.with_fen, self.with_comment = with_fen, with_comment
+                 en_passant: str = "legal", overwrite: bool = False, with_keys: bool = False):
+        self.with_fen, self.with_comment, self.with_keys = with_fen, with_comment, with_keys
         part_prefix = chunk.part_prefix if chunk is not None else ""
-        self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "final_fen": True,
+        self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "keys_every_ply": with_keys,
+                      "final_fen": True,
                       "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
                       # the writer thread copies the batches' columns, not the reader; half the
                       # default batch: the batches queued for the writer thread stay small
@@ -151,7 +171,7 @@ class ParquetDatasetSink(Sink):
                       # the opening columns (pgntools.openings), unless --columns leaves them out
                       "openings": not columns or any(c in columns for c in schema.OPENING_COLUMNS)}
         games_names = [c.name for c in schema.GAME_COLUMNS]
-        moves_names = [c.name for c in schema.move_columns(with_comment, with_fen)]
+        moves_names = [c.name for c in schema.move_columns(with_comment, with_fen, with_keys)]
         if columns:
             unknown = set(columns) - set(games_names) - set(moves_names)
             if unknown:
@@ -163,23 +183,12 @@ class ParquetDatasetSink(Sink):
         # --overwrite: the parts an earlier export wrote, removed once this one's are in place
         self.old_parts = {name: [] for name in dirs}
         for name, path in dirs.items():
-            shown = self.storage.join(out_dir, name)
-            try:
-                self.storage.makedirs(path)
-                names = self.storage.names(path)
-                if overwrite:
-                    self.old_parts[name] = sorted(f for f in names if PART_NAME.fullmatch(f))
-                elif any(f.endswith(".parquet") for f in names):
-                    raise OutputError(f"{shown} already holds part files: choose an empty output directory, "
-                                      "or --overwrite to replace an earlier export's parts")
-            except OSError as exc:
-                raise OutputError(f"{out_dir}: cannot create the dataset directory: {exc.strerror or exc}") from None
-            if not self.storage.writable(path):
-                raise OutputError(f"{shown}: not writable")
+            self.old_parts[name] = prepare_part_dir(self.storage, path, self.storage.join(out_dir, name), out_dir,
+                                                    overwrite)
         self.dirs = dirs
         self.games = TableParts(self.storage, dirs["games"], "games",
                                 schema.select(schema.GAME_COLUMNS, columns, ["game_id"]), compression, prefix=part_prefix)
-        moves_full = schema.move_columns(with_comment, with_fen)
+        moves_full = schema.move_columns(with_comment, with_fen, with_keys)
         self.moves = TableParts(self.storage, dirs["moves"], "moves",
                                 schema.select(moves_full, columns, ["game_id", "ply"]), compression, prefix=part_prefix)
         self.move_rows_in_part = 0

@@ -175,6 +175,17 @@ def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_game_ids(batch.raw["move_start"], n_moves, batch.first_game)
 
 
+def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
+    """The positions dataset's game_id: each game's id once per row of it (its position_start)."""
+    n_rows = len(batch.raw["position_ply"]) // 2
+    if batch.ids is not None:  # a view: each game's id, once per row of it (one C loop)
+        from pgntools._core import row_game_ids
+
+        enc.add_fixed(row_game_ids(batch.raw["position_start"], n_rows, 0, array("q", batch.ids).tobytes()), "i64")
+        return
+    enc.add_game_ids(batch.raw["position_start"], n_rows, batch.first_game)
+
+
 def _nags(enc: ColumnEncoder, batch: GameBatch):
     values = batch.raw["nag"]
     enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
@@ -293,6 +304,7 @@ BATCH_FORMATS = {"uint64": "Q", "int64": "q", "int32": "i", "int16": "h", "uint1
 _BUILT = {
     ("games", "game_ids"): lambda name: flat(name, INT64, None, _plain(8), _game_ids),
     ("moves", "game_ids"): lambda name: flat(name, INT64, None, _dict(8), _move_game_ids),
+    ("position_rows", "game_ids"): lambda name: flat(name, INT64, None, _dict(8), _position_game_ids),
     ("games", "source"): lambda name: flat(
         name, BYTE_ARRAY, "string", _dict_strings,
         lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),
@@ -331,7 +343,17 @@ def field(column: Column, table: str) -> Field:
 
 
 GAME_FIELDS = [field(c, "games") for c in schema.GAME_COLUMNS]
-MOVE_FIELDS = [field(c, "moves") for c in schema.move_columns(True, True)]
+MOVE_FIELDS = [field(c, "moves") for c in schema.move_columns(True, True, True)]
+POSITION_ROW_FIELDS = [field(c, "position_rows") for c in schema.position_row_columns(True)]
+
+
+def table_rows(table: str, batch: GameBatch) -> int:
+    """The rows a batch gives a table: its games, moves, or positions dataset rows."""
+    if table == "games":
+        return batch.n_games
+    if table == "moves":
+        return len(batch.raw["from_square"])
+    return len(batch.raw["position_ply"]) // 2
 
 
 # ---------------------------------------------------------------- the file
@@ -368,8 +390,9 @@ class RowGroup(NamedTuple):
 
 
 class ParquetPartFile:
-    """One part file of `games` or `moves` (table) with the given columns (a selection of
-    schema.GAME_COLUMNS or schema.move_columns(), in order): `add(batch)` as batches come,
+    """One part file of `games`, `moves` or `position_rows` (table) with the given columns (a
+    selection of schema.GAME_COLUMNS, schema.move_columns() or schema.position_row_columns(), in
+    order): `add(batch)` as batches come,
     `end_row_group()` when a group is full, `close()` to write the footer."""
 
     def __init__(self, file, table: str, columns: Sequence[Column], compression: str,
@@ -380,7 +403,7 @@ class ParquetPartFile:
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
         self.encoders = [leaf.encoder(column.nullable)
                          for field, column in zip(self.fields, self.columns) for leaf in field.leaves]
-        self.games = table == "games"
+        self.table = table
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
         self.file = file  # opened for writing (a local file, or an fsspec one)
@@ -393,7 +416,7 @@ class ParquetPartFile:
     def add(self, batch: GameBatch):
         for leaf, encoder in zip(self.leaves, self.encoders):
             leaf.feed(encoder, batch)
-        self.group_rows += batch.n_games if self.games else len(batch.raw["from_square"])
+        self.group_rows += table_rows(self.table, batch)
 
     @property
     def group_bytes(self) -> int:

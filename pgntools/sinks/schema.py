@@ -26,6 +26,7 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools.reader import DERIVED_BITS, HAS_BITS, MOVE_FLAGS, OPENING_STATES, OUTCOMES, PIECES, RESULTS, SPEEDS, STATUSES
+from pgntools.reader import POSITION_HAS_BITS
 
 # ---------------------------------------------------------------- sources: where a batch holds a column
 
@@ -224,10 +225,13 @@ MOVE_COLUMNS = [
     Column("nags", ("list", "uint8"), False, Built("nags"), "the move's NAGs ($1 = 1, ...); empty when none"),
 ]
 
-#: Columns of `moves` added on request (--with-comments, --with-fen).
+#: Columns of `moves` added on request (--with-comments, --with-fen, --with-keys).
 MOVE_COMMENT = Column("comment", "string", True, Strings("comment", has=HAS_BITS["comment"], dictionary=False),
                       "the comment after the move (--with-comments)", "no comment")
 MOVE_FEN = Column("fen", "string", True, Strings("fen", dictionary=False), "the position after the move (--with-fen)")
+MOVE_KEY = Column("key", "uint64", False, Fixed("key", dictionary=False),
+                  "the Polyglot key of the position after the move (--with-keys; chess.polyglot.zobrist_hash, "
+                  "Polyglot books; games.final_key at the last ply)")
 
 #: `to-fen --format parquet|csv|jsonl` rows (built by positions.py).
 POSITION_COLUMNS = [
@@ -237,8 +241,64 @@ POSITION_COLUMNS = [
     Column("fen", "string", True, None, "the position"),
 ]
 
-def move_columns(with_comment: bool = False, with_fen: bool = False) -> List[Column]:
-    return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen
+#: `export --positions DIR` and pgntools.positions() rows: one a sampled mainline position a move
+#: was played from (pgntools/_c/position_rows.c fills them; README: The positions dataset).
+_PH = POSITION_HAS_BITS
+
+
+def _ph(name: str, type_: str, bit: str, doc: str, null: str, dictionary: bool = True) -> Column:
+    return Column(name, type_, True, Fixed(f"position_{name}", has=_PH[bit], dictionary=dictionary,
+                                           has_column="position_has"), doc, null)
+
+
+POSITION_ROW_COLUMNS = [
+    Column("game_id", "int64", False, Built("game_ids"), "the game (export's games.game_id)"),
+    Column("ply", "int16", False, Fixed("position_ply"),
+           "plies played to reach the position (0 = the start position); the move is moves.ply = ply + 1"),
+    Column("fen", "string", False, Strings("position_fen", dictionary=False), "the position (--en-passant's style)"),
+    Column("key", "uint64", False, Fixed("position_key", dictionary=False),
+           "its Polyglot key (chess.polyglot.zobrist_hash; moves.key of the move before)"),
+    Column("uci", "string", False, Strings("position_uci"), "the move played from the position, in UCI"),
+    Column("san", "string", False, Strings("position_san"), "the same move in canonical SAN"),
+    _ph("result", "float64", "result", "the game's result from the side to move's view: 1 won, 0.5 drawn, 0 lost",
+        "the result is unknown (*)"),
+    _ph("white_elo", "int32", "white_elo", "White's rating (games.white_elo)", NO_TAG + " or not a whole number"),
+    _ph("black_elo", "int32", "black_elo", "Black's rating (games.black_elo)", NO_TAG + " or not a whole number"),
+    Column("speed", STATUS, True, Codes("position_speed", tuple(SPEEDS[1:]), base=1), "the game's speed (games.speed)",
+           "no TimeControl that reads as one"),
+    _ph("clock", "float64", "clock",
+        "seconds on the side to move's clock in the position: the [%clk] after its previous move",
+        "no [%clk] there, or the side's first move"),
+    _ph("eval_cp", "int32", "eval_cp",
+        "the position's evaluation in centipawns (White's view): the [%eval] after the move that reached it",
+        "no [%eval] there, a mate score, or ply 0"),
+    _ph("eval_mate", "int16", "eval_mate", "mate in n from the position (negative: Black mates), [%eval #n]",
+        "no [%eval #n] there, or ply 0"),
+    Column("opening_eco", "string", True, Strings("position_eco", has=_PH["eco"], has_column="position_has"),
+           "the game's opening_eco (the Lichess opening table)", NO_OPENING),
+]
+
+PIECE_PLANES = [f"{color}_{piece}" for color in ("white", "black")
+                for piece in ("pawns", "knights", "bishops", "rooks", "queens", "kings")]
+#: --planes: what a model reads without parsing the FEN.
+PLANE_COLUMNS = [Column(name, "uint64", False, Fixed(f"position_{name}", dictionary=False),
+                        f"the squares of the {name.replace('_', ' ')} (bit 0 = a1, bit 63 = h8; --planes)")
+                 for name in PIECE_PLANES] + [
+    Column("white_to_move", "bool", False, Flag(1, "position_turn"), "the side to move is White (--planes)"),
+    Column("castling", "uint8", False, Fixed("position_castling"),
+           "castling rights as bits: White king side 1, White queen side 2, Black king side 4, Black queen side 8 "
+           "(--planes)"),
+    _ph("ep_file", "uint8", "ep_file", "the file of a legal en-passant capture, a = 0 ... h = 7 (--planes)",
+        "no en-passant capture is legal"),
+]
+
+
+def position_row_columns(planes: bool = False) -> List[Column]:
+    return POSITION_ROW_COLUMNS + PLANE_COLUMNS * planes
+
+
+def move_columns(with_comment: bool = False, with_fen: bool = False, with_key: bool = False) -> List[Column]:
+    return MOVE_COLUMNS + [MOVE_COMMENT] * with_comment + [MOVE_FEN] * with_fen + [MOVE_KEY] * with_key
 
 
 def suggest(name: str, names: Sequence[str]) -> str:
@@ -282,8 +342,8 @@ def arrow_schema(columns: Sequence[Column]):
     return pa.schema([pa.field(c.name, arrow_type(c.type), nullable=c.nullable) for c in columns])
 
 
-def moves_schema(with_comment: bool = False, with_fen: bool = False):
-    return _cached_schema(tuple(move_columns(with_comment, with_fen)))
+def moves_schema(with_comment: bool = False, with_fen: bool = False, with_key: bool = False):
+    return _cached_schema(tuple(move_columns(with_comment, with_fen, with_key)))
 
 
 @functools.lru_cache(maxsize=64)
@@ -292,6 +352,10 @@ def _cached_schema(columns: Tuple[Column, ...]):
 
 
 _SCHEMAS = {"GAMES": "GAME_COLUMNS", "MOVES": "MOVE_COLUMNS", "POSITIONS": "POSITION_COLUMNS"}
+
+
+def position_rows_schema(planes: bool = False):
+    return _cached_schema(tuple(position_row_columns(planes)))
 
 
 def __getattr__(name: str):
@@ -329,8 +393,8 @@ def markdown(columns: Sequence[Column]) -> str:
 def readme_tables() -> dict:
     """{table: its Markdown table}, as README.md holds them between `<!-- columns: TABLE -->` and
     `<!-- end columns -->`."""
-    return {"games": markdown(GAME_COLUMNS), "moves": markdown(move_columns(True, True)),
-            "positions": markdown(POSITION_COLUMNS)}
+    return {"games": markdown(GAME_COLUMNS), "moves": markdown(move_columns(True, True, True)),
+            "positions": markdown(POSITION_COLUMNS), "position_rows": markdown(position_row_columns(True))}
 
 
 def update_readme(text: str) -> str:

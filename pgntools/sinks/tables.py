@@ -103,6 +103,9 @@ class _Columns:
     def built_game_ids(self, column: Column) -> pa.Array:
         if self.table == "games":
             return game_ids(pa.arange(0, self.batch.n_games), self.batch)
+        if self.table == "position_rows":
+            n_rows = len(self.batch.raw["position_ply"]) // 2
+            return game_ids(parents(offsets(self.batch, "position_start", n_rows), n_rows), self.batch)
         n_moves = len(self.batch.raw["from_square"])
         return game_ids(parents(offsets(self.batch, "move_start", n_moves), n_moves), self.batch)
 
@@ -130,8 +133,14 @@ def table(batch: GameBatch, table_name: str, columns: Sequence[Column]) -> pa.Ta
     return pa.Table.from_arrays([built.array(c) for c in columns], schema=_schema(columns))
 
 
-def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = False) -> pa.Table:
-    return table(batch, "moves", schema.move_columns(with_comment, with_fen))
+def moves_table(batch: GameBatch, with_comment: bool = False, with_fen: bool = False,
+                with_key: bool = False) -> pa.Table:
+    return table(batch, "moves", schema.move_columns(with_comment, with_fen, with_key))
+
+
+def position_rows_table(batch: GameBatch, planes: bool = False) -> pa.Table:
+    """The positions dataset's rows of one batch (pgntools.positions, export --positions)."""
+    return table(batch, "position_rows", schema.position_row_columns(planes))
 
 
 def games_table(batch: GameBatch) -> pa.Table:
