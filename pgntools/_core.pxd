@@ -1,5 +1,5 @@
 # Declarations of the C core (pgntools/_c). Only `cdef extern` blocks here; logic lives in _core.pyx.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 
 cdef extern from "chess.h":
     ctypedef uint64_t bb_t
@@ -251,3 +251,17 @@ cdef extern from "keyset.h":
     int keyset_add_many(KeySet *s, const int64_t *a, const int64_t *b, const uint8_t *valid, const int64_t *ids,
                         size_t n, int64_t *first) nogil
     size_t keyset_bytes(const KeySet *s)
+
+cdef extern from "book_table.h":
+    ctypedef struct BookSlot:
+        pass
+    ctypedef struct BookTable:
+        size_t used
+    void book_table_free(BookTable *t)
+    int book_table_add_rows(BookTable *t, size_t n_games, const int32_t *starts, size_t n_rows, const int16_t *ply,
+                            const uint64_t *key, const uint8_t *has, const double *result,
+                            const int32_t *uci_offsets, const char *uci, const int32_t *san_offsets,
+                            const char *san) nogil
+    int book_table_add_slots(BookTable *t, const BookSlot *slots, size_t n) nogil
+    size_t book_table_slots(const BookTable *t, BookSlot *out) nogil
+    size_t book_table_polyglot(const BookTable *t, uint32_t min_count, unsigned char *out) nogil
