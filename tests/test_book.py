@@ -165,9 +165,12 @@ def test_no_games_is_an_empty_book(tmp_path):
 
 
 def test_usage_errors_before_reading(tmp_path):
-    for args in (["--max-ply", "0"], ["--min-games", "0"], []):
-        result = subprocess.run([sys.executable, "-m", "pgntools", "book", str(tmp_path / "missing.pgn"), *args]
-                                + (["-o", str(tmp_path / "b.bin")] if args else []),
+    games = tmp_path / "g.pgn"
+    games.write_text('[Result "1-0"]\n\n1. e4 1-0\n')
+    out = tmp_path / "b.bin"
+    for args, says in ((["--max-ply", "0", "-o", out], "--max-ply"), (["--min-games", "0", "-o", out], "--min-games"),
+                       ([], "-o"), (["-o", games], "is the input")):
+        result = subprocess.run([sys.executable, "-m", "pgntools", "book", str(games), *map(str, args)],
                                 cwd=REPO, capture_output=True, text=True)
-        assert result.returncode == 2, result
-        assert not (tmp_path / "b.bin").exists()
+        assert result.returncode == 2 and says in result.stderr, (args, result.stderr)
+        assert not out.exists() and games.read_text().startswith("[Result")
