@@ -327,3 +327,16 @@ cdef extern from "fen_rows.h":
     FenRowsSize fen_rows_size(const FenRowsInput *inp) nogil
     void fen_rows_fill(const FenRowsInput *inp, int64_t *game_id, int16_t *ply, int32_t *san_offsets, char *san_data,
                        int32_t *fen_offsets, char *fen_data) nogil
+cdef extern from "book_table.h":
+    ctypedef struct BookSlot:
+        pass
+    ctypedef struct BookTable:
+        size_t used
+    void book_table_free(BookTable *t)
+    int book_table_add_rows(BookTable *t, size_t n_games, const int32_t *starts, size_t n_rows, const int16_t *ply,
+                            const uint64_t *key, const uint8_t *has, const double *result,
+                            const int32_t *uci_offsets, const char *uci, const int32_t *san_offsets,
+                            const char *san) nogil
+    int book_table_add_slots(BookTable *t, const BookSlot *slots, size_t n) nogil
+    size_t book_table_slots(const BookTable *t, BookSlot *out) nogil
+    size_t book_table_polyglot(const BookTable *t, uint32_t min_count, unsigned char *out) nogil

@@ -110,6 +110,13 @@ def test_positions_dataset_on_the_cluster(tmp_path, cluster):
     assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
 
 
+def test_book_on_the_cluster(tmp_path, cluster):
+    """The workers' (position, move) groups merged by the driver: the local run's book, byte for byte."""
+    path = games_input(tmp_path)
+    _, _, a, b = on_cluster(tmp_path, ["book", "-o", "@", "--max-ply", "20"], [path, FIXTURES / "sample.pgn"], cluster)
+    assert len((a / "out").read_bytes()) > 160 and text_outputs(a) == text_outputs(b)
+
+
 def test_unreachable_scheduler_is_one_line_exit_2(tmp_path):
     import dask
 
