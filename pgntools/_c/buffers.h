@@ -29,7 +29,8 @@ static inline bool vec_reserve_raw(void **data, size_t *cap, size_t len, size_t 
 }
 
 #define VEC_RESERVE(v, extra) vec_reserve_raw((void **)&(v).data, &(v).cap, (v).len, (extra), sizeof *(v).data)
-#define VEC_PUSH(v, x, ok) do { if (VEC_RESERVE(v, 1)) (v).data[(v).len++] = (x); else (ok) = false; } while (0)
+/* Appends x; sets `failed` (the batch's flag) when memory ran out. */
+#define VEC_PUSH_OR_FAIL(v, x, failed) do { if (VEC_RESERVE(v, 1)) (v).data[(v).len++] = (x); else (failed) = true; } while (0)
 #define VEC_FREE(v) do { free((v).data); (v).data = NULL; (v).len = (v).cap = 0; } while (0)
 
 typedef VEC(char) ByteVec;

@@ -202,7 +202,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     r->ply_positions.len = 0;
-    VEC_PUSH(r->history, L->pos.hash, r->batch.failed);
+    VEC_PUSH_OR_FAIL(r->history, L->pos.hash, r->batch.failed);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
     g->need_number = true;
@@ -386,7 +386,7 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
  * (the same tests in the same order as asking everything after every move). */
 static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
 {
-    VEC_PUSH(r->history, p->hash, r->batch.failed);
+    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
     if (material_changed) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
