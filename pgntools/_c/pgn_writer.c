@@ -66,51 +66,48 @@ void em_init(Emitter *e, ByteVec *out)
     e->out = out;
 }
 
-void em_free(Emitter *e) { VEC_FREE(e->unit); }
+void em_free(Emitter *e) { (void)e; }
 
 void em_reset(Emitter *e, ByteVec *out)
 {
     e->out = out;
-    e->unit.len = 0;
+    e->unit_at = out->len;
     e->col = 0;
     e->open_parens = 0;
+    e->in_unit = false;
     e->failed = false;
 }
 
-static void flush_unit(Emitter *e)
+void em_end_unit(Emitter *e)
 {
-    size_t n = e->unit.len;
-    if (n == 0)
+    ByteVec *v = e->out;
+    size_t n = v->len - e->unit_at;
+    e->in_unit = false;
+    if (n == 0) { /* an empty unit: nothing, nor the space before it */
+        if (e->col > 0)
+            v->len--;
         return;
-    if (e->col > 0) {
-        bool wrap = e->col + 1 + (int)n > PGN_MAX_LINE;
-        /* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as
-         * a tag line, which ends the comment (the reader's guard against an unclosed '{'). */
-        bool indent = wrap && e->unit.data[0] == '[';
-        e->failed |= !put(e->out, wrap ? "\n " : " ", indent ? 2 : 1);
-        e->col = wrap ? indent : e->col + 1;
     }
-    e->failed |= !put(e->out, e->unit.data, n);
-    e->col += (int)n;
-    e->unit.len = 0;
-}
-
-void em_unit(Emitter *e, const char *s, size_t n)
-{
-    flush_unit(e);
-    for (; e->open_parens > 0; e->open_parens--)
-        e->failed |= !put(&e->unit, "(", 1);
-    e->failed |= !put(&e->unit, s, n);
-}
-
-void em_append(Emitter *e, const char *s, size_t n) { e->failed |= !put(&e->unit, s, n); }
-
-void em_move_number(Emitter *e, uint32_t fullmove, bool black)
-{
-    char buf[16];
-    size_t n = format_uint(buf, fullmove);
-    memcpy(buf + n, "...", 3);
-    em_unit(e, buf, n + (black ? 3 : 1));
+    if (e->col == 0) { /* the first unit: no space before it */
+        e->col = (int)n;
+        return;
+    }
+    if (e->col + 1 + (int)n <= PGN_MAX_LINE) {
+        e->col += 1 + (int)n;
+        return;
+    }
+    v->data[e->unit_at - 1] = '\n';
+    e->col = (int)n;
+    /* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as
+     * a tag line, which ends the comment (the reader's guard against an unclosed '{'). */
+    if (v->data[e->unit_at] == '[') {
+        if (!em_room(e, 1))
+            return;
+        memmove(v->data + e->unit_at + 1, v->data + e->unit_at, n);
+        v->data[e->unit_at] = ' ';
+        v->len++;
+        e->col++;
+    }
 }
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -164,7 +161,7 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
             em_unit(e, "{", 1);
         else
             em_unit(e, "", 0);
-        e->failed |= !bytes_add_text(&e->unit, s + start, i - start, latin1);
+        e->failed |= !bytes_add_text(e->out, s + start, i - start, latin1);
         first = false;
     }
     if (first)
@@ -194,9 +191,12 @@ void em_close_variation(Emitter *e)
 
 void em_finish(Emitter *e)
 {
-    for (; e->open_parens > 0; e->open_parens--)
-        e->failed |= !put(&e->unit, "(", 1);
-    flush_unit(e);
+    int parens = e->open_parens; /* '(' that no unit followed: on the last one */
+    e->open_parens = 0;
+    for (; parens > 0; parens--)
+        em_append(e, "(", 1);
+    if (e->in_unit)
+        em_end_unit(e);
 }
 
 /* ---------------------------------------------------------------- the tag section */

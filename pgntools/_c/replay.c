@@ -481,7 +481,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         memcpy(san, "--", 2);
         san_len = 2;
     } else if (want_san)
-        san_len = san_format_base(&L->pos, m, san);
+        san_len = san_format_resolved(&L->pos, m, &sm, san);
     if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
         if (VEC_RESERVE(r->ply_positions, 1))
             r->ply_positions.data[r->ply_positions.len++] = L->pos;
@@ -506,9 +506,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
 
     if (emitting(r, g)) {
         bool black = L->undo.state.turn == BLACK;
-        if (!black || g->need_number)
-            em_move_number(&r->em, L->undo.state.fullmove, black);
-        em_unit(&r->em, san, san_len);
+        em_move(&r->em, !black || g->need_number, L->undo.state.fullmove, black, san, san_len);
         g->need_number = false;
     }
     if (!mainline) { /* the dead-position and 75-move ends apply in variations too */

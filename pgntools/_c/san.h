@@ -85,6 +85,9 @@ int san_to_move(const Position *p, const char *text, size_t len, move_t *out, ui
 
 /* Canonical SAN without the check suffix (callers that make the move anyway add it). */
 size_t san_format_base(const Position *p, move_t m, char *out);
+/* The same for a move san_resolve found from `sm` (faster: what the resolution proved is not
+ * searched for again). */
+size_t san_format_resolved(const Position *p, move_t m, const SanMove *sm, char *out);
 /* Canonical SAN with +/#; returns the length written (max 8 + NUL). */
 size_t san_format(const Position *p, move_t m, char *out);
 /* UCI; Chess960 castling as king-takes-rook, standard castling as e1g1. Returns the length. */
