@@ -78,36 +78,18 @@ void em_reset(Emitter *e, ByteVec *out)
     e->failed = false;
 }
 
-void em_end_unit(Emitter *e)
+/* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as a tag
+ * line, which ends the comment (the reader's guard against an unclosed '{'): one space before it. */
+void em_wrap_bracket(Emitter *e)
 {
     ByteVec *v = e->out;
     size_t n = v->len - e->unit_at;
-    e->in_unit = false;
-    if (n == 0) { /* an empty unit: nothing, nor the space before it */
-        if (e->col > 0)
-            v->len--;
+    if (!em_room(e, 1))
         return;
-    }
-    if (e->col == 0) { /* the first unit: no space before it */
-        e->col = (int)n;
-        return;
-    }
-    if (e->col + 1 + (int)n <= PGN_MAX_LINE) {
-        e->col += 1 + (int)n;
-        return;
-    }
-    v->data[e->unit_at - 1] = '\n';
-    e->col = (int)n;
-    /* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as
-     * a tag line, which ends the comment (the reader's guard against an unclosed '{'). */
-    if (v->data[e->unit_at] == '[') {
-        if (!em_room(e, 1))
-            return;
-        memmove(v->data + e->unit_at + 1, v->data + e->unit_at, n);
-        v->data[e->unit_at] = ' ';
-        v->len++;
-        e->col++;
-    }
+    memmove(v->data + e->unit_at + 1, v->data + e->unit_at, n);
+    v->data[e->unit_at] = ' ';
+    v->len++;
+    e->col++;
 }
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }

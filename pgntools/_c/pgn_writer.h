@@ -22,7 +22,7 @@ typedef struct {
 void em_init(Emitter *e, ByteVec *out);
 void em_free(Emitter *e);
 void em_reset(Emitter *e, ByteVec *out);
-void em_end_unit(Emitter *e);                           /* (the current unit's line decided) */
+void em_wrap_bracket(Emitter *e);                       /* (a wrapped unit that starts with '[') */
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1);
 void em_nag(Emitter *e, int nag);
 void em_open_variation(Emitter *e);
@@ -37,6 +37,27 @@ static inline bool em_room(Emitter *e, size_t n)
         return true;
     e->failed = true;
     return false;
+}
+
+/* The current unit ends: the space before it stays, or becomes a line end when the unit does
+ * not fit on the line (an empty unit is dropped with its space). */
+static inline void em_end_unit(Emitter *e)
+{
+    ByteVec *v = e->out;
+    int n = (int)(v->len - e->unit_at);
+    e->in_unit = false;
+    if (n == 0) {
+        v->len -= e->col > 0;
+    } else if (e->col == 0) { /* the first unit: no space before it */
+        e->col = n;
+    } else if (e->col + 1 + n <= PGN_MAX_LINE) {
+        e->col += 1 + n;
+    } else {
+        v->data[e->unit_at - 1] = '\n';
+        e->col = n;
+        if (v->data[e->unit_at] == '[')
+            em_wrap_bracket(e);
+    }
 }
 
 /* Starts a new unit (the current one ends) with its leading space and the '(' waiting for it;
@@ -84,22 +105,53 @@ static inline void em_append(Emitter *e, const char *s, size_t n)
 }
 
 /* A move's SAN (at most 16 bytes at s16, which has room for 16), behind its number when asked:
- * "12." for White, "12..." for Black. The hot path of writing PGN: one room check, fixed-size copies. */
+ * "12." for White, "12..." for Black. The hot path of writing PGN: one room check, the number's
+ * unit decided at once (nothing is ever added to it), fixed-size copies. */
 static inline void em_move(Emitter *e, bool numbered, uint32_t fullmove, bool black, const char *s16, size_t n)
 {
-    if (numbered) {
-        char num[16];
-        size_t k = format_uint(num, fullmove);
-        memcpy(num + k, "...", 3);
-        if (!em_begin(e, 16))
-            return;
-        memcpy(e->out->data + e->out->len, num, 16);
-        e->out->len += k + (black ? 3 : 1);
-    }
-    if (!em_begin(e, 16))
+    if (e->in_unit)
+        em_end_unit(e);
+    if (!em_room(e, 48 + (size_t)e->open_parens))
         return;
-    memcpy(e->out->data + e->out->len, s16, 16);
-    e->out->len += n;
+    ByteVec *v = e->out;
+    char *o = v->data + v->len;
+    int col = e->col;
+    if (numbered) {
+        char *sep = o;
+        if (col > 0)
+            *o++ = ' ';
+        char *start = o;
+        for (; e->open_parens > 0; e->open_parens--)
+            *o++ = '(';
+        if (fullmove < 10) { /* (nearly every move number: no division loop) */
+            *o++ = (char)('0' + fullmove);
+        } else if (fullmove < 100) {
+            *o++ = (char)('0' + fullmove / 10);
+            *o++ = (char)('0' + fullmove % 10);
+        } else {
+            o += format_uint(o, fullmove);
+        }
+        memcpy(o, "...", 3);
+        o += black ? 3 : 1;
+        int u = (int)(o - start);
+        if (col == 0) {
+            col = u;
+        } else if (col + 1 + u <= PGN_MAX_LINE) {
+            col += 1 + u;
+        } else {
+            *sep = '\n';
+            col = u;
+        }
+    }
+    if (col > 0)
+        *o++ = ' ';
+    e->unit_at = (size_t)(o - v->data);
+    for (; e->open_parens > 0; e->open_parens--)
+        *o++ = '(';
+    memcpy(o, s16, 16);
+    v->len = (size_t)(o - v->data) + n;
+    e->col = col;
+    e->in_unit = true;
 }
 
 /* Appends text, transcoding Windows-1252 (Latin-1) to UTF-8 when asked. */

@@ -480,8 +480,16 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     if (want_san && null_move) {
         memcpy(san, "--", 2);
         san_len = 2;
-    } else if (want_san)
-        san_len = san_format_resolved(&L->pos, m, &sm, san);
+    } else if (want_san) {
+        if (san_text_is_canonical(&sm, text, t->alen, &san_len)) { /* 2 to 4 bytes, no call */
+            san[0] = text[0], san[1] = text[1];
+            if (san_len > 2)
+                san[2] = text[2];
+            if (san_len > 3)
+                san[3] = text[3];
+        } else
+            san_len = san_format_resolved(&L->pos, m, &sm, san);
+    }
     if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
         if (VEC_RESERVE(r->ply_positions, 1))
             r->ply_positions.data[r->ply_positions.len++] = L->pos;
