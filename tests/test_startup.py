@@ -9,7 +9,7 @@ HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntoo
 # What a command needs once it runs, not for --help: the compiled core, the reader and the runner
 RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.io", "pgntools.pipeline",
            "pgntools.outputs", "pgntools.selection", "pgntools.feed", "pgntools.summary", "pgntools.sinks.pgn")
-# What only compressed inputs or file outputs need (tempfile brings shutil and random, and those bz2 and lzma)
+# What only compressed inputs need (and tempfile, which AtomicOutput no longer uses: it brings shutil, random, bz2, lzma)
 COMPRESSION_AND_FILES = ("bz2", "lzma", "zlib", "gzip", "zstandard", "tempfile", "shutil", "random")
 
 # Run with -S: the site directories are put on the path without running their .pth files (an
@@ -102,8 +102,15 @@ def test_plain_input_without_outputs_loads_no_compression_nor_temporary_files(tm
     assert "bz2" in loaded("validate", str(compressed))
 
 
-def test_atomic_output_loads_tempfile(tmp_path):
-    assert "tempfile" in loaded("validate", str(ROOT / "fixtures" / "sample.pgn"), "-o", str(tmp_path / "out.pgn"))
+def test_a_file_output_loads_no_tempfile(tmp_path):
+    """An output file (AtomicOutput's part file) and --summary: made without tempfile, which would
+    bring shutil, random, bz2, lzma and zlib; the files are complete and nothing else is left."""
+    out, summary = tmp_path / "out.pgn", tmp_path / "summary.json"
+    names = loaded("validate", str(ROOT / "fixtures" / "sample.pgn"), "-o", str(out), "--summary", str(summary))
+    assert not names & set(COMPRESSION_AND_FILES)
+    assert out.read_text().startswith('[Event "Paris Opera"]') and '"games": ' in summary.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.pgn", "summary.json"]
+    assert oct(out.stat().st_mode & 0o777) == oct(0o644)  # (private while written, as before)
 
 
 def test_one_chunk_bound_matches_the_parallel_minimum():
