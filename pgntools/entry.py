@@ -21,10 +21,7 @@ import os
 import sys
 from types import ModuleType
 
-try:
-    from _thread import RLock
-except ImportError:  # (an interpreter without threads)
-    from dummy_threading import RLock  # type: ignore[no-redef]
+from _thread import RLock
 
 _LOADING = "__pgntools_loading__"  # set in a deferred module's namespace while its real code runs
 _lock = RLock()  # one thread runs a deferred module's code; another one that needs it waits
