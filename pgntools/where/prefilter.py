@@ -180,14 +180,25 @@ def _leaf(node: Node) -> Optional[Program]:
     return None
 
 
+def _literal(node: Node):
+    """A literal (a negated number too: `-1` is negate(1)), as (value,); None otherwise."""
+    if node.kind == "literal":
+        return (node.args[0],)
+    if node.kind == "negate":
+        inner = _literal(node.args[0])
+        if inner and isinstance(inner[0], (int, float)) and not isinstance(inner[0], bool):
+            return (-inner[0],)
+    return None
+
+
 def _compare(op: str, left: Node, right: Node) -> Optional[Program]:
-    if left.kind == "literal":
+    if _literal(left):
         op, left, right = FLIPPED[op], right, left
-    found = _tag_of(left)
-    if found is None or right.kind != "literal":
+    found, constant = _tag_of(left), _literal(right)
+    if found is None or constant is None:
         return None
     tag, name, type_ = found
-    value = right.args[0]
+    value = constant[0]
     if type_ == "number":  # (numbers are compared as doubles: exact for the 9-digit values a tag holds)
         return None if isinstance(value, (str, bool)) else [Clause(OPS[op], tag, C["NUMBER"], float(value), name=name)]
     if type_ == "date":  # ('YYYY.MM.DD': the type check made the literal one)
