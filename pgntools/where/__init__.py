@@ -27,7 +27,7 @@ class Where(ByIndices):
     ``tag_only``: the condition reads tags only (no field the replay fills), so it could be
     decided before the replay."""
 
-    before_replay = None  # (a Choose hands the tag conjuncts to the reader through its needs)
+    before_replay = None  # (a Choose hands the tag part to the reader through its needs: where.prefilter)
 
     def __init__(self, text: str):
         self.text = text
