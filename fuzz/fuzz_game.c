@@ -279,6 +279,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GameOptions all = {0};
     all.replay = all.moves = all.comments = all.fen_every_ply = all.final_fen = all.pgn = all.raw_invalid = true;
     all.fix_results = true;
+    all.movetext_hash = all.position_hash = all.counters = true;
     all.max_games = 1 + (int)(h % 3); /* small batches: the batch boundary is exercised too */
     all.max_errors = 16;
     all.openings = small_opening_table();
@@ -323,6 +324,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     other.fen_options = (int)(h >> 35 & 3);
     other.raw_invalid = h >> 37 & 1;
     other.skip_tag_values = h >> 38 & 1;
+    other.movetext_hash = h >> 39 & 1;
+    other.position_hash = h >> 40 & 1;
+    other.counters = h >> 41 & 1;
     other.max_games = 1024;
     Output limited = {0};
     read_in_pieces(&other, buf, size, MIN_BUFFER, MIN_BUFFER, MIN_BUFFER, &limited);

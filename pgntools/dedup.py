@@ -17,6 +17,8 @@ from typing import List, NamedTuple, Sequence, Tuple
 from pgntools import _core
 
 MODES = {"moves": ("movetext_hash", "movetext_hash2"), "position": ("position_hash", "position_hash2")}
+# The reader option that fills each mode's key columns (ReaderOptions: not computed unless asked).
+KEY_OPTIONS = {"moves": "movetext_hash", "position": "position_hash"}
 
 
 class Duplicate(NamedTuple):
@@ -65,6 +67,11 @@ class Dedup:
             raise ValueError(f"--dedup: {mode!r} is not one of {', '.join(MODES)}")
         self.mode = mode
         self.keys = _core.DedupKeys()
+
+    @property
+    def needs(self):
+        """What the reader computes for it: this mode's keys (as Sink.needs)."""
+        return {KEY_OPTIONS[self.mode]: True}
 
     def __reduce__(self):  # a fresh key set where unpickled
         return (Dedup, (self.mode,))

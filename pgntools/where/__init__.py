@@ -115,6 +115,8 @@ class Choose(ByIndices):
             needs["positions"] = self.targets
         if self.signatures:
             needs["materials"] = self.signatures
+        if self.dedup is not None:  # the keys it compares (the reader computes none unless asked)
+            needs.update(self.dedup.needs)
         if self.sample is not None or self.ordered:
             needs["numbered"] = True  # by game id: a parallel run numbers its chunks
         return needs
