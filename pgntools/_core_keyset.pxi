@@ -26,6 +26,24 @@ cdef class DedupKeys:
             raise MemoryError(f"--dedup: no memory for {self.s.used + 1} keys, or a game id above {KEYSET_MAX_ID}")
         return bytes(first)
 
+    def decide(self, a, b, valid, ids):
+        """As ``add``, then the positions of the games that repeat no earlier one (``range(n)``
+        when none does: no list a game) and (position, the id of the game it repeats) of each other."""
+        first = self.add(a, b, valid, ids)
+        cdef const int64_t[:] f = memoryview(first).cast("q")
+        cdef Py_ssize_t n = f.shape[0], k, dups = 0
+        for k in range(n):
+            dups += f[k] >= 0
+        if not dups:
+            return range(n), []
+        kept, dropped = [], []
+        for k in range(n):
+            if f[k] < 0:
+                kept.append(k)
+            else:
+                dropped.append((k, f[k]))
+        return kept, dropped
+
     @property
     def count(self):
         """The keys held (distinct games)."""

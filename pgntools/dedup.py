@@ -53,8 +53,10 @@ def keys_of(batch, indices: Sequence[int], mode: str) -> Candidates:
     if len(indices) == batch.n_games and batch.ids is None:  # the common case: the batch's columns as they are
         ids = array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
         return Candidates(ids, raw[a_name], raw[b_name], raw["hashed"])
+    from pgntools.selection import all_ids
+
     runs = _core.game_runs(array("q", indices).tobytes())  # the key columns of those games, gathered in C
-    ids = array("q", [batch.game_id(g) for g in indices]).tobytes()
+    ids = _core.take_rows(all_ids(batch), 8, runs)
     return Candidates(ids, _core.take_rows(raw[a_name], 8, runs), _core.take_rows(raw[b_name], 8, runs),
                       _core.take_rows(raw["hashed"], 1, runs))
 
@@ -82,12 +84,7 @@ class Dedup:
         each other one; their keys are remembered."""
         if not games.ids:
             return [], []
-        first = array("q", self.keys.add(games.a, games.b, games.hashed, games.ids))
-        n = len(first)
-        if first.count(-1) == n:  # (no duplicate: no loop over the games)
-            return range(n), []
-        kept = [k for k in range(n) if first[k] < 0]
-        return kept, [(k, first[k]) for k in range(n) if first[k] >= 0]
+        return self.keys.decide(games.a, games.b, games.hashed, games.ids)  # (in C: no loop a game here)
 
 
 def report_record(dup: Duplicate, mode: str) -> dict:

@@ -11,11 +11,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools.selection import ByIndices, take_games
-from pgntools.where.check import Checked, check, names
-from pgntools.where.parser import WhereError, parse
+from pgntools.where.parser import WhereError
 
 if TYPE_CHECKING:
     from pgntools.dedup import Candidates
+    from pgntools.where.check import Checked
+
+
+def __getattr__(name: str):  # names(): the checker (and the games table's declaration) loads on first use
+    if name == "names":
+        from pgntools.where.check import names
+
+        return names
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Choose", "Where", "WhereError", "compile_where", "names"]
 
@@ -30,6 +38,9 @@ class Where(ByIndices):
     before_replay = None  # (a Choose hands the tag conjuncts to the reader through its needs)
 
     def __init__(self, text: str):
+        from pgntools.where.check import check  # (a run without --where loads no checker: --dedup alone)
+        from pgntools.where.parser import parse
+
         self.text = text
         self.checked: Checked = check(parse(text), text)
 
@@ -151,7 +162,8 @@ class Choose(ByIndices):
             offsets, lines = batch.column("offset"), batch.column("line")
             self.duplicates = [Duplicate(batch.game_id(indices[p]), batch.source, offsets[indices[p]],
                                          lines[indices[p]], repeats) for p, repeats in decision.dropped]
-        kept = [indices[p] for p in decision.kept]
+        kept = decision.kept
+        kept = indices if kept == range(len(indices)) else [indices[p] for p in kept]  # (all kept: as they were)
         if self.done:  # the games after the last one chosen were never reached: not read
             self.unread = batch.n_games - 1 - kept[-1]
         return kept
@@ -223,7 +235,7 @@ class Choose(ByIndices):
             if self.done and dropped:  # those after the last game chosen were never reached
                 last = positions[-1] if len(positions) else -1
                 dropped = [d for d in dropped if d[0] < last]
-        return Decision(list(positions), dropped)
+        return Decision(positions if isinstance(positions, range) else list(positions), dropped)
 
 
 def ids_of(batch, indices: Sequence[int]) -> bytes:

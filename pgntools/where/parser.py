@@ -24,7 +24,6 @@ come from the declaration of the `games` table (pgntools.sinks.schema).
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -338,4 +337,6 @@ def close_names(name: str, names: List[str]) -> Tuple[str, ...]:
     """The valid names the user likely meant (WhiteElo: white_elo; whiteelo, white_el: white_elo)."""
     key = name.replace("_", "").lower()
     exact = [n for n in names if n.replace("_", "") == key]
+    import difflib  # (only for a name that is not one: not on the start-up of a run)
+
     return tuple(exact or difflib.get_close_matches(name, names, n=3, cutoff=0.6))
