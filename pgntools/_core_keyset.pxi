@@ -1,5 +1,15 @@
 # --dedup's memory: the 128-bit keys seen, each with the first game's id (_c/keyset.h).
 
+def id_range(int64_t first, Py_ssize_t n):
+    """The game ids first, first + 1, ... (n of them) as int64 bytes: a batch's ids, made in C."""
+    out = bytearray(8 * n)
+    cdef int64_t[:] ids = memoryview(out).cast("q")
+    cdef Py_ssize_t k
+    for k in range(n):
+        ids[k] = first + k
+    return bytes(out)
+
+
 cdef class DedupKeys:
     """The keys of the games kept so far. ``add(a, b, valid, ids)`` (int64 lanes, uint8 flags,
     int64 game ids: bytes-like, one item a game) returns, per game in order, the id of the game

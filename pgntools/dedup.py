@@ -51,7 +51,7 @@ def keys_of(batch, indices: Sequence[int], mode: str) -> Candidates:
     a_name, b_name = MODES[mode]
     raw = batch.raw
     if len(indices) == batch.n_games and batch.ids is None:  # the common case: the batch's columns as they are
-        ids = array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
+        ids = _core.id_range(batch.first_game, batch.n_games)
         return Candidates(ids, raw[a_name], raw[b_name], raw["hashed"])
     from pgntools.selection import all_ids
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from pgntools import _core
 from pgntools.selection import ByIndices, take_games
-from pgntools.where.parser import WhereError
+from pgntools.where.errors import WhereError
 
 if TYPE_CHECKING:
     from pgntools.dedup import Candidates
@@ -244,7 +245,7 @@ def ids_of(batch, indices: Sequence[int]) -> bytes:
 
     if batch.ids is None:
         if len(indices) == batch.n_games:
-            return array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
+            return _core.id_range(batch.first_game, batch.n_games)
         first = batch.first_game
         return array("q", [first + g for g in indices]).tobytes()
     return array("q", [batch.ids[g] for g in indices]).tobytes()

@@ -27,19 +27,7 @@ from __future__ import annotations
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from pgntools.errors import PgnToolsError
-
-
-class WhereError(PgnToolsError, ValueError):
-    """A --where expression that cannot be run: a syntax error, an unknown name, a type mismatch.
-    The message points at the character (a caret under the expression)."""
-
-    def __init__(self, message: str, text: str = "", pos: Optional[int] = None):
-        self.reason, self.text, self.pos = message, text, pos
-        if pos is None:
-            super().__init__(f"--where: {message}")
-        else:
-            super().__init__(f"--where: {message} (at character {pos + 1})\n  {text}\n  {' ' * pos}^")
+from pgntools.where.errors import WhereError  # (its own module: --dedup alone loads no grammar)
 
 
 # ---------------------------------------------------------------- tokens
