@@ -183,6 +183,9 @@ class TakenColumns(abc.Mapping):
     def __contains__(self, name) -> bool:
         return name in self.names
 
+    def __reduce__(self):  # pickled (sent elsewhere): every column, as a plain mapping
+        return (dict, ({name: self[name] for name in self.names},))
+
     def __iter__(self):
         return iter(self.names)
 
