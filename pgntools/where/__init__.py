@@ -164,7 +164,12 @@ class Choose(ByIndices):
             self.duplicates = [Duplicate(batch.game_id(indices[p]), batch.source, offsets[indices[p]],
                                          lines[indices[p]], repeats) for p, repeats in decision.dropped]
         kept = decision.kept
-        kept = indices if kept == range(len(indices)) else [indices[p] for p in kept]  # (all kept: as they were)
+        if kept == range(len(indices)):  # all kept: as they were
+            kept = indices
+        elif len(indices) == batch.n_games:  # every game a candidate: the positions are the indices
+            kept = list(kept)
+        else:
+            kept = [indices[p] for p in kept]
         if self.done:  # the games after the last one chosen were never reached: not read
             self.unread = batch.n_games - 1 - kept[-1]
         return kept
