@@ -165,6 +165,9 @@ cdef extern from "game.h":
         bint fen_every_ply
         bint keys_every_ply
         bint final_fen
+        bint movetext_hash
+        bint position_hash
+        bint counters
         bint pgn
         bint raw_invalid
         bint raw_all

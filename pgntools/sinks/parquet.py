@@ -188,6 +188,7 @@ class ParquetDatasetSink(Sink):
         self.dirs = dirs
         self.games = TableParts(self.storage, dirs["games"], "games",
                                 schema.select(schema.GAME_COLUMNS, columns, ["game_id"]), compression, prefix=part_prefix)
+        self.needs.update(schema.reader_needs_of(self.games.columns))  # (movetext_hash, the counters, ...)
         moves_full = schema.move_columns(with_comment, with_fen, with_keys)
         self.moves = TableParts(self.storage, dirs["moves"], "moves",
                                 schema.select(moves_full, columns, ["game_id", "ply"]), compression, prefix=part_prefix)

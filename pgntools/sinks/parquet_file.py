@@ -132,6 +132,15 @@ def _fixed(column: str, source: str, has_bit: int = 0, has_column: str = "has"):
     return lambda enc, batch: enc.add_fixed(batch.raw[column], source)
 
 
+def _filled(feed, column: Column):
+    """``feed``, refusing a batch whose column the reader did not fill (not asked for)."""
+    def checked(enc, batch: GameBatch):
+        if batch.n_games and not batch.raw[column.source.column]:
+            raise ValueError(schema.not_filled(column))
+        feed(enc, batch)
+    return checked
+
+
 def _strings(column: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
         return lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw[has_column], has_bit)
@@ -328,6 +337,8 @@ def field(column: Column, table: str) -> Field:
         if BATCH_FORMATS.get(value_type) != COLUMN_FORMATS[source.column]:
             raise ValueError(f"column {column.name!r}: batch column {source.column!r} does not hold {value_type}")
         encoder, feed = _dict(width) if source.dictionary else _plain(width), _fixed(source.column, values, source.has, source.has_column)
+        if table == "games" and source.column in schema.FILLED_BY:  # (a run that did not ask has it empty)
+            feed = _filled(feed, column)
     elif isinstance(source, Strings):
         encoder, feed = _dict_strings if source.dictionary else _plain_strings, _strings(source.column, source.has, source.has_column)
     elif isinstance(source, Codes):
