@@ -208,6 +208,7 @@ cdef extern from "parquet_encode.h":
     ctypedef struct ByteVec:
         char *data
         size_t len
+        size_t cap
     ctypedef enum PqKind:
         PQ_DICT_FIXED, PQ_DICT_STRING, PQ_PLAIN_FIXED, PQ_PLAIN_STRING, PQ_PLAIN_BOOL
     ctypedef enum PqSource:
@@ -245,6 +246,11 @@ cdef extern from "parquet_encode.h":
     const ByteVec *pq_dictionary_page(const PqColumn *c)
     void pq_reset(PqColumn *c)
     bint pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out) nogil
+    enum: PQ_PAGE_HEADER_MAX
+    size_t pq_page_header(char *out, bint dictionary, uint32_t uncompressed, uint32_t compressed, uint32_t count,
+                          int encoding) nogil
+    bint pq_put_page(ByteVec *out, bint dictionary, uint32_t uncompressed, const char *body, size_t len,
+                     uint32_t count, int encoding, size_t *header_len) nogil
 
 cdef extern from "keyset.h":
     ctypedef struct KeySet:

@@ -171,3 +171,76 @@ cdef class ColumnEncoder:
         result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, smallest, largest)
         pq_reset(&self.col)
         return result
+
+
+cdef int _put_page(ByteVec *out, bint dictionary, const char *body, size_t n, uint32_t count, int encoding,
+                   object compress, size_t *sizes) except -1:
+    """One page appended to out: its header, then its body, compressed by `compress` (None:
+    stored as it is; an empty body always is); sizes[0] += header + body, sizes[1] += header +
+    the stored bytes."""
+    cdef size_t header
+    cdef const char *stored = body
+    cdef size_t stored_len = n
+    cdef bytes packed
+    if compress is not None and n:
+        view = PyMemoryView_FromMemory(<char *>body, n, PyBUF_READ)  # no copy of the body
+        try:
+            packed = compress(view)
+        finally:
+            view.release()
+        stored, stored_len = packed, len(packed)
+    if not pq_put_page(out, dictionary, n, stored, stored_len, count, encoding, &header):
+        raise MemoryError()
+    sizes[0] += header + n
+    sizes[1] += header + stored_len
+    return 0
+
+
+def encode_row_group(list encoders, compress):
+    """The pages of a row group in one call (pgntools.sinks.parquet_file): for each encoder (a
+    ColumnEncoder, in leaf order) its dictionary page (dictionary kinds) and its data page, each
+    after its header; compressed by ``compress`` (None: stored as they are). Returns (the pages
+    as bytes, per encoder (dictionary page offset or None, data page offset, uncompressed and
+    compressed sizes with the headers, values, nulls, min, max)), offsets counted from the
+    start of the pages; min and max as finish_group gives them. The encoders start the next
+    row group."""
+    cdef ByteVec out, body
+    cdef ColumnEncoder enc
+    cdef size_t sizes[2]
+    cdef size_t low, high
+    cdef uint32_t n_low, n_high
+    cdef const ByteVec *d
+    cdef bint ok
+    memset(&out, 0, sizeof(out))
+    memset(&body, 0, sizeof(body))
+    results = []
+    try:
+        for enc in encoders:
+            body.len = 0
+            with nogil:
+                ok = pq_data_page(&enc.col, &body)
+            if not ok:
+                raise MemoryError()
+            sizes[0] = sizes[1] = 0
+            d = pq_dictionary_page(&enc.col)
+            dictionary_offset = None
+            if d != NULL:
+                dictionary_offset = out.len
+                _put_page(&out, True, d.data, d.len, enc.col.dict_count, 0, compress, sizes)
+            data_offset = out.len
+            _put_page(&out, False, body.data, body.len, <uint32_t>enc.col.values, 8 if d != NULL else 0, compress,
+                      sizes)  # (8: RLE_DICTIONARY, 0: PLAIN)
+            smallest, largest = enc.col.min, enc.col.max
+            if pq_string_range(&enc.col, &low, &high):
+                memcpy(&n_low, d.data + low, 4)
+                memcpy(&n_high, d.data + high, 4)
+                smallest = PyBytes_FromStringAndSize(d.data + low + 4, n_low)
+                largest = PyBytes_FromStringAndSize(d.data + high + 4, n_high)
+            results.append((dictionary_offset, data_offset, sizes[0], sizes[1], enc.col.values, enc.col.nulls,
+                            smallest, largest))
+            pq_reset(&enc.col)
+        pages = PyBytes_FromStringAndSize(out.data, out.len) if out.len else b""
+    finally:
+        free(out.data)
+        free(body.data)
+    return pages, results

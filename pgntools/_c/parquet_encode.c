@@ -684,6 +684,62 @@ bool pq_string_range(const PqColumn *c, size_t *low, size_t *high)
     return true;
 }
 
+/* A Thrift compact i32 field value (zigzag varint; the values here are never negative). */
+static inline void put_i32(char *out, size_t *len, uint32_t v)
+{
+    uint64_t z = (uint64_t)v << 1;
+    while (z >= 0x80) {
+        out[(*len)++] = (char)(z | 0x80);
+        z >>= 7;
+    }
+    out[(*len)++] = (char)z;
+}
+
+size_t pq_page_header(char *out, bool dictionary, uint32_t uncompressed, uint32_t compressed, uint32_t count,
+                      int encoding)
+{
+    size_t n = 0;
+    out[n++] = 0x15; /* field 1 (type), i32 */
+    put_i32(out, &n, dictionary ? 2 : 0);
+    out[n++] = 0x15; /* 2: uncompressed_page_size */
+    put_i32(out, &n, uncompressed);
+    out[n++] = 0x15; /* 3: compressed_page_size */
+    put_i32(out, &n, compressed);
+    if (dictionary) {
+        out[n++] = 0x4C; /* 7: dictionary_page_header (struct) */
+        out[n++] = 0x15; /* num_values */
+        put_i32(out, &n, count);
+        out[n++] = 0x15; /* encoding: PLAIN */
+        put_i32(out, &n, 0);
+    } else {
+        out[n++] = 0x2C; /* 5: data_page_header (struct) */
+        out[n++] = 0x15; /* num_values */
+        put_i32(out, &n, count);
+        out[n++] = 0x15; /* encoding */
+        put_i32(out, &n, (uint32_t)encoding);
+        out[n++] = 0x15; /* definition_level_encoding: RLE */
+        put_i32(out, &n, 3);
+        out[n++] = 0x15; /* repetition_level_encoding: RLE */
+        put_i32(out, &n, 3);
+    }
+    out[n++] = 0; /* the inner struct's end */
+    out[n++] = 0; /* the header's end */
+    return n;
+}
+
+bool pq_put_page(ByteVec *out, bool dictionary, uint32_t uncompressed, const char *body, size_t len, uint32_t count,
+                 int encoding, size_t *header_len)
+{
+    if (len > INT32_MAX || !VEC_RESERVE(*out, PQ_PAGE_HEADER_MAX + len))
+        return false;
+    *header_len = pq_page_header(out->data + out->len, dictionary, uncompressed, (uint32_t)len, count, encoding);
+    out->len += *header_len;
+    if (len)
+        memcpy(out->data + out->len, body, len);
+    out->len += len;
+    return true;
+}
+
 size_t pq_buffered_bytes(const PqColumn *c)
 {
     return c->def_levels.len + c->rep_levels.len + 4 * c->indices.len + c->plain.len + c->dict_page.len;

@@ -117,6 +117,19 @@ bool pq_data_page(PqColumn *c, ByteVec *out);
 const ByteVec *pq_dictionary_page(const PqColumn *c);
 void pq_reset(PqColumn *c);
 
+/* A page's PageHeader in the Thrift compact protocol (as parquet.thrift declares it) into out
+(PQ_PAGE_HEADER_MAX bytes there are writable); returns its length. A data page (format v1) has
+`count` level entries, values in `encoding` (PLAIN 0 or RLE_DICTIONARY 8), levels in RLE; a
+dictionary page `count` PLAIN entries. */
+enum { PQ_PAGE_HEADER_MAX = 64 };
+size_t pq_page_header(char *out, bool dictionary, uint32_t uncompressed, uint32_t compressed, uint32_t count,
+                      int encoding);
+
+/* A page appended to out: its header (`uncompressed`: the body's size before compression), then
+its `len` bytes of body as they are; header_len: the header's size. False when out of memory. */
+bool pq_put_page(ByteVec *out, bool dictionary, uint32_t uncompressed, const char *body, size_t len, uint32_t count,
+                 int encoding, size_t *header_len);
+
 /* The RLE/bit-packed hybrid encoding of n values of `width` bits (exposed for tests). */
 bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out);
 

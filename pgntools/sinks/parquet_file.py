@@ -25,7 +25,7 @@ from itertools import accumulate
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
-from pgntools._core import COLUMN_FORMATS, ColumnEncoder
+from pgntools._core import COLUMN_FORMATS, ColumnEncoder, encode_row_group
 from pgntools.sinks.arrow_ipc import ipc_schema
 from pgntools.sinks import schema
 from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
@@ -423,13 +423,19 @@ class ParquetPartFile:
         return sum(encoder.nbytes for encoder in self.encoders)
 
     def end_row_group(self):
+        """Encodes, compresses and writes the row group: its pages in one C call (headers too),
+        one write."""
         if not self.group_rows:
             return
-        start, chunks, uncompressed = self.offset, [], 0
-        for leaf, encoder in zip(self.leaves, self.encoders):
-            chunk, size = self._column_chunk(leaf, encoder)
-            chunks.append(chunk)
-            uncompressed += size
+        pages, encoded = encode_row_group(self.encoders, self.compress)
+        start = self.offset
+        chunks, uncompressed = [], 0
+        for leaf, (dictionary, data, unpacked, packed, values, nulls, low, high) in zip(self.leaves, encoded):
+            chunks.append(self._column_chunk(leaf, None if dictionary is None else start + dictionary, start + data,
+                                             unpacked, packed, values, nulls, low, high))
+            uncompressed += unpacked
+        self.file.write(pages)
+        self.offset += len(pages)
         self.row_groups.append(RowGroup(chunks, uncompressed, self.group_rows, start, self.offset - start))
         self.rows += self.group_rows
         self.group_rows = 0
@@ -446,30 +452,9 @@ class ParquetPartFile:
                                            start=group.start + shift) for group in groups]
         self.rows += sum(group.rows for group in groups)
 
-    def _page(self, header_fields, body: bytes):
-        """Writes one page; returns (uncompressed, compressed) sizes with its header."""
-        compressed = self.compress(body) if body else body
-        header = thrift_struct([(1, "i32", header_fields[0]), (2, "i32", len(body)), (3, "i32", len(compressed)),
-                                *header_fields[1:]])
-        self.file.write(header)
-        self.file.write(compressed)
-        self.offset += len(header) + len(compressed)
-        return len(header) + len(body), len(header) + len(compressed)
-
-    def _column_chunk(self, leaf: Leaf, encoder: ColumnEncoder):
-        dictionary, data, rows, values, nulls, dict_count, low, high = encoder.finish_group()
-        dictionary_offset = None
-        uncompressed = compressed = 0
-        if dictionary is not None:
-            dictionary_offset = self.offset
-            u, c = self._page([DICTIONARY_PAGE, (7, "struct", [(1, "i32", dict_count), (2, "i32", PLAIN)])],
-                              dictionary)
-            uncompressed, compressed = uncompressed + u, compressed + c
-        data_offset = self.offset
-        value_encoding = RLE_DICTIONARY if dictionary is not None else PLAIN
-        u, c = self._page([DATA_PAGE, (5, "struct", [(1, "i32", values), (2, "i32", value_encoding),
-                                                     (3, "i32", RLE), (4, "i32", RLE)])], data)
-        uncompressed, compressed = uncompressed + u, compressed + c
+    def _column_chunk(self, leaf: Leaf, dictionary_offset: Optional[int], data_offset: int, uncompressed: int,
+                      compressed: int, values: int, nulls: int, low, high) -> ColumnChunk:
+        value_encoding = RLE_DICTIONARY if dictionary_offset is not None else PLAIN
         encodings = sorted({PLAIN, RLE, value_encoding})
         statistics = None
         if leaf.statistics:
@@ -485,7 +470,7 @@ class ParquetPartFile:
                     (3, "list", ("binary", list(leaf.path))), (4, "i32", self.codec), (5, "i64", values),
                     (6, "i64", uncompressed), (7, "i64", compressed)]
         chunk_start = dictionary_offset if dictionary_offset is not None else data_offset
-        return ColumnChunk(chunk_start, data_offset, dictionary_offset, metadata, statistics), uncompressed
+        return ColumnChunk(chunk_start, data_offset, dictionary_offset, metadata, statistics)
 
     def close(self):
         """Ends the last row group and writes the footer."""
@@ -518,9 +503,10 @@ def _arrow_schema_text(columns: Tuple[Column, ...]) -> str:
     return base64.b64encode(ipc_schema(columns)).decode()
 
 
-def _compressor(compression: str) -> Callable[[bytes], bytes]:
+def _compressor(compression: str) -> Optional[Callable[[bytes], bytes]]:
+    """The page compressor (a buffer in, bytes out; None: pages are stored as they are)."""
     if compression == "none":
-        return lambda body: body
+        return None
     if compression == "zstd":  # the default: zstandard's level 1 gives the bytes pyarrow's codec
         import zstandard       # gives, without importing pyarrow (both release the GIL)
 
