@@ -101,7 +101,7 @@ cdef class ColumnEncoder:
         cdef const char *d = <const char *>_bytes_ptr(data)
         cdef size_t n = slots.shape[0] // 4
         with nogil:
-            pq_add_slotted(&self.col, s, n, o, d, as_int)
+            pq_add_slotted(&self.col, s, 1, n, o, d, as_int)
 
     def add_codes(self, const unsigned char[:] codes, int base=1):
         """Codes into the fixed dictionary: code < base is null, code k is entry k - base."""
@@ -244,3 +244,142 @@ def encode_row_group(list encoders, compress):
         free(out.data)
         free(body.data)
     return pages, results
+
+
+# ---------------------------------------------------------------- a batch's columns fed in one call
+
+cdef enum _FeedKind:
+    FEED_FIXED, FEED_STRINGS, FEED_CODES, FEED_FLAG, FEED_TAG, FEED_SEQUENCE, FEED_GAME_IDS, FEED_LIST_VALUES, \
+    FEED_LIST_STRINGS
+
+cdef struct _Feed:
+    _FeedKind kind
+    PqColumn *col
+    int column        # the batch column (numeric, or strings for FEED_STRINGS / FEED_LIST_STRINGS)
+    int has_column    # -1: none
+    int aux_column    # FEED_GAME_IDS: the rows' column; lists: the starts column; -1: none
+    int keep_column   # FEED_LIST_STRINGS: the keep column, or -1
+    PqSource source
+    int width         # bytes a value (FEED_FIXED), a row (FEED_GAME_IDS) or an entry (lists)
+    int bit           # has_bit, or the flag's bit
+    int base          # FEED_CODES
+    int tag           # FEED_TAG: the tag column's index
+    bint as_int
+    bint zero_is_null # lists of fixed values: 0 is null
+    int empty_def
+
+
+cdef const uint8_t *_col(const Batch *b, int column, size_t *nbytes) noexcept nogil:
+    if column < 0:
+        nbytes[0] = 0
+        return NULL
+    return <const uint8_t *>batch_col_data(b, column, nbytes)
+
+
+cdef bint _run_feed(const _Feed *f, const Batch *b, int64_t first_game) noexcept nogil:
+    """One leaf fed from the batch's own buffers; false when out of memory."""
+    cdef size_t n, nh, count, total
+    cdef bint numeric = f.kind != FEED_STRINGS and f.kind != FEED_LIST_STRINGS and f.kind != FEED_TAG
+    cdef const uint8_t *v = _col(b, f.column if numeric else -1, &n)
+    cdef const uint8_t *h = _col(b, f.has_column, &nh)
+    cdef const int32_t *offsets
+    cdef const char *data
+    cdef int32_t *starts
+    cdef PqEntries e
+    if f.kind == FEED_FIXED:
+        pq_add_fixed(f.col, v, f.source, n // f.width, h, f.bit)
+    elif f.kind == FEED_STRINGS:
+        offsets = batch_str_offsets(b, f.column, &count)
+        data = batch_str_data(b, f.column, &n)
+        pq_add_strings(f.col, offsets, data, count - 1 if count else 0, h, f.bit)
+    elif f.kind == FEED_CODES:
+        pq_add_codes(f.col, v, n, f.base)
+    elif f.kind == FEED_FLAG:
+        pq_add_flag_bits(f.col, v, n, f.bit)
+    elif f.kind == FEED_TAG:  # the batch's tag_slots: TAG_COLUMN_COUNT per game
+        offsets = batch_str_offsets(b, f.column, &count)
+        data = batch_str_data(b, f.column, &n)
+        v = _col(b, G_TAG_SLOTS, &nh)
+        if nh:
+            pq_add_slotted(f.col, (<const int32_t *>v) + f.tag, TAG_COLUMN_COUNT, b.n_games, offsets, data, f.as_int)
+    elif f.kind == FEED_SEQUENCE:
+        pq_add_sequence(f.col, first_game, b.n_games)
+    elif f.kind == FEED_GAME_IDS:
+        _col(b, f.aux_column, &nh)
+        pq_add_game_ids(f.col, <const int32_t *>v, n // 4, nh // f.width, first_game)
+    else:  # lists: row i's entries from starts[i] to the next row's start (or the end)
+        memset(&e, 0, sizeof(e))
+        if f.kind == FEED_LIST_VALUES:
+            e.source = f.source
+            e.values = v
+            e.zero_is_null = f.zero_is_null
+            total = n // f.width
+        else:
+            e.offsets = batch_str_offsets(b, f.column, &count)
+            e.data = batch_str_data(b, f.column, &n)
+            e.keep = _col(b, f.keep_column, &nh)
+            total = count - 1 if count else 0
+        v = _col(b, f.aux_column, &n)
+        starts = <int32_t *>malloc(n + sizeof(int32_t))
+        if starts == NULL:
+            return False
+        if n:
+            memcpy(starts, v, n)
+        starts[n // 4] = <int32_t>total
+        pq_add_lists(f.col, starts, n // 4, f.empty_def, &e)
+        free(starts)
+    return not f.col.failed
+
+
+cdef class BatchFeeder:
+    """The leaves of a part file that come straight from batch columns, fed from a batch's own C
+    buffers (a BatchColumns: no column copied) in one call, without the GIL. ``feeds``: per
+    encoder, (kind, column, options) as pgntools.sinks.parquet_file declares them."""
+
+    cdef _Feed *feeds
+    cdef Py_ssize_t n
+    cdef list encoders  # kept alive: the feeds point into them
+
+    def __cinit__(self, list encoders, list feeds):
+        self.encoders = list(encoders)
+        self.n = len(feeds)
+        self.feeds = <_Feed *>calloc(max(self.n, 1), sizeof(_Feed))
+        if self.feeds == NULL:
+            raise MemoryError()
+        cdef _Feed *f
+        cdef ColumnEncoder enc
+        kinds = {"fixed": FEED_FIXED, "strings": FEED_STRINGS, "codes": FEED_CODES, "flag": FEED_FLAG,
+                 "tag": FEED_TAG, "sequence": FEED_SEQUENCE, "game_ids": FEED_GAME_IDS,
+                 "list_values": FEED_LIST_VALUES, "list_strings": FEED_LIST_STRINGS}
+        for i, (enc, (kind, column, options)) in enumerate(zip(encoders, feeds)):
+            f = &self.feeds[i]
+            f.kind = kinds[kind]
+            f.col = &enc.col
+            f.column = _STRING_IDS[column] if kind in ("strings", "tag", "list_strings") else (
+                _COLUMN_IDS[column] if column else -1)
+            f.has_column = _COLUMN_IDS[options["has"]] if options.get("has") else -1
+            f.aux_column = _COLUMN_IDS[options["aux"]] if options.get("aux") else -1
+            f.keep_column = _COLUMN_IDS[options["keep"]] if options.get("keep") else -1
+            source = options.get("source", "u8")
+            f.source = _PQ_SOURCES[source]
+            f.width = options.get("width", _PQ_WIDTHS[source])
+            f.bit = options.get("bit", 0)
+            f.base = options.get("base", 0)
+            f.tag = options.get("tag", 0)
+            f.as_int = options.get("as_int", False)
+            f.empty_def = options.get("empty_def", 0)
+            f.zero_is_null = options.get("zero_is_null", False)
+
+    def __dealloc__(self):
+        free(self.feeds)
+
+    def add(self, BatchColumns batch, int64_t first_game):
+        """Feeds every leaf from the batch; ``first_game``: the id of its first game."""
+        cdef const Batch *b = &batch.store.b
+        cdef Py_ssize_t i
+        cdef bint ok = True
+        with nogil:
+            for i in range(self.n):
+                ok = _run_feed(&self.feeds[i], b, first_game) and ok
+        if not ok:
+            raise MemoryError()

@@ -404,16 +404,16 @@ static int64_t digits_value(const char *s, int32_t n)
     return v;
 }
 
-void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
-                    bool as_int)
+void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t stride, size_t n, const int32_t *offsets,
+                    const char *data, bool as_int)
 {
     size_t bytes = 0;
     for (size_t i = 0; i < n && c->kind == PQ_PLAIN_STRING; i++)
-        bytes += slots[i] ? (size_t)(offsets[slots[i]] - offsets[slots[i] - 1]) : 0;
+        bytes += slots[i * stride] ? (size_t)(offsets[slots[i * stride]] - offsets[slots[i * stride] - 1]) : 0;
     if (!reserve(c, n, bytes))
         return;
     for (size_t i = 0; i < n; i++) {
-        int32_t k = slots[i] - 1;
+        int32_t k = slots[i * stride] - 1;
         const char *s = k >= 0 ? data + offsets[k] : NULL;
         int32_t len = k >= 0 ? offsets[k + 1] - offsets[k] : 0;
         int64_t v = as_int && s ? digits_value(s, len) : -1;

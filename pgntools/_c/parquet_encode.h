@@ -82,10 +82,11 @@ void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t 
 void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
                     uint8_t has_bit);
 void pq_add_repeated_string(PqColumn *c, const char *s, uint32_t len, size_t n);
-/* Row i is string slots[i] - 1 of (offsets, data), or null when slots[i] is 0. as_int: the
- * string's value as an integer when it is 1 to 9 digits, else null (Elo tags). */
-void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
-                    bool as_int);
+/* Row i is string slots[i * stride] - 1 of (offsets, data), or null when that slot is 0. as_int:
+ * the string's value as an integer when it is 1 to 9 digits, else null (Elo tags). stride: 1 for
+ * one tag's slots, TAG_COLUMN_COUNT for a batch's own (game by game) tag_slots. */
+void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t stride, size_t n, const int32_t *offsets,
+                    const char *data, bool as_int);
 /* PQ_DICT_STRING with a fixed dictionary: code < base is null, code k is entry k - base. */
 void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base);
 void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit);

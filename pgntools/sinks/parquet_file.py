@@ -25,7 +25,7 @@ from itertools import accumulate
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
-from pgntools._core import COLUMN_FORMATS, ColumnEncoder, encode_row_group
+from pgntools._core import COLUMN_FORMATS, BatchColumns, BatchFeeder, ColumnEncoder, encode_row_group
 from pgntools.sinks.arrow_ipc import ipc_schema
 from pgntools.sinks import schema
 from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
@@ -126,24 +126,33 @@ def _bools(max_def: int) -> ColumnEncoder:
     return ColumnEncoder("plain_bool", max_def=max_def)
 
 
+def _feed(kind: str, column: Optional[str], feed, **options):
+    """A leaf's feed (encoder, batch), marked with what _core.BatchFeeder does the same with
+    in C from a batch's own buffers: (kind, batch column, options)."""
+    feed.op = (kind, column, options)
+    return feed
+
+
 def _fixed(column: str, source: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
-        return lambda enc, batch: enc.add_fixed(batch.raw[column], source, batch.raw[has_column], has_bit)
-    return lambda enc, batch: enc.add_fixed(batch.raw[column], source)
+        return _feed("fixed", column, lambda enc, batch: enc.add_fixed(batch.raw[column], source, batch.raw[has_column],
+                                                                       has_bit), source=source, has=has_column, bit=has_bit)
+    return _feed("fixed", column, lambda enc, batch: enc.add_fixed(batch.raw[column], source), source=source)
 
 
 def _strings(column: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
-        return lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw[has_column], has_bit)
-    return lambda enc, batch: enc.add_strings(*batch.raw[column])
+        return _feed("strings", column, lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw[has_column],
+                                                                           has_bit), has=has_column, bit=has_bit)
+    return _feed("strings", column, lambda enc, batch: enc.add_strings(*batch.raw[column]))
 
 
 def _codes(column: str, base: int):
-    return lambda enc, batch: enc.add_codes(batch.raw[column], base)
+    return _feed("codes", column, lambda enc, batch: enc.add_codes(batch.raw[column], base), base=base)
 
 
 def _flag(bit: int, column: str = "flags"):
-    return lambda enc, batch: enc.add_flag_bits(batch.raw[column], bit)
+    return _feed("flag", column, lambda enc, batch: enc.add_flag_bits(batch.raw[column], bit), bit=bit)
 
 
 def _starts(batch: GameBatch, column: str, total: int) -> bytes:
@@ -165,6 +174,9 @@ def _game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_sequence(batch.first_game, batch.n_games)
 
 
+_feed("sequence", None, _game_ids)  # (BatchFeeder: batches that are no view only)
+
+
 def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
     n_moves = len(batch.raw["from_square"])
     if batch.ids is not None:  # a view: each game's id, once per move of it
@@ -173,6 +185,9 @@ def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
                                for g, game_id in enumerate(batch.ids)), "i64")
         return
     enc.add_game_ids(batch.raw["move_start"], n_moves, batch.first_game)
+
+
+_feed("game_ids", "move_start", _move_game_ids, aux="from_square", width=1)
 
 
 def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
@@ -186,9 +201,15 @@ def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_game_ids(batch.raw["position_start"], n_rows, batch.first_game)
 
 
+_feed("game_ids", "position_start", _position_game_ids, aux="position_ply", width=2)
+
+
 def _nags(enc: ColumnEncoder, batch: GameBatch):
     values = batch.raw["nag"]
     enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
+
+
+_feed("list_values", "nag", _nags, aux="nag_start", source="u8", empty_def=0)
 
 
 def _tag(index: int, as_int: bool = False):
@@ -196,7 +217,7 @@ def _tag(index: int, as_int: bool = False):
         n = batch.n_games  # tag_slots come tag by tag (see _core)
         enc.add_slotted(memoryview(batch.raw["tag_slots"])[4 * n * index:4 * n * (index + 1)],
                         *batch.raw["tag_value"], as_int=as_int)
-    return feed
+    return _feed("tag", "tag_value", feed, tag=index, as_int=as_int)
 
 
 def _tags_map(strings: str):
@@ -205,7 +226,7 @@ def _tags_map(strings: str):
         names = batch.raw["tag_name"]
         enc.add_lists(_starts(batch, "tag_start", len(names[0]) // 4 - 1), 1, strings=batch.raw[strings],
                       keep=batch.raw["tag_in_map"])
-    return feed
+    return _feed("list_strings", strings, feed, aux="tag_start", keep="tag_in_map", empty_def=1)
 
 
 def _error_starts(batch: GameBatch) -> bytes:
@@ -216,8 +237,14 @@ def _error_kinds(enc: ColumnEncoder, batch: GameBatch):
     enc.add_lists(_error_starts(batch), 1, values=batch.raw["error_kind"], source="code")
 
 
+_feed("list_values", "error_kind", _error_kinds, aux="error_start", source="code", empty_def=1)
+
+
 def _error_plies(enc: ColumnEncoder, batch: GameBatch):
     enc.add_lists(_error_starts(batch), 1, values=batch.raw["error_ply"], source="i32", zero_is_null=True)
+
+
+_feed("list_values", "error_ply", _error_plies, aux="error_start", source="i32", empty_def=1, zero_is_null=True)
 
 
 def _error_messages(enc: ColumnEncoder, batch: GameBatch):
@@ -403,6 +430,13 @@ class ParquetPartFile:
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
         self.encoders = [leaf.encoder(column.nullable)
                          for field, column in zip(self.fields, self.columns) for leaf in field.leaves]
+        # the leaves fed from a batch's own buffers in one C call (BatchFeeder), and the others
+        # (a table of other rows, ``fields`` given, has no batch columns: fed in Python)
+        fast = [(encoder, leaf.feed.op) for leaf, encoder in zip(self.leaves, self.encoders)
+                if fields is None and getattr(leaf.feed, "op", None)]
+        self.feeder: Optional[BatchFeeder] = BatchFeeder(*map(list, zip(*fast))) if fast else None
+        self.python_feeds = [(leaf, encoder) for leaf, encoder in zip(self.leaves, self.encoders)
+                             if fields is not None or not getattr(leaf.feed, "op", None)]
         self.table = table
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
@@ -414,8 +448,13 @@ class ParquetPartFile:
         self.group_rows = 0
 
     def add(self, batch: GameBatch):
-        for leaf, encoder in zip(self.leaves, self.encoders):
-            leaf.feed(encoder, batch)
+        if self.feeder is not None and batch.ids is None and type(batch.raw) is BatchColumns:
+            self.feeder.add(batch.raw, batch.first_game)  # (not a view: that has ids and copied columns)
+            for leaf, encoder in self.python_feeds:
+                leaf.feed(encoder, batch)
+        else:
+            for leaf, encoder in zip(self.leaves, self.encoders):
+                leaf.feed(encoder, batch)
         self.group_rows += table_rows(self.table, batch)
 
     @property
