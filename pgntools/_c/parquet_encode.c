@@ -293,12 +293,11 @@ static inline void out_defined(Out *o, int max_def, bool valid)
     o->nulls += !valid;
 }
 
-/* One loop per source type (T), so that the conversion is not a switch per value. */
+/* One loop per source type (T), so that the conversion is not a switch per value; the levels
+ * and nulls are written before (put_flat_levels), so this loop only visits the values. */
 #define ADD_FIXED_LOOP(T, track_range)                                      \
     for (size_t i = 0; i < n; i++) {                                        \
-        bool valid = !has || (has[i] & has_bit);                            \
-        out_defined(&o, max_def, valid);                                    \
-        if (!valid)                                                         \
+        if (has && !(has[i] & has_bit))                                     \
             continue;                                                       \
         T raw;                                                              \
         memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
@@ -313,21 +312,49 @@ static inline void out_defined(Out *o, int max_def, bool valid)
             put_fixed(c, v, false);                                         \
     }
 
+/* The definition levels of n flat rows (a value where has[i] & has_bit, every row without has)
+ * in one pass the compiler vectorizes; returns the rows with a value (the others are nulls). */
+static size_t put_flat_levels(PqColumn *c, Out *o, size_t n, const uint8_t *has, uint8_t has_bit)
+{
+    size_t valid = n;
+    if (has) {
+        valid = 0;
+        if (o->def) {
+            uint8_t *d = o->def, low = (uint8_t)(c->max_def - 1);
+            for (size_t i = 0; i < n; i++) {
+                uint8_t ok = (has[i] & has_bit) != 0;
+                d[i] = (uint8_t)(low + ok);
+                valid += ok;
+            }
+        } else {
+            for (size_t i = 0; i < n; i++)
+                valid += (has[i] & has_bit) != 0;
+        }
+    } else if (o->def) {
+        memset(o->def, c->max_def, n);
+    }
+    if (o->def)
+        o->def += n;
+    o->nulls += n - valid;
+    return valid;
+}
+
 void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, const uint8_t *has, uint8_t has_bit)
 {
     if (!reserve(c, n, 0))
         return;
     Out o = out_begin(c);
-    int max_def = c->max_def;
     bool dict = c->kind == PQ_DICT_FIXED;
-    switch (source) {
-    case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
-    case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
-    case PQ_U16: ADD_FIXED_LOOP(uint16_t, true) break;
-    case PQ_I32: ADD_FIXED_LOOP(int32_t, true) break;
-    case PQ_I64: ADD_FIXED_LOOP(int64_t, true) break;
-    case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
-    case PQ_CODE: break;
+    if (put_flat_levels(c, &o, n, has, has_bit)) { /* (a column of nulls: no value to visit) */
+        switch (source) {
+        case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
+        case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
+        case PQ_U16: ADD_FIXED_LOOP(uint16_t, true) break;
+        case PQ_I32: ADD_FIXED_LOOP(int32_t, true) break;
+        case PQ_I64: ADD_FIXED_LOOP(int64_t, true) break;
+        case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
+        case PQ_CODE: break;
+        }
     }
     out_end(c, &o, n);
 }
@@ -432,11 +459,29 @@ void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base)
     if (!reserve(c, n, 0))
         return;
     Out o = out_begin(c);
-    for (size_t i = 0; i < n; i++) {
-        bool valid = codes[i] >= base;
-        out_defined(&o, c->max_def, valid);
-        *o.idx = (uint32_t)(codes[i] - base);
-        o.idx += valid;
+    size_t valid = 0;
+    uint8_t b = (uint8_t)base, top = (uint8_t)c->max_def, low = (uint8_t)(c->max_def - 1);
+    if (o.def) { /* levels, then indices: two loops the compiler vectorizes */
+        for (size_t i = 0; i < n; i++) {
+            uint8_t ok = codes[i] >= b;
+            o.def[i] = ok ? top : low;
+            valid += ok;
+        }
+        o.def += n;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            valid += codes[i] >= b;
+    }
+    o.nulls += n - valid;
+    if (valid == n) {
+        for (size_t i = 0; i < n; i++)
+            o.idx[i] = (uint32_t)(codes[i] - b);
+        o.idx += n;
+    } else if (valid) {
+        for (size_t i = 0; i < n; i++) {
+            *o.idx = (uint32_t)(codes[i] - b);
+            o.idx += codes[i] >= b;
+        }
     }
     out_end(c, &o, n);
 }
@@ -451,10 +496,22 @@ void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit)
     for (; i < n && c->bits % 8; i++, c->bits++) /* into the last, partly filled byte */
         if (flags[i] & bit)
             c->plain.data[c->plain.len - 1] |= (char)(1u << (c->bits % 8));
+    int shift = 0;
+    while (shift < 7 && !((bit >> shift) & 1))
+        shift++;
+    /* one bit: each flag byte masked and shifted to 0 or 1, then the 8 gathered by a multiply */
+    bool one_bit = bit && !(bit & (bit - 1));
+    uint64_t lanes = 0x0101010101010101ULL << shift;
     for (; i + 8 <= n; i += 8, c->bits += 8) { /* whole bytes */
         unsigned byte = 0;
-        for (int k = 0; k < 8; k++)
-            byte |= (unsigned)((flags[i + k] & bit) != 0) << k;
+        if (one_bit) {
+            uint64_t w;
+            memcpy(&w, flags + i, 8);
+            byte = (unsigned)((((w & lanes) >> shift) * 0x0102040810204080ULL) >> 56);
+        } else {
+            for (int k = 0; k < 8; k++)
+                byte |= (unsigned)((flags[i + k] & bit) != 0) << k;
+        }
         c->plain.data[c->plain.len++] = (char)byte;
     }
     for (; i < n; i++, c->bits++) {
@@ -528,6 +585,8 @@ static bool put_varint(ByteVec *o, uint64_t v)
 
 static inline bool all_equal8(const uint32_t *v, uint32_t x)
 {
+    if (v[1] != x || v[7] != x) /* most groups of indices are no run: settled by two loads */
+        return false;
     return (v[0] == x) & (v[1] == x) & (v[2] == x) & (v[3] == x) & (v[4] == x) & (v[5] == x) & (v[6] == x) &
            (v[7] == x);
 }
