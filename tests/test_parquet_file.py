@@ -311,3 +311,39 @@ def test_feeder_writes_the_bytes_of_the_python_feeds(tmp_path, name, table):
     slow = part_bytes(tmp_path / "slow.parquet", batches, table, rows, feeder=False)
     assert fast == slow
     assert pq.read_table(tmp_path / "fast.parquet").num_rows > 0
+
+
+def random_fields(rng: random.Random, depth: int = 0) -> list:
+    """A Thrift struct of every kind the footers use, ids ascending with small and large gaps."""
+    fields, field_id = [], 0
+    for _ in range(rng.randrange(0, 6)):
+        field_id += rng.choice([1, 1, 2, 15, 16, 40])
+        kind = rng.choice(["bool", "i8", "i32", "i64", "binary", "struct", "list"] if depth < 2 else ["i32", "binary"])
+        if kind == "bool":
+            value = rng.random() < 0.5
+        elif kind == "i8":
+            value = rng.randrange(-128, 128)
+        elif kind in ("i32", "i64"):
+            value = rng.choice([0, 1, -1, 63, -64, 2 ** 31 - 1, -2 ** 31, rng.randrange(-2 ** 40, 2 ** 40)])
+        elif kind == "binary":
+            value = rng.choice([b"", "ARROW:schema", bytes(rng.randrange(256) for _ in range(rng.randrange(300)))])
+        elif kind == "struct":
+            value = random_fields(rng, depth + 1)
+        else:
+            element = rng.choice(["i32", "binary", "struct"])
+            count = rng.choice([0, 1, 14, 15, 16, 200])
+            value = (element, [random_fields(rng, depth + 1) if element == "struct" else
+                               (rng.randrange(2 ** 20) if element == "i32" else b"x" * rng.randrange(4))
+                               for _ in range(count)])
+        fields.append((field_id, kind, None if rng.random() < 0.1 else value))
+    return fields
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_thrift_writes_the_python_bytes(seed):
+    """_core.thrift_struct (the footers') writes what sinks/thrift.py, the protocol as specified,
+    writes: every field kind, id gaps over 15, lists of 15 or more, None fields left out."""
+    from pgntools.sinks.thrift import thrift_struct
+
+    fields = random_fields(random.Random(seed))
+    assert _core.thrift_struct(fields) == thrift_struct(fields)

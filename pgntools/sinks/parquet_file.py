@@ -1,11 +1,13 @@
 """Parquet part files of export's `games` and `moves` tables, written from the reader's batch
 columns.
 
-The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's leaf
-columns into page bodies; this module compresses them (zstandard for zstd, the default; pyarrow's
-codecs for snappy and gzip), frames them with page
-headers and ends the file with the footer, both in the Thrift compact protocol (thrift.py) as the
-Parquet format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
+The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) take each batch's columns
+(`_core.BatchFeeder`: every batch-column leaf in one C call, from the batch's own buffers) and
+turn each row group into pages with their headers (`_core.encode_row_group`, one call a row
+group; compressed by zstandard for zstd, the default, or pyarrow's codecs for snappy and gzip);
+this module ends the file with the footer. Headers and footer are in the Thrift compact protocol
+(thrift.py; `_core.thrift_struct` compiled) as the Parquet format specifies
+(github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
 schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so pyarrow, Polars and Dask read back the
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
@@ -26,10 +28,10 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
 from pgntools._core import COLUMN_FORMATS, BatchColumns, BatchFeeder, ColumnEncoder, encode_row_group
+from pgntools._core import thrift_struct  # (sinks/thrift.py's, compiled: the footers)
 from pgntools.sinks.arrow_ipc import ipc_schema
 from pgntools.sinks import schema
 from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
-from pgntools.sinks.thrift import thrift_struct
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
