@@ -135,17 +135,28 @@ cdef extern from "derived.h":
 
 
 cdef extern from "game.h":
-    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED, TF_DATE_GE
+    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_IN, TF_LIKE, TF_ILIKE, TF_IS_NULL, TF_NOT_NULL
+    int TF_SPEED, TF_CONST, TF_UNKNOWN, TF_NOT, TF_AND, TF_OR, TF_OP_COUNT
+    int TV_STRING, TV_DATE_STRING, TV_NUMBER, TV_DATE, TV_KIND_COUNT, TRUTH_FALSE, TRUTH_NULL, TRUTH_TRUE, TRUTH_ANY
     ctypedef struct TagClause:
-        int tag
         int op
-        bint number
+        int tag
+        int kind
         double value
+        uint32_t true_mask
+        uint32_t null_mask
+        int truth
         const char *text
         size_t len
+        const char *name
+        size_t name_len
+        const int32_t *item_ends
+        const double *numbers
+        size_t n_items
     ctypedef struct TagFilter:
         size_t n
         const TagClause *clauses
+        uint8_t *stack
     ctypedef struct GameOptions:
         bint replay
         bint moves

@@ -20,6 +20,7 @@ MOVE_FLAGS: Dict[str, int]
 HAS_BITS: Dict[str, int]
 FIX_BITS: Dict[str, int]
 SPEEDS: List[str]
+TAG_FILTER_CODES: Dict[str, int]  # the tag filter's codes (tag_filter.h), by name
 DERIVED_BITS: Dict[str, int]
 def speed_of(time_control: str) -> str: ...
 

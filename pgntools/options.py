@@ -28,7 +28,7 @@ class ReaderOptions(NamedTuple):
     pgn: bool = False              # export-format PGN per valid or fixed game
     raw_invalid: bool = False      # the input bytes of invalid games (--rejects)
     raw_all: bool = False          # the input bytes of every game (filter's output)
-    tag_filter: tuple = ()         # clauses decided on the tags before the replay: a game failing one is only counted
+    tag_filter: tuple = ()         # a program decided on the tags before the replay: a game failing it is only counted
                                    # (GameBatch.games_read; not recorded, not replayed; pgntools.where.prefilter)
     strict: bool = False           # notation normalisations are errors
     fix_results: bool = True

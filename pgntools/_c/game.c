@@ -55,11 +55,13 @@ GameReader *gr_new(const GameOptions *opt)
         r->opt.max_errors = 16;
     if (r->opt.pgn)
         r->opt.skip_tag_values = false;
-    if (r->opt.tag_filter) { /* its tag clauses read the tag values (TF_SPEED only the speed) */
+    if (r->opt.tag_filter) { /* its leaves on tags read the tag values (not those on the speed, constants) */
         r->filter_tags = true;
-        for (size_t i = 0; i < r->opt.tag_filter->n; i++)
-            if (r->opt.tag_filter->clauses[i].op != TF_SPEED && (!r->opt.tag_columns || r->opt.skip_tag_values))
+        for (size_t i = 0; i < r->opt.tag_filter->n; i++) {
+            int op = r->opt.tag_filter->clauses[i].op;
+            if (op < TF_SPEED && (!r->opt.tag_columns || r->opt.skip_tag_values))
                 r->filter_tags = false;
+        }
     }
     r->sc.line = 1;
     r->last_offset = -1;

@@ -163,8 +163,10 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
     if (r->filter_tags) {
-        const StrCol *values = &r->batch.strs[S_TAG_VALUE]; /* a tag filter decides before the replay */
-        if (!tag_filter_pass(r->opt.tag_filter, g->tag_slot, values->offsets.data, values->data.data, g->speed)) {
+        const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
+        TagView tags = {g->tag_slot, values->offsets.data, values->data.data, names->offsets.data, names->data.data,
+                        g->mark->strs[S_TAG_NAME], strcol_count(names), g->speed};
+        if (!tag_filter_pass(r->opt.tag_filter, &tags)) { /* a tag filter decides before the replay */
             g->filtered = true; /* not replayed, not recorded: nothing more to set up */
             g->replaying = false;
             return;

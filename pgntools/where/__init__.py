@@ -27,7 +27,7 @@ class Where(ByIndices):
     ``tag_only``: the condition reads tags only (no field the replay fills), so it could be
     decided before the replay."""
 
-    before_replay = None  # (a Choose hands the tag conjuncts to the reader through its needs)
+    before_replay = None  # (a Choose hands the tag part to the reader through its needs: where.prefilter)
 
     def __init__(self, text: str):
         self.text = text
@@ -106,11 +106,13 @@ class Choose(ByIndices):
     def needs(self) -> Dict[str, object]:
         needs = dict(self.where.needs) if self.where else {}
         if self.where is not None:
-            from pgntools.where.prefilter import tag_filter
+            from pgntools.where.prefilter import reads_tags, tag_filter
 
             clauses = tag_filter(self.where.checked)
-            if clauses:  # games that fail them are not replayed (the reader decides on their tags)
+            if clauses:  # games it cannot keep are not replayed (the reader decides on their tags)
                 needs["tag_filter"] = clauses
+                if reads_tags(clauses):
+                    needs.update(tag_columns=True, tag_values=True)
         if self.targets:  # decided by the reader at each ply (--where-position)
             needs["positions"] = self.targets
         if self.signatures:

@@ -80,6 +80,8 @@ class Checked(NamedTuple):
         needs: Dict[str, object] = {}
         for column in self.columns:
             needs.update(names()[column].needs)
+        if self.other_tags:  # tags['Name'] reads the tag rows' values (and the reader's tag filter the slots)
+            needs.update(tag_columns=True, tag_values=True)
         if "game_id" in self.columns:  # a parallel run's chunks then know their games' ids
             needs["numbered"] = True
         return needs
