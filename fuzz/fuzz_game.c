@@ -303,6 +303,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GameOptions all = {0};
     all.replay = all.moves = all.comments = all.fen_every_ply = all.final_fen = all.pgn = all.raw_invalid = true;
     all.fix_results = true;
+    all.movetext_hash = all.position_hash = all.counters = true;
     all.max_games = 1 + (int)(h % 3); /* small batches: the batch boundary is exercised too */
     all.max_errors = 16;
     all.openings = small_opening_table();
@@ -351,6 +352,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         other.tag_filter = &FILTER;
         other.tag_columns = true;
     }
+    other.movetext_hash = h >> 41 & 1;
+    other.position_hash = h >> 42 & 1;
+    other.counters = h >> 43 & 1;
     other.max_games = 1024;
     Output limited = {0};
     read_in_pieces(&other, buf, size, MIN_BUFFER, MIN_BUFFER, MIN_BUFFER, &limited);

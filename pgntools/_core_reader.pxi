@@ -210,6 +210,9 @@ cdef class BatchReader:
         opt.fen_every_ply = options.fen_every_ply
         opt.keys_every_ply = options.keys_every_ply
         opt.final_fen = options.final_fen
+        opt.movetext_hash = options.movetext_hash
+        opt.position_hash = options.position_hash
+        opt.counters = options.counters
         opt.pgn = options.pgn
         opt.raw_invalid = options.raw_invalid
         opt.raw_all = options.raw_all

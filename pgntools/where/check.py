@@ -55,8 +55,8 @@ def names() -> Dict[str, Name]:
     found = {}
     for column in schema.GAME_COLUMNS:
         name = _name_of(column)
-        if name is not None:
-            found[column.name] = name
+        if name is not None:  # (with what the reader fills it by only when asked: the hashes, the counters)
+            found[column.name] = name._replace(needs=name.needs + tuple(schema.reader_needs(column).items()))
     return found
 
 
