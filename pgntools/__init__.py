@@ -2,7 +2,7 @@
 
 The public API is what ``__all__`` lists; ``pgntools._core`` is private.
 """
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: type checkers read the name)
 
 from pgntools.errors import (
     AmbiguousMoveError,

@@ -1,4 +1,4 @@
-from pgntools.cli import main
+from pgntools.entry import main
 
 if __name__ == "__main__":
     main()

@@ -17,7 +17,7 @@ FORMAT_SUFFIXES = {".fen": "fen", ".epd": "epd", ".csv": "csv", ".jsonl": "jsonl
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".zstd")
 # Dask's address schemes; a bare HOST:PORT is tcp.
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(?P<port>\d+)/?")
+_ADDRESS = r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(?P<port>\d+)/?"
 
 
 class OptionError(PgnToolsError):
@@ -124,7 +124,7 @@ def scheduler_address(ctx, param, value: Optional[str]) -> Optional[str]:
     (tcp); anything else is a usage error before Dask is even imported."""
     if value is None:
         return None
-    match = _ADDRESS.fullmatch(value.strip())
+    match = re.fullmatch(_ADDRESS, value.strip())  # (compiled on first use, not at start-up)
     if not match or (match["scheme"] or "tcp") not in SCHEDULER_SCHEMES or not 0 < int(match["port"]) < 65536:
         raise click.BadParameter(f"{value!r} is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT), "
                                  "e.g. tcp://10.0.0.5:8786", ctx=ctx, param=param)

@@ -258,6 +258,32 @@ def test_multiline_brace_comments(tmp_path):
     assert error.line == 6 and error.byte_offset == data.encode().index(b"Ke3")
 
 
+# (comment text, its text as read, line ends in it): one-line comments without braces inside end
+# on the tokenizer's short cut; the others on the full comment scan (nesting, line ends)
+COMMENT_SHAPES = [
+    ("{one line}", "one line", 0), ("{}", "", 0), ("{ [%eval 0.3] [%clk 0:01:00] }", "[%eval 0.3] [%clk 0:01:00]", 0),
+    ("{" + "x" * 40 + "}", "x" * 40, 0), ("{two\nlines}", "two\nlines", 1), ("{crlf\r\nends}", "crlf\r\nends", 1),
+    ("{lone\rcr}", "lone\rcr", 1), ("{outer {inner} outer}", "outer {inner} outer", 0),
+    ("{a stray { brace}", "a stray { brace", 0),
+]
+
+
+@pytest.mark.parametrize("comment, text, line_ends", COMMENT_SHAPES)
+@pytest.mark.parametrize("buffer_size", [1 << 20, 4096])
+def test_comment_shapes_after_a_move(tmp_path, comment, text, line_ends, buffer_size):
+    """Each shape of comment after each move of 500 games (some of them across a small buffer's
+    refills): the comment's text, the moves after it, and the line of an error after it."""
+    game = f'[Event "e"]\n\n1. e4 {comment} e5 {comment} 2. Nf3 {comment} Nc6 {comment} 3. Bc4 {comment} 4. Ke3 *\n\n'
+    path = write(tmp_path, (game * 500).encode(), "games.pgn")
+    games = list(pgntools.read_games(str(path), buffer_size=buffer_size))
+    assert len(games) == 500
+    for n, g in enumerate(games):
+        assert g.uci == ITALIAN_UCI and [m.comment for m in g.moves] == [text] * 5
+        error = g.errors[0]  # Ke3 is black's move here: illegal, located after the comments
+        assert (error.kind, error.ply, error.token) == ("illegal_move", 6, "Ke3")
+        assert error.line == 3 + n * (4 + 5 * line_ends) + 5 * line_ends
+
+
 def test_nested_variations(tmp_path):
     data = ('[Event "e"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4 (2. Nf3)) 2. c4) 1... e5 '
             '2. Nf3 (2. f4 exf4 (2... d5 3. exd5) 3. Nf3) 2... Nc6 3. Bc4 *\n')

@@ -1,5 +1,9 @@
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tokenizer.h"
 
 /* Bytes that end a move-like word. */
@@ -416,6 +420,52 @@ static int scan_nag(Scanner *s, Token *t)
         return finish(s, t, TOK_BAD_CHAR, i);
     t->value = value;
     return finish_on_line(s, t, TOK_NAG, i);
+}
+
+/* Where the first of '}', '{', LF, CR is in b[j..n) (n when none): a comment's end, unless the
+ * comment nests, spans lines or is cut by the buffer (then scan_brace_comment decides). One
+ * pass, 16 bytes a step, for the comment after every move of a Lichess export
+ * ({ [%eval 0.3] [%clk 0:01:00] }): four memchr calls (one per byte) cost more for ~30 bytes. */
+static inline size_t comment_stop(const unsigned char *b, size_t j, size_t n)
+{
+#if defined(__SSE2__)
+    const __m128i close = _mm_set1_epi8('}'), open = _mm_set1_epi8('{'), lf = _mm_set1_epi8('\n'),
+                  cr = _mm_set1_epi8('\r');
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, close), _mm_cmpeq_epi8(v, open)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask)
+            return j + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; j < n; j++)
+        if (b[j] == '}' || b[j] == '{' || b[j] == '\n' || b[j] == '\r')
+            return j;
+    return n;
+}
+
+/* The token at a '{' that tok_scan reached (no space, byte order mark or escape line before it):
+ * the token tok_next_slow would make, without its detour; a comment on one line with no brace
+ * inside (a Lichess export has one after every move) ends at the first '}', found in one pass. */
+int tok_comment(Scanner *s, Token *t)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t i = s->pos, n = s->len;
+    t->start = i;
+    t->line = s->line;
+    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
+    t->line_start = s->line != s->last_token_line;
+    t->value = 0;
+    t->a = t->alen = t->b = t->blen = 0;
+    size_t stop = comment_stop(b, i + 1, n);
+    if (stop < n && b[stop] == '}') { /* what scan_brace_comment's searches find for it */
+        t->a = i + 1;
+        t->alen = stop - (i + 1);
+        return finish_on_line(s, t, TOK_COMMENT, stop + 1);
+    }
+    return scan_brace_comment(s, t);
 }
 
 int tok_next_slow(Scanner *s, Token *t)

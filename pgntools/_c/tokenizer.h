@@ -60,6 +60,8 @@ static inline int tok_next(Scanner *s, Token *t);
 static inline int tok_next_movetext(Scanner *s, Token *t);
 /* tok_next for any input (tok_next itself only takes the common tokens' short cut). */
 int tok_next_slow(Scanner *s, Token *t);
+/* tok_next_slow at a '{' (tok_scan sends a comment here: one on one line takes a short cut). */
+int tok_comment(Scanner *s, Token *t);
 /* Moves to buf[end], counting the lines passed. */
 void tok_skip_to(Scanner *s, size_t end);
 /* Puts a token back: the next tok_next returns it again. */
@@ -127,7 +129,7 @@ static inline int tok_scan(Scanner *s, Token *t, bool skip_numbers)
     }
     s->pos = i;
     if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
-        return tok_next_slow(s, t);
+        return i < n && b[i] == '{' ? tok_comment(s, t) : tok_next_slow(s, t);
     int kind = TOK_MOVE, value = 0;
     bool line_start = line != s->last_token_line;
     size_t j = i + 1, number_end = 0;
