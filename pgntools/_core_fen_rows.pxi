@@ -17,6 +17,32 @@ cdef FenStrings _fen_strings(column, size_t count, str name) except *:
     return s
 
 
+def final_fen_lines(raw, bint include_invalid, int invalid_status):
+    """to-fen's default output for one batch (``raw``: GameBatch.raw): the final FEN of each
+    replayed game (of the invalid ones only with ``include_invalid``), one a line, as bytes: one
+    pass over the batch's buffers, no string per game."""
+    cdef size_t n = raw["n_games"], g, k, total = 0
+    cdef const unsigned char[:] status = raw["status"]
+    cdef const unsigned char[:] replayed = raw["replayed"]
+    if n == 0:
+        return b""
+    if <size_t>status.shape[0] < n or <size_t>replayed.shape[0] < n:
+        raise ValueError("final_fen_lines: a per-game column holds fewer than n_games values")
+    cdef FenStrings fen = _fen_strings(raw["final_fen"], n, "final_fen")
+    for g in range(n):
+        if replayed[g] and (status[g] != invalid_status or include_invalid):
+            total += <size_t>(fen.offsets[g + 1] - fen.offsets[g]) + 1
+    out = PyBytes_FromStringAndSize(NULL, total)
+    cdef char *o = <char *>out
+    for g in range(n):
+        if replayed[g] and (status[g] != invalid_status or include_invalid):
+            k = <size_t>(fen.offsets[g + 1] - fen.offsets[g])
+            memcpy(o, fen.data + fen.offsets[g], k)
+            o[k] = 10  # (a line end)
+            o += k + 1
+    return out
+
+
 def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_invalid, int invalid_status):
     """to-fen's rows of one batch (``raw``: GameBatch.raw; ``ids``: a view's game ids, or None):
     (rows, game_id int64 bytes, ply int16 bytes, (san offsets, data), (fen offsets, data)). With

@@ -120,6 +120,26 @@ cdef class BatchColumns:
     def get(self, name, default=None):
         return self[name] if name in self else default
 
+    def write_text(self, str name, file):
+        """Writes the text of string column ``name`` (all its strings, e.g. every game's PGN) to
+        ``file`` straight from the reader's buffer, not copied into bytes first: ``file.write``
+        gets a memoryview (what it keeps it copies) that is released before this returns."""
+        cdef size_t nbytes
+        cdef const char *data
+        if name in self.read:
+            data_bytes = self.read[name][1]
+            if data_bytes:
+                file.write(data_bytes)
+            return
+        data = batch_str_data(&self.store.b, _STRING_IDS[name], &nbytes)
+        if not nbytes:
+            return
+        view = PyMemoryView_FromMemory(<char *>data, <Py_ssize_t>nbytes, PyBUF_READ)
+        try:
+            file.write(view)
+        finally:
+            view.release()
+
     def __contains__(self, name):
         return name in self.read or name in _COLUMN_IDS or name in _STRING_IDS
 

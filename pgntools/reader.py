@@ -97,6 +97,18 @@ class GameBatch:
     def string_buffers(self, name: str) -> Tuple[bytes, bytes]:
         return self.raw[name]
 
+    def write_text(self, name: str, output) -> None:
+        """Writes the text of string column ``name`` (all its strings, one after the other) to
+        ``output`` (anything with ``write``): from a detached batch (ReaderOptions.detach)
+        straight from the reader's buffer, without a copy into bytes."""
+        write = getattr(self.raw, "write_text", None)
+        if write is not None:
+            write(name, output)
+            return
+        data = self.raw[name][1]
+        if data:
+            output.write(data)
+
     def strings(self, name: str) -> List[str]:
         offsets, data = self.raw[name]
         return _core.split_strings(offsets, data)

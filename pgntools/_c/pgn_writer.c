@@ -66,51 +66,30 @@ void em_init(Emitter *e, ByteVec *out)
     e->out = out;
 }
 
-void em_free(Emitter *e) { VEC_FREE(e->unit); }
+void em_free(Emitter *e) { (void)e; }
 
 void em_reset(Emitter *e, ByteVec *out)
 {
     e->out = out;
-    e->unit.len = 0;
+    e->unit_at = out->len;
     e->col = 0;
     e->open_parens = 0;
+    e->in_unit = false;
     e->failed = false;
 }
 
-static void flush_unit(Emitter *e)
+/* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as a tag
+ * line, which ends the comment (the reader's guard against an unclosed '{'): one space before it. */
+void em_wrap_bracket(Emitter *e)
 {
-    size_t n = e->unit.len;
-    if (n == 0)
+    ByteVec *v = e->out;
+    size_t n = v->len - e->unit_at;
+    if (!em_room(e, 1))
         return;
-    if (e->col > 0) {
-        bool wrap = e->col + 1 + (int)n > PGN_MAX_LINE;
-        /* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as
-         * a tag line, which ends the comment (the reader's guard against an unclosed '{'). */
-        bool indent = wrap && e->unit.data[0] == '[';
-        e->failed |= !put(e->out, wrap ? "\n " : " ", indent ? 2 : 1);
-        e->col = wrap ? indent : e->col + 1;
-    }
-    e->failed |= !put(e->out, e->unit.data, n);
-    e->col += (int)n;
-    e->unit.len = 0;
-}
-
-void em_unit(Emitter *e, const char *s, size_t n)
-{
-    flush_unit(e);
-    for (; e->open_parens > 0; e->open_parens--)
-        e->failed |= !put(&e->unit, "(", 1);
-    e->failed |= !put(&e->unit, s, n);
-}
-
-void em_append(Emitter *e, const char *s, size_t n) { e->failed |= !put(&e->unit, s, n); }
-
-void em_move_number(Emitter *e, uint32_t fullmove, bool black)
-{
-    char buf[16];
-    size_t n = format_uint(buf, fullmove);
-    memcpy(buf + n, "...", 3);
-    em_unit(e, buf, n + (black ? 3 : 1));
+    memmove(v->data + e->unit_at + 1, v->data + e->unit_at, n);
+    v->data[e->unit_at] = ' ';
+    v->len++;
+    e->col++;
 }
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -164,7 +143,7 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
             em_unit(e, "{", 1);
         else
             em_unit(e, "", 0);
-        e->failed |= !bytes_add_text(&e->unit, s + start, i - start, latin1);
+        e->failed |= !bytes_add_text(e->out, s + start, i - start, latin1);
         first = false;
     }
     if (first)
@@ -194,38 +173,52 @@ void em_close_variation(Emitter *e)
 
 void em_finish(Emitter *e)
 {
-    for (; e->open_parens > 0; e->open_parens--)
-        e->failed |= !put(&e->unit, "(", 1);
-    flush_unit(e);
+    int parens = e->open_parens; /* '(' that no unit followed: on the last one */
+    e->open_parens = 0;
+    for (; parens > 0; parens--)
+        em_append(e, "(", 1);
+    if (e->in_unit)
+        em_end_unit(e);
 }
 
 /* ---------------------------------------------------------------- the tag section */
 
 static const char *const SEVEN_TAGS[7] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
 static const char *const SEVEN_DEFAULTS[7] = {"?", "?", "????.??.??", "?", "?", "?", ""};
+static const uint8_t SEVEN_LENS[7] = {5, 4, 4, 5, 5, 5, 6};
 
-static void put_tag(ByteVec *v, bool *ok, const char *name, size_t nlen, const char *value, size_t vlen)
+static size_t str_len(const StrCol *c, size_t i) { return (size_t)(c->offsets.data[i + 1] - c->offsets.data[i]); }
+static const char *str_at(const StrCol *c, size_t i) { return c->data.data + c->offsets.data[i]; }
+
+/* Which of the Seven Tag Roster a name is (0-6), or -1: by its length and first letter, then
+ * one compare. */
+static int roster_index(const char *s, size_t n)
 {
-    *ok &= bytes_add_text(v, "[", 1, false) && bytes_add_text(v, name, nlen, false) &&
-           bytes_add_text(v, " \"", 2, false) && bytes_add_escaped(v, value, vlen) &&
-           bytes_add_text(v, "\"]\n", 3, false);
+    int k;
+    switch (n) {
+    case 4: k = s[0] == 'S' ? 1 : s[0] == 'D' ? 2 : -1; break;
+    case 5: k = s[0] == 'E' ? 0 : s[0] == 'R' ? 3 : s[0] == 'W' ? 4 : s[0] == 'B' ? 5 : -1; break;
+    case 6: k = s[0] == 'R' ? 6 : -1; break;
+    default: return -1;
+    }
+    return k >= 0 && memcmp(s, SEVEN_TAGS[k], n) == 0 ? k : -1;
 }
 
-/* The export format: Seven Tag Roster in order, then the other tags in ASCII order. */
-static size_t str_len(const StrCol *c, size_t i) { return (size_t)(c->offsets.data[i + 1] - c->offsets.data[i]); }
-
-static bool str_is(const StrCol *c, size_t i, const char *text)
+static bool name_is(const StrCol *c, size_t i, const char *name, size_t len)
 {
-    return str_len(c, i) == strlen(text) && memcmp(c->data.data + c->offsets.data[i], text, strlen(text)) == 0;
+    return str_len(c, i) == len && memcmp(str_at(c, i), name, len) == 0;
+}
+
+/* Byte order of a name against row i's name (a prefix sorts first). */
+static int name_cmp(const char *name, size_t len, const StrCol *c, size_t i)
+{
+    size_t b = str_len(c, i);
+    int d = memcmp(name, str_at(c, i), len < b ? len : b);
+    return d ? d : (len > b) - (len < b);
 }
 
 /* Byte order of strings i and j of a column (a prefix sorts first). */
-static int str_cmp(const StrCol *c, size_t i, size_t j)
-{
-    size_t a = str_len(c, i), b = str_len(c, j);
-    int d = memcmp(c->data.data + c->offsets.data[i], c->data.data + c->offsets.data[j], a < b ? a : b);
-    return d ? d : (a > b) - (a < b);
-}
+static int str_cmp(const StrCol *c, size_t i, size_t j) { return name_cmp(str_at(c, i), str_len(c, i), c, j); }
 
 /* Sorts rows by their name: insertion sort for a few, merged halves for many (a game may have
  * 200,000 tags: insertion sort alone made that n^2, minutes). `tmp` has room for n rows. */
@@ -252,23 +245,32 @@ static void sort_by_name(const StrCol *names, size_t *rows, size_t *tmp, size_t 
     memcpy(rows, tmp, n * sizeof *rows);
 }
 
+/* The room a tag line takes at most (its value escaped). */
+static size_t tag_room(size_t name_len, size_t value_len) { return name_len + 2 * value_len + 6; }
+
+/* Writes [name "value"] and a line end at o (room from tag_room); returns the end. */
+static char *put_tag(char *o, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+    *o++ = '[';
+    memcpy(o, name, nlen);
+    o += nlen;
+    *o++ = ' ';
+    *o++ = '"';
+    for (size_t i = 0; i < vlen; i++) {
+        char c = value[i];
+        if (c == '\\' || c == '"')
+            *o++ = '\\';
+        *o++ = c;
+    }
+    memcpy(o, "\"]\n", 3);
+    return o + 3;
+}
+
 /* Tag pairs by name and value columns [first, first + count): the Seven Tag Roster in order
  * (missing ones as ? and ????.??.??; Result as given), then the other tags in ASCII order
  * (only FEN, SetUp and Variant in the reduced format: the game cannot be read without them), a
- * SetUp "1" added beside a FEN that lacked it. */
-static bool name_is(const StrCol *c, size_t i, const char *name, size_t len)
-{
-    return str_len(c, i) == len && memcmp(c->data.data + c->offsets.data[i], name, len) == 0;
-}
-
-/* Byte order of a name against row i's name (a prefix sorts first). */
-static int name_cmp(const char *name, size_t len, const StrCol *c, size_t i)
-{
-    size_t b = str_len(c, i);
-    int d = memcmp(name, c->data.data + c->offsets.data[i], len < b ? len : b);
-    return d ? d : (len > b) - (len < b);
-}
-
+ * SetUp "1" added beside a FEN that lacked it. The room for all of it is reserved once, then
+ * written without further checks. */
 bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
                     const char *result, bool add_setup, bool reduced, const ByteVec *movetext,
                     const PgnTag *extra, size_t n_extra)
@@ -282,57 +284,80 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
             if (name_is(names, i, extra[e].name, extra[e].name_len))
                 keep_extra[e] = false;
     }
-    bool ok = true;
     size_t small[2 * 64], *order = count <= 64 ? small : malloc(2 * count * sizeof *order); /* + sort room */
     size_t n_other = 0;
     if (!order)
         return false;
+    const char *roster[7];
+    size_t roster_len[7], room = movetext->len + 3;
     for (int s = 0; s < 7; s++) {
-        const char *value = s == 6 ? result : SEVEN_DEFAULTS[s];
-        size_t vlen = strlen(value);
-        for (size_t i = first; i < first + count && s < 6; i++) {
-            if (str_is(names, i, SEVEN_TAGS[s])) {
-                value = values->data.data + values->offsets.data[i];
-                vlen = str_len(values, i);
-            }
-        }
-        put_tag(out, &ok, SEVEN_TAGS[s], strlen(SEVEN_TAGS[s]), value, vlen);
+        roster[s] = s == 6 ? result : SEVEN_DEFAULTS[s];
+        roster_len[s] = strlen(roster[s]);
     }
     for (size_t i = first; i < first + count; i++) {
-        bool seven = false;
-        for (int s = 0; s < 7; s++)
-            seven |= str_is(names, i, SEVEN_TAGS[s]);
-        for (size_t e = 0; e < n_extra && !seven; e++) /* replaced by an extra tag */
-            seven |= extra[e].replace && name_is(names, i, extra[e].name, extra[e].name_len);
-        if (!seven && (!reduced || str_is(names, i, "FEN") || str_is(names, i, "SetUp") || str_is(names, i, "Variant")))
-            order[n_other++] = i;
+        const char *name = str_at(names, i);
+        size_t len = str_len(names, i);
+        int s = roster_index(name, len);
+        if (s >= 0) {
+            if (s < 6) { /* (the last of a name wins) */
+                roster[s] = str_at(values, i);
+                roster_len[s] = str_len(values, i);
+            }
+            continue;
+        }
+        bool replaced = false;
+        for (size_t e = 0; e < n_extra; e++)
+            replaced |= extra[e].replace && len == extra[e].name_len && memcmp(name, extra[e].name, len) == 0;
+        if (replaced || (reduced && !name_is(names, i, "FEN", 3) && !name_is(names, i, "SetUp", 5) &&
+                         !name_is(names, i, "Variant", 7)))
+            continue;
+        order[n_other++] = i;
+        room += tag_room(len, str_len(values, i));
     }
+    for (int s = 0; s < 7; s++)
+        room += tag_room(SEVEN_LENS[s], roster_len[s]);
+    for (size_t e = 0; e < n_extra; e++)
+        room += keep_extra[e] ? tag_room(extra[e].name_len, extra[e].value_len) : 0;
+    room += add_setup ? tag_room(5, 1) : 0;
+    if (!VEC_RESERVE(*out, room)) {
+        if (order != small)
+            free(order);
+        return false;
+    }
+    char *o = out->data + out->len;
+    for (int s = 0; s < 7; s++)
+        o = put_tag(o, SEVEN_TAGS[s], SEVEN_LENS[s], roster[s], roster_len[s]);
     sort_by_name(names, order, order + count, n_other);
     size_t next_extra = 0;
     for (size_t k = 0; k < n_other; k++) {
         size_t i = order[k];
-        const char *name = names->data.data + names->offsets.data[i];
+        const char *name = str_at(names, i);
         size_t len = str_len(names, i);
         for (; next_extra < n_extra && name_cmp(extra[next_extra].name, extra[next_extra].name_len, names, i) < 0;
              next_extra++)
             if (keep_extra[next_extra])
-                put_tag(out, &ok, extra[next_extra].name, extra[next_extra].name_len, extra[next_extra].value,
-                        extra[next_extra].value_len);
+                o = put_tag(o, extra[next_extra].name, extra[next_extra].name_len, extra[next_extra].value,
+                            extra[next_extra].value_len);
         int cmp = memcmp(name, "SetUp", len < 5 ? len : 5);
         if (add_setup && (cmp > 0 || (cmp == 0 && len > 5))) { /* "SetUp" sorts before "SetUpX" too */
-            put_tag(out, &ok, "SetUp", 5, "1", 1);
+            o = put_tag(o, "SetUp", 5, "1", 1);
             add_setup = false;
         }
-        put_tag(out, &ok, name, len, values->data.data + values->offsets.data[i], str_len(values, i));
+        o = put_tag(o, name, len, str_at(values, i), str_len(values, i));
     }
     for (; next_extra < n_extra; next_extra++) /* (the extras sort before SetUp: E, O < S) */
         if (keep_extra[next_extra])
-            put_tag(out, &ok, extra[next_extra].name, extra[next_extra].name_len, extra[next_extra].value,
-                    extra[next_extra].value_len);
+            o = put_tag(o, extra[next_extra].name, extra[next_extra].name_len, extra[next_extra].value,
+                        extra[next_extra].value_len);
     if (add_setup)
-        put_tag(out, &ok, "SetUp", 5, "1", 1);
+        o = put_tag(o, "SetUp", 5, "1", 1);
     if (order != small)
         free(order);
-    return ok && bytes_add_text(out, "\n", 1, false) && bytes_add_text(out, movetext->data, movetext->len, false) &&
-           bytes_add_text(out, "\n\n", 2, false);
+    *o++ = '\n';
+    if (movetext->len)
+        memcpy(o, movetext->data, movetext->len);
+    o += movetext->len;
+    memcpy(o, "\n\n", 2);
+    out->len = (size_t)(o + 2 - out->data);
+    return true;
 }

@@ -7,26 +7,152 @@
 #define PGN_MAX_LINE 79
 
 /* Movetext emitter: units (a move, a number, a comment word, a NAG) are separated by one space
- * and wrapped; '(' sticks to the next unit, ')' and '}' to the previous one. */
+ * and wrapped; '(' sticks to the next unit, ')' and '}' to the previous one. Each unit is written
+ * straight into `out` behind a space; when it ends (the next one starts), the space before it
+ * becomes a line end if the unit does not fit on the line. */
 typedef struct {
     ByteVec *out;
-    ByteVec unit;   /* the unit being built, written when the next one starts */
-    int col;
+    size_t unit_at;  /* where the current unit starts in out */
+    int col;         /* the column after the last unit ended (0: none yet) */
     int open_parens; /* '(' waiting for the next unit */
+    bool in_unit;    /* a unit is being written (it ends out) */
     bool failed;
 } Emitter;
 
 void em_init(Emitter *e, ByteVec *out);
 void em_free(Emitter *e);
 void em_reset(Emitter *e, ByteVec *out);
-void em_unit(Emitter *e, const char *s, size_t n);     /* starts a new unit */
-void em_append(Emitter *e, const char *s, size_t n);   /* extends the current unit */
-void em_move_number(Emitter *e, uint32_t fullmove, bool black);
+void em_wrap_bracket(Emitter *e);                       /* (a wrapped unit that starts with '[') */
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1);
 void em_nag(Emitter *e, int nag);
 void em_open_variation(Emitter *e);
 void em_close_variation(Emitter *e);
 void em_finish(Emitter *e);                             /* writes the last unit */
+
+/* Room for n more bytes in the emitter's output. */
+static inline bool em_room(Emitter *e, size_t n)
+{
+    ByteVec *v = e->out;
+    if (v->len + n <= v->cap || VEC_RESERVE(*v, n))
+        return true;
+    e->failed = true;
+    return false;
+}
+
+/* The current unit ends: the space before it stays, or becomes a line end when the unit does
+ * not fit on the line (an empty unit is dropped with its space). */
+static inline void em_end_unit(Emitter *e)
+{
+    ByteVec *v = e->out;
+    int n = (int)(v->len - e->unit_at);
+    e->in_unit = false;
+    if (n == 0) {
+        v->len -= e->col > 0;
+    } else if (e->col == 0) { /* the first unit: no space before it */
+        e->col = n;
+    } else if (e->col + 1 + n <= PGN_MAX_LINE) {
+        e->col += 1 + n;
+    } else {
+        v->data[e->unit_at - 1] = '\n';
+        e->col = n;
+        if (v->data[e->unit_at] == '[')
+            em_wrap_bracket(e);
+    }
+}
+
+/* Starts a new unit (the current one ends) with its leading space and the '(' waiting for it;
+ * room for `n` more bytes of it. False when out of memory. */
+static inline bool em_begin(Emitter *e, size_t n)
+{
+    if (e->in_unit)
+        em_end_unit(e);
+    if (!em_room(e, n + 1 + (size_t)e->open_parens))
+        return false;
+    ByteVec *v = e->out;
+    if (e->col > 0)
+        v->data[v->len++] = ' ';
+    e->unit_at = v->len;
+    e->in_unit = true;
+    for (; e->open_parens > 0; e->open_parens--)
+        v->data[v->len++] = '(';
+    return true;
+}
+
+/* A new unit of the n bytes at s. */
+static inline void em_unit(Emitter *e, const char *s, size_t n)
+{
+    if (em_begin(e, n) && n) {
+        memcpy(e->out->data + e->out->len, s, n);
+        e->out->len += n;
+    }
+}
+
+/* Extends the current unit (or starts one, without the waiting '('). */
+static inline void em_append(Emitter *e, const char *s, size_t n)
+{
+    if (!e->in_unit) {
+        int parens = e->open_parens;
+        e->open_parens = 0;
+        bool ok = em_begin(e, 0);
+        e->open_parens = parens;
+        if (!ok)
+            return;
+    }
+    if (n && em_room(e, n)) {
+        memcpy(e->out->data + e->out->len, s, n);
+        e->out->len += n;
+    }
+}
+
+/* A move's SAN (at most 16 bytes at s16, which has room for 16), behind its number when asked:
+ * "12." for White, "12..." for Black. The hot path of writing PGN: one room check, the number's
+ * unit decided at once (nothing is ever added to it), fixed-size copies. */
+static inline void em_move(Emitter *e, bool numbered, uint32_t fullmove, bool black, const char *s16, size_t n)
+{
+    if (e->in_unit)
+        em_end_unit(e);
+    if (!em_room(e, 48 + (size_t)e->open_parens))
+        return;
+    ByteVec *v = e->out;
+    char *o = v->data + v->len;
+    int col = e->col;
+    if (numbered) {
+        char *sep = o;
+        if (col > 0)
+            *o++ = ' ';
+        char *start = o;
+        for (; e->open_parens > 0; e->open_parens--)
+            *o++ = '(';
+        if (fullmove < 10) { /* (nearly every move number: no division loop) */
+            *o++ = (char)('0' + fullmove);
+        } else if (fullmove < 100) {
+            *o++ = (char)('0' + fullmove / 10);
+            *o++ = (char)('0' + fullmove % 10);
+        } else {
+            o += format_uint(o, fullmove);
+        }
+        memcpy(o, "...", 3);
+        o += black ? 3 : 1;
+        int u = (int)(o - start);
+        if (col == 0) {
+            col = u;
+        } else if (col + 1 + u <= PGN_MAX_LINE) {
+            col += 1 + u;
+        } else {
+            *sep = '\n';
+            col = u;
+        }
+    }
+    if (col > 0)
+        *o++ = ' ';
+    e->unit_at = (size_t)(o - v->data);
+    for (; e->open_parens > 0; e->open_parens--)
+        *o++ = '(';
+    memcpy(o, s16, 16);
+    v->len = (size_t)(o - v->data) + n;
+    e->col = col;
+    e->in_unit = true;
+}
 
 /* Appends text, transcoding Windows-1252 (Latin-1) to UTF-8 when asked. */
 bool bytes_add_text(ByteVec *v, const char *s, size_t n, bool latin1);

@@ -482,8 +482,16 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     if (want_san && null_move) {
         memcpy(san, "--", 2);
         san_len = 2;
-    } else if (want_san)
-        san_len = san_format_base(&L->pos, m, san);
+    } else if (want_san) {
+        if (san_text_is_canonical(&sm, text, t->alen, &san_len)) { /* 2 to 4 bytes, no call */
+            san[0] = text[0], san[1] = text[1];
+            if (san_len > 2)
+                san[2] = text[2];
+            if (san_len > 3)
+                san[3] = text[3];
+        } else
+            san_len = san_format_resolved(&L->pos, m, &sm, san);
+    }
     if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
         if (VEC_RESERVE(r->ply_positions, 1))
             r->ply_positions.data[r->ply_positions.len++] = L->pos;
@@ -508,9 +516,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
 
     if (emitting(r, g)) {
         bool black = L->undo.state.turn == BLACK;
-        if (!black || g->need_number)
-            em_move_number(&r->em, L->undo.state.fullmove, black);
-        em_unit(&r->em, san, san_len);
+        em_move(&r->em, !black || g->need_number, L->undo.state.fullmove, black, san, san_len);
         g->need_number = false;
     }
     if (!mainline) { /* the dead-position and 75-move ends apply in variations too */

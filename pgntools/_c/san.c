@@ -430,7 +430,9 @@ static char *put_square(char *o, int sq)
     return o;
 }
 
-size_t san_format_base(const Position *p, move_t m, char *out)
+/* The SAN of a legal move without its check marker; `find_origin`: whether to look for the
+ * rivals that make it need a file or rank (false only when it is known to need neither). */
+static inline size_t format_base(const Position *p, move_t m, char *out, bool find_origin)
 {
     char *o = out;
     int from = mv_from(m), to = mv_to(m), type = mv_type(m);
@@ -452,9 +454,10 @@ size_t san_format_base(const Position *p, move_t m, char *out)
                 *o++ = PIECE_LETTERS[mv_promo(m)];
             }
         } else {
-            bool file, rank;
+            bool file = false, rank = false;
             *o++ = PIECE_LETTERS[piece];
-            needed_disambiguation(p, piece, from, to, &file, &rank);
+            if (find_origin)
+                needed_disambiguation(p, piece, from, to, &file, &rank);
             if (file)
                 *o++ = (char)('a' + FILE_OF(from));
             if (rank)
@@ -466,6 +469,16 @@ size_t san_format_base(const Position *p, move_t m, char *out)
     }
     *o = 0;
     return (size_t)(o - out);
+}
+
+size_t san_format_base(const Position *p, move_t m, char *out) { return format_base(p, m, out, true); }
+
+size_t san_format_resolved(const Position *p, move_t m, const SanMove *sm, char *out)
+{
+    /* Written without an origin and resolved: the move is the only one of its piece to its
+     * square (san_resolve found no legal rival), so canonical SAN needs no file or rank either;
+     * the rival search, a fifth of writing a move's SAN, is left out. */
+    return format_base(p, m, out, sm->kind != SAN_KIND_MOVE || sm->from_file >= 0 || sm->from_rank >= 0);
 }
 
 size_t san_format(const Position *p, move_t m, char *out)

@@ -78,6 +78,23 @@ static inline int san_parse_inline(const char *s, size_t n, SanMove *out)
     *out = m;
     return SAN_OK;
 }
+/* Whether a resolved move's text (its token, n bytes) is canonical SAN already, but for its check
+ * marker: e4, Nf3, exd5 or Nxd5 (at most a '+' or '#' after it) that san_resolve took without a
+ * note (so the capture mark is right, and no origin was needed). *core: its length without the
+ * marker. Writing the text then skips formatting the move again (most moves of real games). */
+static inline bool san_text_is_canonical(const SanMove *sm, const char *s, size_t n, size_t *core)
+{
+    if (n && (s[n - 1] == '+' || s[n - 1] == '#'))
+        n--;
+    if (sm->notes || sm->kind != SAN_KIND_MOVE || sm->promo || sm->from_rank >= 0)
+        return false;
+    bool pawn = sm->piece == PAWN, capture = sm->capture != 0;
+    size_t want = pawn ? (capture ? 4 : 2) : 3 + (size_t)capture; /* (":" for "x", "ee4": other lengths) */
+    if (n != want || (capture && s[1] != 'x') || (sm->from_file >= 0) != (pawn && capture))
+        return false;
+    *core = n;
+    return true;
+}
 /* Finds the one legal move; on success may add notes (over-disambiguation, check markers). */
 int san_resolve(const Position *p, SanMove *sm, move_t *out);
 /* Both steps. */
@@ -85,6 +102,9 @@ int san_to_move(const Position *p, const char *text, size_t len, move_t *out, ui
 
 /* Canonical SAN without the check suffix (callers that make the move anyway add it). */
 size_t san_format_base(const Position *p, move_t m, char *out);
+/* The same for a move san_resolve found from `sm` (faster: what the resolution proved is not
+ * searched for again). */
+size_t san_format_resolved(const Position *p, move_t m, const SanMove *sm, char *out);
 /* Canonical SAN with +/#; returns the length written (max 8 + NUL). */
 size_t san_format(const Position *p, move_t m, char *out);
 /* UCI; Chess960 castling as king-takes-rook, standard castling as e1g1. Returns the length. */

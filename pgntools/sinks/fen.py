@@ -5,6 +5,7 @@ import io
 import json
 from typing import TYPE_CHECKING
 
+from pgntools import _core
 from pgntools.reader import STATUS_INVALID, GameBatch
 from pgntools.sinks.base import Sink
 
@@ -27,6 +28,8 @@ class PositionSink(Sink):
         self.needs = {"moves": per_ply or fmt in ("csv", "jsonl", "parquet"), "fen_every_ply": per_ply,
                       "final_fen": not per_ply, "numbered": fmt != "fen" or keep_invalid,  # (markers name the games)
                       "tag_values": c0, "en_passant": en_passant, "shredder": shredder}
+        if self.final_lines_only():  # the batch's columns copied only when asked for (a few are)
+            self.needs["detach"] = True
         # a worker's chunk after the run's first game: its rows go under the first chunk's header
         self.header_written = not getattr(output, "starts_run", True)
         self.parquet = None
@@ -35,7 +38,14 @@ class PositionSink(Sink):
 
             self.parquet = PositionsFile(output.file)
 
+    def final_lines_only(self) -> bool:
+        """The default output: one final FEN a game (made in one pass in C), no invalid-game markers."""
+        return self.format == "fen" and not self.every_ply and self.plies is None and not self.keep_invalid
+
     def write(self, batch: GameBatch):
+        if self.final_lines_only():
+            self.output.write(_core.final_fen_lines(batch.raw, self.include_invalid, STATUS_INVALID))
+            return
         if self.format == "fen" and not self.every_ply and self.plies is None:
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return

@@ -12,11 +12,13 @@ class PgnSink(Sink):
 
     def __init__(self, output, strip_comments: bool = False, strip_variations: bool = False, reduced: bool = False):
         self.output = output
+        # detach: the batch's columns stay in the reader's buffers, copied only when asked for
+        # (the PGN is written from there, and the tag columns it was built from never are)
         self.needs = {"pgn": True, "tag_values": True, "strip_comments": strip_comments,
-                      "strip_variations": strip_variations, "reduced": reduced}
+                      "strip_variations": strip_variations, "reduced": reduced, "detach": True}
 
     def write(self, batch: GameBatch):
-        self.output.write(batch.string_buffers("pgn")[1])
+        batch.write_text("pgn", self.output)
 
 
 class RejectsSink(Sink):
