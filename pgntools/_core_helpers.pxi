@@ -56,3 +56,90 @@ def rle_hybrid(values, int width):
 def polyglot_random():
     """The 781 Polyglot random numbers as the C core holds them (tests check each one)."""
     return [POLYGLOT_RANDOM[i] for i in range(POLYGLOT_RANDOM_COUNT)]
+
+
+cdef bint _same_state(const PosState *a, const PosState *b):
+    return (a.turn == b.turn and a.ep == b.ep and a.ep_hashed == b.ep_hashed and a.chess960 == b.chess960 and
+            memcmp(a.castle, b.castle, 4) == 0 and a.halfmove == b.halfmove and a.fullmove == b.fullmove and
+            a.hash == b.hash and a.checkers == b.checkers)
+
+
+cdef bint _same_position(const Position *a, const Position *b):
+    return (memcmp(a.by_type, b.by_type, sizeof(a.by_type)) == 0 and
+            memcmp(a.by_color, b.by_color, sizeof(a.by_color)) == 0 and memcmp(a.board, b.board, 64) == 0 and
+            a.turn == b.turn and a.ep == b.ep and a.ep_hashed == b.ep_hashed and a.chess960 == b.chess960 and
+            memcmp(a.castle, b.castle, 4) == 0 and a.halfmove == b.halfmove and a.fullmove == b.fullmove and
+            a.hash == b.hash and a.checkers == b.checkers)
+
+
+cdef long _check_play_node(const Position *pos, int depth, long *made) except -1:
+    """Every text of san_play_inline's shapes at pos against san_parse + san_resolve + pos_make_undo."""
+    cdef char text[8]
+    cdef const char *letters = b"NBRQK"
+    cdef int to, shape, n, k
+    cdef Position fast, slow
+    cdef Undo fu, su
+    cdef SanMove sm
+    cdef move_t fm, sm_move = 0
+    cdef uint16_t notes = 0
+    cdef long texts = 0
+    cdef MoveList ml
+    cdef int i
+    for to in range(64):
+        for shape in range(19):  # e4; Nf3..Kf3; Nxf3..Kxf3; axf3..hxf3
+            if shape == 0:
+                n = 2
+                text[0] = <char>(97 + to % 8)
+                text[1] = <char>(49 + to // 8)
+            elif shape <= 10:
+                k = (shape - 1) % 5
+                n = 3 if shape <= 5 else 4
+                text[0] = letters[k]
+                if n == 4:
+                    text[1] = b"x"
+                text[n - 2] = <char>(97 + to % 8)
+                text[n - 1] = <char>(49 + to // 8)
+            else:
+                n = 4
+                text[0] = <char>(97 + shape - 11)
+                text[1] = b"x"
+                text[2] = <char>(97 + to % 8)
+                text[3] = <char>(49 + to // 8)
+            texts += 1
+            fast = pos[0]
+            fm = san_play_inline(&fast, text, n, &fu, &notes)
+            if fm == 0:
+                if not _same_position(&fast, pos):
+                    raise AssertionError(f"{text[:n].decode()}: not made, yet the position changed")
+                continue
+            made[0] += 1
+            slow = pos[0]
+            if san_parse(text, n, &sm) != SAN_OK or san_resolve(&slow, &sm, &sm_move) != SAN_OK or sm_move != fm:
+                raise AssertionError(f"{text[:n].decode()}: made {fm}, san_resolve says otherwise")
+            if sm.notes != notes:
+                raise AssertionError(f"{text[:n].decode()}: notes {notes}, san_resolve's {sm.notes}")
+            pos_make_undo(&slow, fm, &su)
+            if not _same_position(&fast, &slow) or not _same_state(&fu.state, &su.state) or fu.move != su.move \
+                    or fu.captured != su.captured:
+                raise AssertionError(f"{text[:n].decode()}: made otherwise than pos_make_undo")
+    if depth > 1:
+        pos_gen_legal(pos, &ml, GEN_ALL, <bb_t>-1, <bb_t>-1)
+        for i in range(ml.n):
+            slow = pos[0]
+            pos_make(&slow, ml.moves[i])
+            texts += _check_play_node(&slow, depth - 1, made)
+    return texts
+
+
+def check_play_inline(str fen, int depth, bint chess960=False):
+    """Test helper: at every node of fen's move tree to `depth` (1: the position alone), every text
+    of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square) is tried: a move it
+    makes must be san_resolve's, with its notes, made exactly as pos_make_undo makes it; one it
+    declines must leave the position as it was. Returns (texts tried, moves made)."""
+    cdef Position pos
+    cdef long made = 0
+    data = fen.encode()
+    if fen_parse(&pos, data, len(data), chess960) != 0:
+        raise ValueError(f"bad FEN {fen!r}")
+    texts = _check_play_node(&pos, depth, &made)
+    return texts, made

@@ -452,46 +452,57 @@ void replay_move(GameReader *r, Game *g, const Token *t)
             stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
         return;
     }
-    SanMove sm;
-    move_t m = MOVE_NONE;
-    int rc = san_parse_inline(text, t->alen, &sm);
-    bool null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
-    if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
-        rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
-    else if (rc == SAN_OK)
-        rc = san_resolve(&L->pos, &sm, &m);
-    if (rc != SAN_OK) {
-        if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
-            int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
-            if (mainline) {
-                g->outcome = end;
-                g->outcome_ply = g->ply;
-            }
-            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
-        } else {
-            stop_replay(r, g, rc, ply, t, 0);
-        }
-        return;
-    }
-
     char san[16];
     size_t san_len = 0;
     bool want_san = r->opt.pgn || (mainline && r->opt.moves);
-    if (want_san && null_move) {
-        memcpy(san, "--", 2);
-        san_len = 2;
-    } else if (want_san)
-        san_len = san_format_base(&L->pos, m, san);
-    if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
-        if (VEC_RESERVE(r->ply_positions, 1))
-            r->ply_positions.data[r->ply_positions.len++] = L->pos;
+    bool null_move = false;
+    uint16_t written_notes = 0; /* the notes the text itself needed (sm.notes) */
+    int written_check = 0;
+    move_t m = MOVE_NONE;
+    /* most moves: resolved and made in one pass, when nothing needs the position before it */
+    if (!want_san && !(mainline && r->opt.position_rows))
+        m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes);
+    if (m == MOVE_NONE) {
+        SanMove sm;
+        int rc = san_parse_inline(text, t->alen, &sm);
+        null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
+        if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
+            rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
+        else if (rc == SAN_OK)
+            rc = san_resolve(&L->pos, &sm, &m);
+        if (rc != SAN_OK) {
+            if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
+                int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+                if (mainline) {
+                    g->outcome = end;
+                    g->outcome_ply = g->ply;
+                }
+                stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
+            } else {
+                stop_replay(r, g, rc, ply, t, 0);
+            }
+            return;
+        }
+        if (!null_move) {
+            written_notes = sm.notes;
+            written_check = sm.check;
+        }
+        if (want_san && null_move) {
+            memcpy(san, "--", 2);
+            san_len = 2;
+        } else if (want_san)
+            san_len = san_format_base(&L->pos, m, san);
+        if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
+            if (VEC_RESERVE(r->ply_positions, 1))
+                r->ply_positions.data[r->ply_positions.len++] = L->pos;
+            else
+                r->batch.failed = true;
+        }
+        if (null_move)
+            make_null_move(&L->pos, &L->undo);
         else
-            r->batch.failed = true;
+            pos_make_undo(&L->pos, m, &L->undo);
     }
-    if (null_move)
-        make_null_move(&L->pos, &L->undo);
-    else
-        pos_make_undo(&L->pos, m, &L->undo);
     /* (bitwise: whether a move takes is as good as random) */
     bool took = (L->undo.captured != 0) | (mv_type(m) == MT_EN_PASSANT);
     bool material_changed = took | (mv_type(m) == MT_PROMOTION);
@@ -500,7 +511,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     int status = pos_check_status(&L->pos);
     if (want_san && status)
         san[san_len++] = status == 2 ? '#' : '+';
-    uint16_t notes = null_move ? 0 : sm.notes | san_check_notes(sm.check, status);
+    uint16_t notes = null_move ? 0 : written_notes | san_check_notes(written_check, status);
     if (notes) /* most moves need none */
         add_move_notes(r, g, notes, ply, t);
 

@@ -78,6 +78,33 @@ static inline int san_parse_inline(const char *s, size_t n, SanMove *out)
     *out = m;
     return SAN_OK;
 }
+/* The shapes san_parse_inline reads (e4, Nf3, exd5, Nxd5: no suffix, no origin but a pawn's
+ * file) resolved and made in one pass (pos_play_*): the move, made on p and recorded in u, with
+ * the notes san_resolve would give it (a capture marker missing or wrong) in *notes; MOVE_NONE,
+ * p untouched, for any other text, or when it is not one legal plain move (san_parse and
+ * san_resolve then read it, and say what it is). */
+static inline move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes)
+{
+    if (n < 2 || n > 4 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
+        return MOVE_NONE;
+    int to = SQ(s[n - 2] - 'a', s[n - 1] - '1');
+    *notes = 0;
+    if (n == 2)
+        return pos_play_pawn_push(p, to, u);
+    int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
+    bool capture = n == 4;
+    if (capture && s[1] != 'x')
+        return MOVE_NONE;
+    if (piece > PAWN) {
+        move_t m = piece == KING ? pos_play_king(p, to, u) : pos_play_piece(p, piece, to, u);
+        if (m != MOVE_NONE && (u->captured != 0) != capture)
+            *notes = capture ? NOTE_WRONG_CAPTURE_MARKER : NOTE_MISSING_CAPTURE_MARKER;
+        return m;
+    }
+    if (capture && s[0] >= 'a' && s[0] <= 'h')
+        return pos_play_pawn_capture(p, s[0] - 'a', to, u);
+    return MOVE_NONE;
+}
 /* Finds the one legal move; on success may add notes (over-disambiguation, check markers). */
 int san_resolve(const Position *p, SanMove *sm, move_t *out);
 /* Both steps. */
