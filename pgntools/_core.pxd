@@ -72,7 +72,7 @@ cdef extern from "san.h":
     int san_parse(const char *text, size_t len, SanMove *out)
     int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes) nogil
     int san_resolve(const Position *p, SanMove *sm, move_t *out)
-    move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes)
+    move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes, int *check)
     size_t san_format(const Position *p, move_t m, char *out)
     size_t uci_format(const Position *p, move_t m, char *out)
     int uci_to_move(const Position *p, const char *text, size_t len, move_t *out)

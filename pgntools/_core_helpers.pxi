@@ -76,7 +76,7 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
     """Every text of san_play_inline's shapes at pos against san_parse + san_resolve + pos_make_undo."""
     cdef char text[8]
     cdef const char *letters = b"NBRQK"
-    cdef int to, shape, n, k
+    cdef int to, shape, n, k, suffix, check = 0
     cdef Position fast, slow
     cdef Undo fu, su
     cdef SanMove sm
@@ -86,7 +86,9 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
     cdef MoveList ml
     cdef int i
     for to in range(64):
-        for shape in range(19):  # e4; Nf3..Kf3; Nxf3..Kxf3; axf3..hxf3
+        for shape in range(19 * 3):  # e4; Nf3..Kf3; Nxf3..Kxf3; axf3..hxf3; each bare, with + and with #
+            suffix = shape // 19
+            shape = shape % 19
             if shape == 0:
                 n = 2
                 text[0] = <char>(97 + to % 8)
@@ -105,9 +107,12 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
                 text[1] = b"x"
                 text[2] = <char>(97 + to % 8)
                 text[3] = <char>(49 + to // 8)
+            if suffix:
+                text[n] = b"+" if suffix == 1 else b"#"
+                n += 1
             texts += 1
             fast = pos[0]
-            fm = san_play_inline(&fast, text, n, &fu, &notes)
+            fm = san_play_inline(&fast, text, n, &fu, &notes, &check)
             if fm == 0:
                 if not _same_position(&fast, pos):
                     raise AssertionError(f"{text[:n].decode()}: not made, yet the position changed")
@@ -116,7 +121,7 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
             slow = pos[0]
             if san_parse(text, n, &sm) != SAN_OK or san_resolve(&slow, &sm, &sm_move) != SAN_OK or sm_move != fm:
                 raise AssertionError(f"{text[:n].decode()}: made {fm}, san_resolve says otherwise")
-            if sm.notes != notes:
+            if sm.notes != notes or sm.check != check:
                 raise AssertionError(f"{text[:n].decode()}: notes {notes}, san_resolve's {sm.notes}")
             pos_make_undo(&slow, fm, &su)
             if not _same_position(&fast, &slow) or not _same_state(&fu.state, &su.state) or fu.move != su.move \
@@ -133,7 +138,7 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
 
 def check_play_inline(str fen, int depth, bint chess960=False):
     """Test helper: at every node of fen's move tree to `depth` (1: the position alone), every text
-    of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square) is tried: a move it
+    of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square, bare, with + and with #) is tried: a move it
     makes must be san_resolve's, with its notes, made exactly as pos_make_undo makes it; one it
     declines must leave the position as it was. Returns (texts tried, moves made)."""
     cdef Position pos

@@ -1,9 +1,11 @@
 """The replay's one-pass path (san_play_inline: the common SAN shapes resolved and made together)
 against the general one (san_parse + san_resolve + pos_make_undo), exhaustively: at every node of
-each position's move tree, every text of those shapes to every square (e4, Nf3, Nxf3, exf3).
-A move the one-pass path makes must be the one san_resolve finds, with the same notes, and the
-position and undo record after it must be pos_make_undo's to the bit (hash, checkers, en passant,
-castling rights, clocks); a text it declines must leave the position untouched.
+each position's move tree, every text of those shapes to every square (e4, Nf3, Nxf3, exf3), bare
+and with a check marker (e4+, Nf3#).
+A move the one-pass path makes must be the one san_resolve finds, with the same notes and check
+marker, and the position and undo record after it must be pos_make_undo's to the bit (hash,
+checkers, en passant, castling rights, clocks); a text it declines must leave the position
+untouched.
 
 The positions: the perft positions of tests/test_perft.py (pins, checks, en passant, promotions,
 castling rights lost by captures), Chess960 starts, and a few made for the cases the path must
@@ -52,5 +54,5 @@ def test_one_pass_matches_resolve_and_make_chess960(fen, depth):
 def test_one_pass_declines_what_it_cannot_make():
     # double check: only the king may move, and Rh2/Rxa1 are left to san_resolve
     texts, made = _core.check_play_inline("4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1", 1)
-    assert texts == 64 * 19
+    assert texts == 64 * 19 * 3
     assert made >= 1  # a king step out of both checks

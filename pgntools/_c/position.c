@@ -316,7 +316,7 @@ static inline bool evades(const Position *p, int ksq, int to)
 
 /* The plain move of our `piece` from -> to (legal; `to` empty or an enemy piece), made as pos_make
  * makes it, recorded in u as pos_make_undo records it. */
-static inline move_t play_plain(Position *p, int us, int piece, int from, int to, Undo *u)
+static inline __attribute__((always_inline)) move_t play_plain(Position *p, int us, int piece, int from, int to, Undo *u)
 {
     int them = us ^ 1;
     uint8_t captured = p->board[to], pc = PIECE(us, piece);

@@ -461,7 +461,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     move_t m = MOVE_NONE;
     /* most moves: resolved and made in one pass, when nothing needs the position before it */
     if (!want_san && !(mainline && r->opt.position_rows))
-        m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes);
+        m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
     if (m == MOVE_NONE) {
         SanMove sm;
         int rc = san_parse_inline(text, t->alen, &sm);

@@ -78,17 +78,22 @@ static inline int san_parse_inline(const char *s, size_t n, SanMove *out)
     *out = m;
     return SAN_OK;
 }
-/* The shapes san_parse_inline reads (e4, Nf3, exd5, Nxd5: no suffix, no origin but a pawn's
- * file) resolved and made in one pass (pos_play_*): the move, made on p and recorded in u, with
- * the notes san_resolve would give it (a capture marker missing or wrong) in *notes; MOVE_NONE,
- * p untouched, for any other text, or when it is not one legal plain move (san_parse and
- * san_resolve then read it, and say what it is). */
-static inline move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes)
+/* The shapes san_parse_inline reads (e4, Nf3, exd5, Nxd5: no origin but a pawn's file), with or
+ * without one check marker (+ or #), resolved and made in one pass (pos_play_*): the move, made
+ * on p and recorded in u, with the notes san_resolve would give it (a capture marker missing or
+ * wrong) in *notes and the marker written (0, 1 '+', 2 '#') in *check; MOVE_NONE, p untouched,
+ * for any other text, or when it is not one legal plain move (san_parse and san_resolve then
+ * read it, and say what it is). */
+static inline move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes, int *check)
 {
+    /* the marker taken off without a branch (a check is as good as random) */
+    bool plus = s[n - 1] == '+', mate = s[n - 1] == '#';
+    n -= plus | mate;
     if (n < 2 || n > 4 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
         return MOVE_NONE;
     int to = SQ(s[n - 2] - 'a', s[n - 1] - '1');
     *notes = 0;
+    *check = plus + 2 * mate;
     if (n == 2)
         return pos_play_pawn_push(p, to, u);
     int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
