@@ -152,6 +152,23 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
     t->col = (int64_t)(a - line_start) + 1;
 }
 
+/* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
+ * may have occurred since the last move that reset the half-move clock: false for most positions,
+ * whose repetition count is then 1 without looking back (a Bloom filter of 256 bits, emptied
+ * without a branch when the clock is 0; it never misses a position of the window
+ * pos_repetition_count looks at, which starts after that move). */
+static inline bool note_history(GameReader *r, const Position *p)
+{
+    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
+    uint64_t keep = 0 - (uint64_t)(p->halfmove != 0), bit = 1ULL << (p->hash & 63);
+    for (int i = 0; i < 4; i++)
+        r->history_seen[i] &= keep;
+    uint64_t *word = &r->history_seen[(p->hash >> 6) & 3];
+    bool seen = (*word & bit) != 0;
+    *word |= bit;
+    return seen;
+}
+
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -202,7 +219,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     r->ply_positions.len = 0;
-    VEC_PUSH_OR_FAIL(r->history, L->pos.hash, r->batch.failed);
+    memset(r->history_seen, 0, sizeof r->history_seen);
+    note_history(r, &L->pos);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
     g->need_number = true;
@@ -386,16 +404,20 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
  * (the same tests in the same order as asking everything after every move). */
 static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
 {
-    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
-    if (material_changed) {
+    bool seen = note_history(r, p);
+    /* (bitwise: whether a move took is as good as random; with a pawn, rook or queen left, the
+     * common case, no dead position is looked for) */
+    bool maybe_dead = material_changed & !(p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]);
+    if (maybe_dead) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
     } else if (p->halfmove >= 4 && !(g->played_on && p->halfmove > 150)) {
+        /* (a move that took or promoted set the clock to 0: only the others get here) */
         /* (played on past 75 moves the clock grows without bound, and a repetition scan over it
          * made a long game quadratic: the claims were noted by then) */
         if (p->halfmove >= 100)
             g->claim_fifty = true;
-        int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
+        int reps = seen ? pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove) : 1;
         if (reps > g->derived.max_repetitions) /* (a repetition needs 4 reversible plies) */
             g->derived.max_repetitions = (uint16_t)reps;
         g->claim_threefold |= reps >= 3;
