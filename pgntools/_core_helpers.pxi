@@ -72,11 +72,38 @@ cdef bint _same_position(const Position *a, const Position *b):
             a.hash == b.hash and a.checkers == b.checkers)
 
 
-cdef long _check_play_node(const Position *pos, int depth, long *made) except -1:
+cdef int _play_text(char *text, int shape, int to):
+    """Text `shape` of san_play_inline's shapes to square `to`; its length. 0: e4; 1-10: Nf3..Kf3,
+    Nxf3..Kxf3; 11-18: axf3..hxf3; 19-178: N, B, R, Q, K with an origin file or rank, bare or x."""
+    cdef const char *letters = b"NBRQK"
+    cdef const char *origins = b"abcdefgh12345678"
+    cdef int n, k
+    if shape == 0:
+        n = 2
+    elif shape <= 10:
+        k = (shape - 1) % 5
+        n = 3 if shape <= 5 else 4
+        text[0] = letters[k]
+        text[1] = b"x"
+    elif shape <= 18:
+        n = 4
+        text[0] = <char>(97 + shape - 11)
+        text[1] = b"x"
+    else:
+        k = shape - 19
+        text[0] = letters[k // 32]
+        text[1] = origins[k % 16]
+        text[2] = b"x"
+        n = 5 if k % 32 >= 16 else 4
+    text[n - 2] = <char>(97 + to % 8)
+    text[n - 1] = <char>(49 + to // 8)
+    return n
+
+
+cdef long _check_play_node(const Position *pos, int depth, int shapes, long *made) except -1:
     """Every text of san_play_inline's shapes at pos against san_parse + san_resolve + pos_make_undo."""
     cdef char text[8]
-    cdef const char *letters = b"NBRQK"
-    cdef int to, shape, n, k, suffix, check = 0
+    cdef int to, shape, n, suffix, check = 0
     cdef Position fast, slow
     cdef Undo fu, su
     cdef SanMove sm
@@ -86,27 +113,9 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
     cdef MoveList ml
     cdef int i
     for to in range(64):
-        for shape in range(19 * 3):  # e4; Nf3..Kf3; Nxf3..Kxf3; axf3..hxf3; each bare, with + and with #
-            suffix = shape // 19
-            shape = shape % 19
-            if shape == 0:
-                n = 2
-                text[0] = <char>(97 + to % 8)
-                text[1] = <char>(49 + to // 8)
-            elif shape <= 10:
-                k = (shape - 1) % 5
-                n = 3 if shape <= 5 else 4
-                text[0] = letters[k]
-                if n == 4:
-                    text[1] = b"x"
-                text[n - 2] = <char>(97 + to % 8)
-                text[n - 1] = <char>(49 + to // 8)
-            else:
-                n = 4
-                text[0] = <char>(97 + shape - 11)
-                text[1] = b"x"
-                text[2] = <char>(97 + to % 8)
-                text[3] = <char>(49 + to // 8)
+        for shape in range(shapes * 3):  # each bare, with + and with #
+            suffix = shape // shapes
+            n = _play_text(text, shape % shapes, to)
             if suffix:
                 text[n] = b"+" if suffix == 1 else b"#"
                 n += 1
@@ -122,7 +131,7 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
             if san_parse(text, n, &sm) != SAN_OK or san_resolve(&slow, &sm, &sm_move) != SAN_OK or sm_move != fm:
                 raise AssertionError(f"{text[:n].decode()}: made {fm}, san_resolve says otherwise")
             if sm.notes != notes or sm.check != check:
-                raise AssertionError(f"{text[:n].decode()}: notes {notes}, san_resolve's {sm.notes}")
+                raise AssertionError(f"{text[:n].decode()}: notes {notes} check {check}, san_resolve's {sm.notes} {sm.check}")
             pos_make_undo(&slow, fm, &su)
             if not _same_position(&fast, &slow) or not _same_state(&fu.state, &su.state) or fu.move != su.move \
                     or fu.captured != su.captured:
@@ -132,19 +141,20 @@ cdef long _check_play_node(const Position *pos, int depth, long *made) except -1
         for i in range(ml.n):
             slow = pos[0]
             pos_make(&slow, ml.moves[i])
-            texts += _check_play_node(&slow, depth - 1, made)
+            texts += _check_play_node(&slow, depth - 1, shapes, made)
     return texts
 
 
-def check_play_inline(str fen, int depth, bint chess960=False):
+def check_play_inline(str fen, int depth, bint chess960=False, bint origins=False):
     """Test helper: at every node of fen's move tree to `depth` (1: the position alone), every text
-    of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square, bare, with + and with #) is tried: a move it
-    makes must be san_resolve's, with its notes, made exactly as pos_make_undo makes it; one it
-    declines must leave the position as it was. Returns (texts tried, moves made)."""
+    of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square; with `origins` also
+    Nbf3, N1xf3, ...; each bare, with + and with #) is tried: a move it makes must be
+    san_resolve's, with its notes, made exactly as pos_make_undo makes it; one it declines must
+    leave the position as it was. Returns (texts tried, moves made)."""
     cdef Position pos
     cdef long made = 0
     data = fen.encode()
     if fen_parse(&pos, data, len(data), chess960) != 0:
         raise ValueError(f"bad FEN {fen!r}")
-    texts = _check_play_node(&pos, depth, &made)
+    texts = _check_play_node(&pos, depth, 179 if origins else 19, &made)
     return texts, made

@@ -56,3 +56,21 @@ def test_one_pass_declines_what_it_cannot_make():
     texts, made = _core.check_play_inline("4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1", 1)
     assert texts == 64 * 19 * 3
     assert made >= 1  # a king step out of both checks
+
+
+# an origin written (Nbd7, R1xe2): the move, and whether the origin was needed (the
+# over-disambiguation note), as san_resolve has them
+ORIGIN_CASES = [
+    ("two-knights", "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1", 2),
+    ("rooks-on-a-file", "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", 2),
+    ("three-queens", "4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1", 2),
+    ("pinned-rival", "4k3/4r3/8/8/8/2N5/4N3/4K3 w - - 0 1", 2),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 1),
+    ("position4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 2),
+]
+
+
+@pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in ORIGIN_CASES])
+def test_one_pass_with_an_origin_matches_resolve_and_make(fen, depth):
+    texts, made = _core.check_play_inline(fen, depth, origins=True)
+    assert made > 0

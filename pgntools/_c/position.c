@@ -436,6 +436,28 @@ move_t pos_play_piece(Position *p, int piece, int to, Undo *u)
     return play_plain(p, us, piece, from, to, u);
 }
 
+move_t pos_play_piece_from(Position *p, int piece, int to, bb_t from_mask, Undo *u, bb_t *others)
+{
+    int us = p->turn, them = us ^ 1;
+    bb_t ours = p->by_color[us], occ = pos_occ(p), king = ours & p->by_type[KING];
+    if ((ours & BB(to)) || !king)
+        return MOVE_NONE;
+    bb_t reach = p->by_type[piece] & ours & BB_PIECE_PSEUDO[piece][to], legal = 0;
+    int ksq = bb_lsb(king);
+    if (!reach || !evades(p, ksq, to))
+        return MOVE_NONE;
+    for (bb_t s = reach; s;) { /* every piece of the type that may legally go to `to` (the notes need them) */
+        int o = bb_pop(&s);
+        if ((piece == KNIGHT || !(BB_BETWEEN[o][to] & occ)) && !uncovers_king(p, them, ksq, o, to, occ))
+            legal |= BB(o);
+    }
+    bb_t chosen = legal & from_mask;
+    if (!chosen || (chosen & (chosen - 1)))
+        return MOVE_NONE;
+    *others = legal & ~chosen;
+    return play_plain(p, us, piece, bb_lsb(chosen), to, u);
+}
+
 move_t pos_play_king(Position *p, int to, Undo *u)
 {
     int us = p->turn;
