@@ -13,9 +13,11 @@ decline (double check, a pinned piece, an en-passant capture, two knights that r
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pgntools import _core
+from pgntools import _core, read_games
 
 CASES = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
@@ -74,3 +76,49 @@ ORIGIN_CASES = [
 def test_one_pass_with_an_origin_matches_resolve_and_make(fen, depth):
     texts, made = _core.check_play_inline(fen, depth, origins=True)
     assert made > 0
+
+
+# ---------------------------------------------------------------- through the reader
+
+CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _files(*dirs):
+    return sorted(p for d in dirs if d.exists() for p in d.rglob("*.pgn"))
+
+
+def _game_facts(game):
+    return (game.index, game.status, game.result, game.outcome, game.outcome_ply, game.ply_count, game.final_fen,
+            game.automatic_end, game.automatic_end_ply, repr(game.errors), repr(game.notes), repr(game.fixes))
+
+
+def _agree(path, **options):
+    """The reader without a move table (the one-pass path: validate, to-fen) and with one (the
+    general path: what the differential tests compare with python-chess) say the same of every game."""
+    fast = [_game_facts(g) for g in read_games(str(path), moves=False, comments=False, final_fen=True, **options)]
+    general = [_game_facts(g) for g in read_games(str(path), moves=True, comments=False, final_fen=True, **options)]
+    assert fast == general
+
+
+READER_OPTIONS = [
+    pytest.param({}, id="default"),
+    pytest.param({"strict": True}, id="strict"),
+    pytest.param({"allow_null_moves": True, "repair": "truncate", "automatic_ends": "truncate"}, id="lenient"),
+]
+SMALL = [p for p in _files(CORPORA / "edge", DATA) if p.stat().st_size <= 400_000]
+LARGE = [p for p in _files(CORPORA) if p not in SMALL]
+
+
+@pytest.mark.parametrize("options", READER_OPTIONS)
+def test_reader_without_moves_agrees_with_the_general_path(options):
+    assert SMALL, "no corpus files found"
+    for path in SMALL:
+        _agree(path, **options)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", READER_OPTIONS)
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in LARGE])
+def test_reader_without_moves_agrees_with_the_general_path_on_every_corpus_game(path, options):
+    _agree(path, **options)
