@@ -179,6 +179,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
+    g->lean = !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE]; /* a tag filter decides before the replay */
         if (!tag_filter_pass(r->opt.tag_filter, g->tag_slot, values->offsets.data, values->data.data, g->speed)) {
@@ -447,6 +448,34 @@ static inline void note_opening(GameReader *r, Game *g, const Position *p)
     }
 }
 
+/* A mainline move the one-pass path made (g->lean: nothing records the move itself): what
+ * replay_move's general path does after such a move, without the tests that cannot hold here
+ * (a null move, en passant, a promotion, a variation, SAN text, move rows, PGN). */
+static void lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t, move_t m, uint16_t notes, int check)
+{
+    bool took = L->undo.captured != 0; /* (a plain move: no en passant, no promotion) */
+    int ply = L->ply + 1;
+    L->has_move = true;
+    L->ply = ply;
+    int status = pos_check_status(&L->pos);
+    notes |= san_check_notes(check, status);
+    if (notes) /* most moves need none */
+        add_move_notes(r, g, notes, ply, t);
+    g->ply++;
+    if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
+        note_opening(r, g, &L->pos);
+    gh_move(g->mainline_key, m);
+    if (status == 2) {
+        g->outcome = OUTCOME_CHECKMATE;
+        g->outcome_ply = g->ply;
+    }
+    derived_move(&g->derived, &L->pos, m, took, status, took, r->opt.positions, r->opt.materials);
+    track_mainline_end(r, g, &L->pos, took);
+    if (g->ply == 1)
+        g->first_move = (uint16_t)(mv_from(m) | mv_to(m) << 6 | PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
+    g->pending_ply = g->ply;
+}
+
 void replay_move(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
@@ -462,6 +491,17 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     if (!g->replaying || g->stopped)
         return;
+    bool tried = g->lean && g->depth == 0 && !g->outcome; /* the short path: most moves of validate */
+    if (tried) {
+        Level *M = &r->levels.data[0];
+        uint16_t notes;
+        int check;
+        move_t m = san_play_inline(&M->pos, text, t->alen, &M->undo, &notes, &check);
+        if (m != MOVE_NONE) {
+            lean_mainline_move(r, g, M, t, m, notes, check);
+            return;
+        }
+    }
 
     Level *L = &r->levels.data[g->depth];
     bool mainline = g->depth == 0;
@@ -482,7 +522,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     int written_check = 0;
     move_t m = MOVE_NONE;
     /* most moves: resolved and made in one pass, when nothing needs the position before it */
-    if (!want_san && !(mainline && r->opt.position_rows))
+    if (!tried && !want_san && !(mainline && r->opt.position_rows))
         m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
     if (m == MOVE_NONE) {
         SanMove sm;
