@@ -353,7 +353,7 @@ static inline __attribute__((always_inline)) move_t play_plain(Position *p, int 
         }
     }
     p->turn = (uint8_t)them;
-    p->fullmove += (uint32_t)(us == BLACK) & (uint32_t)(p->fullmove != UINT32_MAX);
+    p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1) */
     p->checkers = checkers_after(p, from, to);
     return m;
 }
@@ -408,15 +408,14 @@ move_t pos_play_piece(Position *p, int piece, int to, Undo *u)
     bb_t ours = p->by_color[us], occ = pos_occ(p), king = ours & p->by_type[KING];
     if ((ours & BB(to)) || !king)
         return MOVE_NONE;
-    bb_t candidates = p->by_type[piece] & ours & BB_PIECE_PSEUDO[piece][to];
-    if (piece != KNIGHT) { /* the sliders with nothing between them and `to` (few) */
-        bb_t seen = 0;
-        for (bb_t s = candidates; s;) {
-            int from = bb_pop(&s);
-            seen |= BB(from) & (0 - (bb_t)!(BB_BETWEEN[from][to] & occ));
-        }
-        candidates = seen;
+    bb_t candidates = p->by_type[piece] & ours & BB_PIECE_PSEUDO[piece][to], seen = 0;
+    /* the ones with nothing between them and `to` (few); a knight too, with no branch on the
+     * type (as good as random): nothing is between squares a knight's step apart */
+    for (bb_t s = candidates; s;) {
+        int from = bb_pop(&s);
+        seen |= BB(from) & (0 - (bb_t)!(BB_BETWEEN[from][to] & occ));
     }
+    candidates = seen;
     int ksq = bb_lsb(king);
     if (!candidates || !evades(p, ksq, to))
         return MOVE_NONE;
@@ -448,7 +447,7 @@ move_t pos_play_piece_from(Position *p, int piece, int to, bb_t from_mask, Undo 
         return MOVE_NONE;
     for (bb_t s = reach; s;) { /* every piece of the type that may legally go to `to` (the notes need them) */
         int o = bb_pop(&s);
-        if ((piece == KNIGHT || !(BB_BETWEEN[o][to] & occ)) && !uncovers_king(p, them, ksq, o, to, occ))
+        if (!(BB_BETWEEN[o][to] & occ) && !uncovers_king(p, them, ksq, o, to, occ))
             legal |= BB(o);
     }
     bb_t chosen = legal & from_mask;
