@@ -364,24 +364,25 @@ move_t pos_play_pawn_push(Position *p, int to, Undo *u)
     if (RANK_OF(to) == 0 || RANK_OF(to) == 7 || p->board[to]) /* a promotion, or not a push */
         return MOVE_NONE;
     bb_t occ = pos_occ(p), pawns = pos_pieces(p, us, PAWN), king = pos_pieces(p, us, KING);
-    int back = us == WHITE ? -8 : 8, from = to + back;
-    if (!(pawns & BB(from))) { /* a double step */
-        if ((occ & BB(from)) || RANK_OF(to) != (us == WHITE ? 3 : 4) || !(pawns & BB(from + back)))
-            return MOVE_NONE;
-        from += back;
-    }
-    if (!king)
+    /* one step or two, told apart without a branch (as good as random in an opening); the
+     * square two behind is only looked at on the double step's rank (else it may be off the
+     * board: & 63 keeps the shift defined) */
+    int back = us == WHITE ? -8 : 8, one = to + back, two = (one + back) & 63;
+    bool single = (pawns >> one) & 1;
+    bool double_step = !single & !((occ >> one) & 1) & (RANK_OF(to) == (us == WHITE ? 3 : 4)) & ((pawns >> two) & 1);
+    if (!(single | double_step) || !king)
         return MOVE_NONE;
-    int ksq = bb_lsb(king);
+    int from = single ? one : two, ksq = bb_lsb(king);
     if (!evades(p, ksq, to) || uncovers_king(p, them, ksq, from, to, occ))
         return MOVE_NONE;
     move_t m = play_plain(p, us, PAWN, from, to, u);
-    if ((from ^ to) == 16) { /* the en-passant square, hashed only when a capture there is legal */
-        p->ep = (uint8_t)((from + to) / 2);
-        if ((BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, them, PAWN)) && pos_has_legal_ep(p)) {
-            p->ep_hashed = 1;
-            p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
-        }
+    /* the en-passant square, hashed only when a capture there is legal (asked only when an
+     * enemy pawn stands beside the one that stepped: rarely) */
+    int ep = one;
+    p->ep = double_step ? (uint8_t)ep : NO_SQ;
+    if (double_step & ((BB_PAWN_ATTACKS[us][ep] & pos_pieces(p, them, PAWN)) != 0) && pos_has_legal_ep(p)) {
+        p->ep_hashed = 1;
+        p->hash ^= ZOBRIST_EP[FILE_OF(ep)];
     }
     return m;
 }
