@@ -40,7 +40,7 @@ STAGES = [
     ("derived / result work", {"derived_move", "derived_start", "pos_is_insufficient_material",
                                "pos_color_has_insufficient_material", "note_automatic_end", "final_outcome",
                                "check_result", "result_check", "result_of_outcome", "is_automatic_draw"}),
-    ("replay bookkeeping", {"replay_move", "add_move_notes", "replay_comment", "replay_nag", "emitting",
+    ("replay bookkeeping", {"replay_move", "lean_mainline_move", "add_move_notes", "replay_comment", "replay_nag", "emitting",
                             "finish_pending"}),
 ]
 
