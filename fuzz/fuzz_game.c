@@ -270,6 +270,30 @@ static const OpeningTable *small_opening_table(void)
     return table;
 }
 
+/* A tag filter with every kind of leaf (tag_filter.h), for the second reading: LIKE and ILIKE,
+ * IN of strings and numbers, a date, a tag found by name, NOT / AND / OR and an unknown, over
+ * the scanner's tag values (a Latin-1 game's raw bytes too, before it is read again). Columns:
+ * Event 0, Date 2, White 4, WhiteElo 7 (game.c's TAG_COLUMNS). */
+static const int32_t IN_ENDS[] = {1, 3};
+static const double IN_NUMBERS[] = {1500, 2500};
+static const TagClause CLAUSES[] = {
+    {.op = TF_LIKE, .tag = 4, .kind = TV_STRING, .text = "%a_\\%%", .len = 6},
+    {.op = TF_ILIKE, .tag = -1, .kind = TV_STRING, .text = "_k%s", .len = 4, .name = "Annotator", .name_len = 9},
+    {.op = TF_OR},
+    {.op = TF_GE, .tag = 2, .kind = TV_DATE, .text = "2023.01.01", .len = 10},
+    {.op = TF_NOT},
+    {.op = TF_IN, .tag = 7, .kind = TV_NUMBER, .numbers = IN_NUMBERS, .n_items = 2},
+    {.op = TF_OR},
+    {.op = TF_IN, .tag = -1, .kind = TV_STRING, .text = "abc", .len = 3, .item_ends = IN_ENDS, .n_items = 2,
+     .name = "Event", .name_len = 5},
+    {.op = TF_UNKNOWN},
+    {.op = TF_AND},
+    {.op = TF_OR},
+    {.op = TF_AND},
+};
+static uint8_t filter_stack[sizeof CLAUSES / sizeof CLAUSES[0]];
+static const TagFilter FILTER = {sizeof CLAUSES / sizeof CLAUSES[0], CLAUSES, filter_stack};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t h = fnv1a(data, size);
@@ -279,6 +303,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GameOptions all = {0};
     all.replay = all.moves = all.comments = all.fen_every_ply = all.final_fen = all.pgn = all.raw_invalid = true;
     all.fix_results = true;
+    all.movetext_hash = all.position_hash = all.counters = true;
     all.max_games = 1 + (int)(h % 3); /* small batches: the batch boundary is exercised too */
     all.max_errors = 16;
     all.openings = small_opening_table();
@@ -323,6 +348,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     other.fen_options = (int)(h >> 35 & 3);
     other.raw_invalid = h >> 37 & 1;
     other.skip_tag_values = h >> 38 & 1;
+    if (h >> 39 & 1) { /* games the filter drops are read past (skip_movetext) */
+        other.tag_filter = &FILTER;
+        other.tag_columns = true;
+    }
+    other.movetext_hash = h >> 41 & 1;
+    other.position_hash = h >> 42 & 1;
+    other.counters = h >> 43 & 1;
     other.max_games = 1024;
     Output limited = {0};
     read_in_pieces(&other, buf, size, MIN_BUFFER, MIN_BUFFER, MIN_BUFFER, &limited);

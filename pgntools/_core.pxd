@@ -98,9 +98,9 @@ cdef extern from "batch.h":
     ctypedef struct Batch:
         size_t n_games
         bint failed
-    const void *batch_col_data(const Batch *b, int id, size_t *nbytes)
-    const int32_t *batch_str_offsets(const Batch *b, int id, size_t *count)
-    const char *batch_str_data(const Batch *b, int id, size_t *nbytes)
+    const void *batch_col_data(const Batch *b, int id, size_t *nbytes) nogil
+    const int32_t *batch_str_offsets(const Batch *b, int id, size_t *count) nogil
+    const char *batch_str_data(const Batch *b, int id, size_t *nbytes) nogil
     const char *batch_column_name(int id)
     const char *batch_column_format(int id)
     const char *batch_string_name(int id)
@@ -153,17 +153,28 @@ cdef extern from "derived.h":
 
 
 cdef extern from "game.h":
-    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED, TF_DATE_GE
+    int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_IN, TF_LIKE, TF_ILIKE, TF_IS_NULL, TF_NOT_NULL
+    int TF_SPEED, TF_CONST, TF_UNKNOWN, TF_NOT, TF_AND, TF_OR, TF_OP_COUNT
+    int TV_STRING, TV_DATE_STRING, TV_NUMBER, TV_DATE, TV_KIND_COUNT, TRUTH_FALSE, TRUTH_NULL, TRUTH_TRUE, TRUTH_ANY
     ctypedef struct TagClause:
-        int tag
         int op
-        bint number
+        int tag
+        int kind
         double value
+        uint32_t true_mask
+        uint32_t null_mask
+        int truth
         const char *text
         size_t len
+        const char *name
+        size_t name_len
+        const int32_t *item_ends
+        const double *numbers
+        size_t n_items
     ctypedef struct TagFilter:
         size_t n
         const TagClause *clauses
+        uint8_t *stack
     ctypedef struct GameOptions:
         bint replay
         bint moves
@@ -172,6 +183,9 @@ cdef extern from "game.h":
         bint fen_every_ply
         bint keys_every_ply
         bint final_fen
+        bint movetext_hash
+        bint position_hash
+        bint counters
         bint pgn
         bint raw_invalid
         bint raw_all
@@ -226,6 +240,7 @@ cdef extern from "parquet_encode.h":
     ctypedef struct ByteVec:
         char *data
         size_t len
+        size_t cap
     ctypedef enum PqKind:
         PQ_DICT_FIXED, PQ_DICT_STRING, PQ_PLAIN_FIXED, PQ_PLAIN_STRING, PQ_PLAIN_BOOL
     ctypedef enum PqSource:
@@ -252,8 +267,8 @@ cdef extern from "parquet_encode.h":
     void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
                         uint8_t has_bit) nogil
     void pq_add_repeated_string(PqColumn *c, const char *s, uint32_t len, size_t n) nogil
-    void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
-                        bint as_int) nogil
+    void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t stride, size_t n, const int32_t *offsets,
+                        const char *data, bint as_int) nogil
     void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base) nogil
     void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit) nogil
     void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_def, const PqEntries *entries) nogil
@@ -263,6 +278,11 @@ cdef extern from "parquet_encode.h":
     const ByteVec *pq_dictionary_page(const PqColumn *c)
     void pq_reset(PqColumn *c)
     bint pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out) nogil
+    enum: PQ_PAGE_HEADER_MAX
+    size_t pq_page_header(char *out, bint dictionary, uint32_t uncompressed, uint32_t compressed, uint32_t count,
+                          int encoding) nogil
+    bint pq_put_page(ByteVec *out, bint dictionary, uint32_t uncompressed, const char *body, size_t len,
+                     uint32_t count, int encoding, size_t *header_len) nogil
 
 cdef extern from "keyset.h":
     ctypedef struct KeySet:

@@ -20,6 +20,7 @@ MOVE_FLAGS: Dict[str, int]
 HAS_BITS: Dict[str, int]
 FIX_BITS: Dict[str, int]
 SPEEDS: List[str]
+TAG_FILTER_CODES: Dict[str, int]  # the tag filter's codes (tag_filter.h), by name
 DERIVED_BITS: Dict[str, int]
 def speed_of(time_control: str) -> str: ...
 
@@ -118,6 +119,9 @@ class DedupKeys:
     count: int
     nbytes: int
     def add(self, a: bytes, b: bytes, valid: bytes, ids: bytes) -> bytes: ...
+    # (kept positions: range(n) when none repeats; dropped: (position, id of the game it repeats))
+    def decide(self, a: bytes, b: bytes, valid: bytes, ids: bytes) -> Tuple[Sequence[int], List[Tuple[int, int]]]: ...
+def id_range(first: int, n: int) -> bytes: ...  # int64 ids first .. first + n - 1
 # a batch view's columns (pgntools.selection.take_games); ranges are int64 pairs [a, b)
 def game_runs(indices: bytes) -> bytes: ...
 def take_table(starts: bytes, total: int, runs: bytes) -> Tuple[bytes, bytes, bytes]: ...  # starts, ranges, shifts

@@ -101,7 +101,7 @@ cdef class ColumnEncoder:
         cdef const char *d = <const char *>_bytes_ptr(data)
         cdef size_t n = slots.shape[0] // 4
         with nogil:
-            pq_add_slotted(&self.col, s, n, o, d, as_int)
+            pq_add_slotted(&self.col, s, 1, n, o, d, as_int)
 
     def add_codes(self, const unsigned char[:] codes, int base=1):
         """Codes into the fixed dictionary: code < base is null, code k is entry k - base."""
@@ -171,3 +171,283 @@ cdef class ColumnEncoder:
         result = (dictionary, data, c.rows, c.values, c.nulls, c.dict_count, smallest, largest)
         pq_reset(&self.col)
         return result
+
+
+cdef int _put_page(ByteVec *out, bint dictionary, const char *body, size_t n, uint32_t count, int encoding,
+                   object compress, size_t *sizes) except -1:
+    """One page appended to out: its header, then its body, compressed by `compress` (None:
+    stored as it is; an empty body always is); sizes[0] += header + body, sizes[1] += header +
+    the stored bytes."""
+    cdef size_t header
+    cdef const char *stored = body
+    cdef size_t stored_len = n
+    cdef bytes packed
+    if compress is not None and n:
+        view = PyMemoryView_FromMemory(<char *>body, n, PyBUF_READ)  # no copy of the body
+        try:
+            packed = compress(view)
+        finally:
+            view.release()
+        stored, stored_len = packed, len(packed)
+    if not pq_put_page(out, dictionary, n, stored, stored_len, count, encoding, &header):
+        raise MemoryError()
+    sizes[0] += header + n
+    sizes[1] += header + stored_len
+    return 0
+
+
+def encode_row_group(list encoders, compress):
+    """The pages of a row group in one call (pgntools.sinks.parquet_file): for each encoder (a
+    ColumnEncoder, in leaf order) its dictionary page (dictionary kinds) and its data page, each
+    after its header; compressed by ``compress`` (None: stored as they are). Returns (the pages
+    as bytes, per encoder (dictionary page offset or None, data page offset, uncompressed and
+    compressed sizes with the headers, values, nulls, min, max)), offsets counted from the
+    start of the pages; min and max as finish_group gives them. The encoders start the next
+    row group."""
+    cdef ByteVec out, body
+    cdef ColumnEncoder enc
+    cdef size_t sizes[2]
+    cdef size_t low, high
+    cdef uint32_t n_low, n_high
+    cdef const ByteVec *d
+    cdef bint ok
+    memset(&out, 0, sizeof(out))
+    memset(&body, 0, sizeof(body))
+    results = []
+    try:
+        for enc in encoders:
+            body.len = 0
+            with nogil:
+                ok = pq_data_page(&enc.col, &body)
+            if not ok:
+                raise MemoryError()
+            sizes[0] = sizes[1] = 0
+            d = pq_dictionary_page(&enc.col)
+            dictionary_offset = None
+            if d != NULL:
+                dictionary_offset = out.len
+                _put_page(&out, True, d.data, d.len, enc.col.dict_count, 0, compress, sizes)
+            data_offset = out.len
+            _put_page(&out, False, body.data, body.len, <uint32_t>enc.col.values, 8 if d != NULL else 0, compress,
+                      sizes)  # (8: RLE_DICTIONARY, 0: PLAIN)
+            smallest, largest = enc.col.min, enc.col.max
+            if pq_string_range(&enc.col, &low, &high):
+                memcpy(&n_low, d.data + low, 4)
+                memcpy(&n_high, d.data + high, 4)
+                smallest = PyBytes_FromStringAndSize(d.data + low + 4, n_low)
+                largest = PyBytes_FromStringAndSize(d.data + high + 4, n_high)
+            results.append((dictionary_offset, data_offset, sizes[0], sizes[1], enc.col.values, enc.col.nulls,
+                            smallest, largest))
+            pq_reset(&enc.col)
+        pages = PyBytes_FromStringAndSize(out.data, out.len) if out.len else b""
+    finally:
+        free(out.data)
+        free(body.data)
+    return pages, results
+
+
+# ---------------------------------------------------------------- a batch's columns fed in one call
+
+cdef enum _FeedKind:
+    FEED_FIXED, FEED_STRINGS, FEED_CODES, FEED_FLAG, FEED_TAG, FEED_SEQUENCE, FEED_GAME_IDS, FEED_LIST_VALUES, \
+    FEED_LIST_STRINGS
+
+cdef struct _Feed:
+    _FeedKind kind
+    PqColumn *col
+    int column        # the batch column (numeric, or strings for FEED_STRINGS / FEED_LIST_STRINGS)
+    int has_column    # -1: none
+    int aux_column    # FEED_GAME_IDS: the rows' column; lists: the starts column; -1: none
+    int keep_column   # FEED_LIST_STRINGS: the keep column, or -1
+    PqSource source
+    int width         # bytes a value (FEED_FIXED), a row (FEED_GAME_IDS) or an entry (lists)
+    int bit           # has_bit, or the flag's bit
+    int base          # FEED_CODES
+    int tag           # FEED_TAG: the tag column's index
+    bint as_int
+    bint zero_is_null # lists of fixed values: 0 is null
+    int empty_def
+
+
+cdef const uint8_t *_col(const Batch *b, int column, size_t *nbytes) noexcept nogil:
+    if column < 0:
+        nbytes[0] = 0
+        return NULL
+    return <const uint8_t *>batch_col_data(b, column, nbytes)
+
+
+cdef bint _run_feed(const _Feed *f, const Batch *b, int64_t first_game) noexcept nogil:
+    """One leaf fed from the batch's own buffers; false when out of memory."""
+    cdef size_t n, nh, count, total
+    cdef bint numeric = f.kind != FEED_STRINGS and f.kind != FEED_LIST_STRINGS and f.kind != FEED_TAG
+    cdef const uint8_t *v = _col(b, f.column if numeric else -1, &n)
+    cdef const uint8_t *h = _col(b, f.has_column, &nh)
+    cdef const int32_t *offsets
+    cdef const char *data
+    cdef int32_t *starts
+    cdef PqEntries e
+    if f.kind == FEED_FIXED:
+        pq_add_fixed(f.col, v, f.source, n // f.width, h, f.bit)
+    elif f.kind == FEED_STRINGS:
+        offsets = batch_str_offsets(b, f.column, &count)
+        data = batch_str_data(b, f.column, &n)
+        pq_add_strings(f.col, offsets, data, count - 1 if count else 0, h, f.bit)
+    elif f.kind == FEED_CODES:
+        pq_add_codes(f.col, v, n, f.base)
+    elif f.kind == FEED_FLAG:
+        pq_add_flag_bits(f.col, v, n, f.bit)
+    elif f.kind == FEED_TAG:  # the batch's tag_slots: TAG_COLUMN_COUNT per game
+        offsets = batch_str_offsets(b, f.column, &count)
+        data = batch_str_data(b, f.column, &n)
+        v = _col(b, G_TAG_SLOTS, &nh)
+        if nh:
+            pq_add_slotted(f.col, (<const int32_t *>v) + f.tag, TAG_COLUMN_COUNT, b.n_games, offsets, data, f.as_int)
+    elif f.kind == FEED_SEQUENCE:
+        pq_add_sequence(f.col, first_game, b.n_games)
+    elif f.kind == FEED_GAME_IDS:
+        _col(b, f.aux_column, &nh)
+        pq_add_game_ids(f.col, <const int32_t *>v, n // 4, nh // f.width, first_game)
+    else:  # lists: row i's entries from starts[i] to the next row's start (or the end)
+        memset(&e, 0, sizeof(e))
+        if f.kind == FEED_LIST_VALUES:
+            e.source = f.source
+            e.values = v
+            e.zero_is_null = f.zero_is_null
+            total = n // f.width
+        else:
+            e.offsets = batch_str_offsets(b, f.column, &count)
+            e.data = batch_str_data(b, f.column, &n)
+            e.keep = _col(b, f.keep_column, &nh)
+            total = count - 1 if count else 0
+        v = _col(b, f.aux_column, &n)
+        starts = <int32_t *>malloc(n + sizeof(int32_t))
+        if starts == NULL:
+            return False
+        if n:
+            memcpy(starts, v, n)
+        starts[n // 4] = <int32_t>total
+        pq_add_lists(f.col, starts, n // 4, f.empty_def, &e)
+        free(starts)
+    return not f.col.failed
+
+
+cdef class BatchFeeder:
+    """The leaves of a part file that come straight from batch columns, fed from a batch's own C
+    buffers (a BatchColumns: no column copied) in one call, without the GIL. ``feeds``: per
+    encoder, (kind, column, options) as pgntools.sinks.parquet_file declares them."""
+
+    cdef _Feed *feeds
+    cdef Py_ssize_t n
+    cdef list encoders  # kept alive: the feeds point into them
+
+    def __cinit__(self, list encoders, list feeds):
+        self.encoders = list(encoders)
+        self.n = len(feeds)
+        self.feeds = <_Feed *>calloc(max(self.n, 1), sizeof(_Feed))
+        if self.feeds == NULL:
+            raise MemoryError()
+        cdef _Feed *f
+        cdef ColumnEncoder enc
+        kinds = {"fixed": FEED_FIXED, "strings": FEED_STRINGS, "codes": FEED_CODES, "flag": FEED_FLAG,
+                 "tag": FEED_TAG, "sequence": FEED_SEQUENCE, "game_ids": FEED_GAME_IDS,
+                 "list_values": FEED_LIST_VALUES, "list_strings": FEED_LIST_STRINGS}
+        for i, (enc, (kind, column, options)) in enumerate(zip(encoders, feeds)):
+            f = &self.feeds[i]
+            f.kind = kinds[kind]
+            f.col = &enc.col
+            f.column = _STRING_IDS[column] if kind in ("strings", "tag", "list_strings") else (
+                _COLUMN_IDS[column] if column else -1)
+            f.has_column = _COLUMN_IDS[options["has"]] if options.get("has") else -1
+            f.aux_column = _COLUMN_IDS[options["aux"]] if options.get("aux") else -1
+            f.keep_column = _COLUMN_IDS[options["keep"]] if options.get("keep") else -1
+            source = options.get("source", "u8")
+            f.source = _PQ_SOURCES[source]
+            f.width = options.get("width", _PQ_WIDTHS[source])
+            f.bit = options.get("bit", 0)
+            f.base = options.get("base", 0)
+            f.tag = options.get("tag", 0)
+            f.as_int = options.get("as_int", False)
+            f.empty_def = options.get("empty_def", 0)
+            f.zero_is_null = options.get("zero_is_null", False)
+
+    def __dealloc__(self):
+        free(self.feeds)
+
+    def add(self, BatchColumns batch, int64_t first_game):
+        """Feeds every leaf from the batch; ``first_game``: the id of its first game."""
+        cdef const Batch *b = &batch.store.b
+        cdef Py_ssize_t i
+        cdef bint ok = True
+        with nogil:
+            for i in range(self.n):
+                ok = _run_feed(&self.feeds[i], b, first_game) and ok
+        if not ok:
+            raise MemoryError()
+
+
+# ---------------------------------------------------------------- Thrift compact structs (footers)
+
+cdef dict _THRIFT_CODES = {"i8": 3, "i32": 5, "i64": 6, "binary": 8, "list": 9, "struct": 12}
+
+
+cdef inline void _thrift_varint(bytearray out, uint64_t n):
+    while n > 0x7F:
+        out.append(<unsigned char>((n & 0x7F) | 0x80))
+        n >>= 7
+    out.append(<unsigned char>n)
+
+
+cdef inline uint64_t _thrift_zigzag(int64_t n):
+    return (<uint64_t>n << 1) ^ <uint64_t>(n >> 63)
+
+
+cdef void _thrift_value(bytearray out, str kind, value) except *:
+    cdef int code
+    if kind == "i32" or kind == "i64":
+        _thrift_varint(out, _thrift_zigzag(value))
+    elif kind == "binary":
+        data = value.encode() if isinstance(value, str) else value
+        _thrift_varint(out, len(data))
+        out += data
+    elif kind == "struct":  # its fields, or already encoded
+        if isinstance(value, bytes):
+            out += value
+        else:
+            _thrift_fields(out, value)
+    elif kind == "i8":
+        out.append(<unsigned char>(<int>value & 0xFF))
+    else:  # list: (element kind, items)
+        element, items = value
+        code = _THRIFT_CODES[element]
+        if len(items) < 15:
+            out.append(<unsigned char>(len(items) << 4 | code))
+        else:
+            out.append(<unsigned char>(0xF0 | code))
+            _thrift_varint(out, len(items))
+        for item in items:
+            _thrift_value(out, element, item)
+
+
+cdef void _thrift_fields(bytearray out, fields) except *:
+    cdef int last = 0, field_id, code
+    for field_id, kind, value in fields:
+        if value is None:
+            continue
+        code = (1 if value else 2) if kind == "bool" else _THRIFT_CODES[kind]
+        if 0 < field_id - last <= 15:
+            out.append(<unsigned char>((field_id - last) << 4 | code))
+        else:
+            out.append(<unsigned char>code)
+            _thrift_varint(out, _thrift_zigzag(field_id))
+        last = field_id
+        if kind != "bool":
+            _thrift_value(out, kind, value)
+    out.append(0)
+
+
+def thrift_struct(fields) -> bytes:
+    """pgntools.sinks.thrift.thrift_struct compiled (the same bytes; the footers' ~1,000 column
+    chunk entries a part file are encoded with it)."""
+    out = bytearray()
+    _thrift_fields(out, fields)
+    return bytes(out)

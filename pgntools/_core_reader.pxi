@@ -32,6 +32,13 @@ MOVE_FLAGS = _batch_names(NAMES_MOVE_FLAG)     # bits of the flags column
 HAS_BITS = _batch_names(NAMES_HAS)             # bits of the has column: which move values are set
 FIX_BITS = _batch_names(NAMES_FIX)             # bits of the fixes column
 SPEEDS = [speed_name(i).decode() for i in range(SPEED_COUNT)]  # the speed column's codes ("": null)
+# The tag filter's codes (tag_filter.h): its operations, how a leaf reads a value, truth sets.
+TAG_FILTER_CODES = {
+    "LT": TF_LT, "LE": TF_LE, "EQ": TF_EQ, "NE": TF_NE, "GT": TF_GT, "GE": TF_GE, "IN": TF_IN, "LIKE": TF_LIKE,
+    "ILIKE": TF_ILIKE, "IS_NULL": TF_IS_NULL, "NOT_NULL": TF_NOT_NULL, "SPEED": TF_SPEED, "CONST": TF_CONST,
+    "UNKNOWN": TF_UNKNOWN, "NOT": TF_NOT, "AND": TF_AND, "OR": TF_OR, "STRING": TV_STRING,
+    "DATE_STRING": TV_DATE_STRING, "NUMBER": TV_NUMBER, "DATE": TV_DATE, "FALSE": TRUTH_FALSE, "NULL": TRUTH_NULL,
+    "TRUE": TRUTH_TRUE, "ANY": TRUTH_ANY}
 DERIVED_BITS = {"has_clock": DERIVED_HAS_CLOCK, "has_eval": DERIVED_HAS_EVAL,  # bits of the derived column
                 "reached_position": DERIVED_REACHED_POSITION, "reached_material": DERIVED_REACHED_MATERIAL}
 
@@ -169,6 +176,8 @@ cdef class BatchReader:
     cdef TagFilter tag_filter # options.tag_filter in C (pgntools.where.prefilter makes it)
     cdef TagClause *clauses
     cdef list filter_texts    # the clauses' bytes, kept alive while the reader reads
+    cdef int32_t *filter_ends # TF_IN's string items: where each ends (all clauses' one after another)
+    cdef double *filter_numbers  # TF_IN's numbers (the same)
     cdef object openings      # the OpeningTable the reader classifies with (None: not classifying)
     cdef PositionTargets targets      # options.positions (--where-position) in C
     cdef MaterialSignatures materials # options.materials (--material) in C
@@ -201,6 +210,9 @@ cdef class BatchReader:
         opt.fen_every_ply = options.fen_every_ply
         opt.keys_every_ply = options.keys_every_ply
         opt.final_fen = options.final_fen
+        opt.movetext_hash = options.movetext_hash
+        opt.position_hash = options.position_hash
+        opt.counters = options.counters
         opt.pgn = options.pgn
         opt.raw_invalid = options.raw_invalid
         opt.raw_all = options.raw_all
@@ -227,22 +239,7 @@ cdef class BatchReader:
         opt.max_errors = 16
         cdef Py_ssize_t i
         if options.tag_filter:
-            self.filter_texts = []
-            self.clauses = <TagClause *>malloc(len(options.tag_filter) * sizeof(TagClause))
-            if self.clauses == NULL:
-                raise MemoryError()
-            for i, (tag, op, number, value, text) in enumerate(options.tag_filter):
-                if not (0 <= tag < TAG_COLUMN_COUNT and TF_LT <= op <= TF_DATE_GE):
-                    raise ValueError(f"tag_filter: bad clause {(tag, op, number, value, text)!r}")
-                self.filter_texts.append(bytes(text))
-                self.clauses[i].tag = tag
-                self.clauses[i].op = op
-                self.clauses[i].number = number
-                self.clauses[i].value = value
-                self.clauses[i].text = <const char *>self.filter_texts[i]
-                self.clauses[i].len = len(self.filter_texts[i])
-            self.tag_filter.n = len(options.tag_filter)
-            self.tag_filter.clauses = self.clauses
+            self._set_tag_filter(options.tag_filter)
             opt.tag_filter = &self.tag_filter
         if options.positions:
             self._set_targets(options.positions)
@@ -284,9 +281,62 @@ cdef class BatchReader:
         gr_free(self.reader)
         free(self.buf)
         free(self.clauses)
+        free(self.tag_filter.stack)
+        free(self.filter_ends)
+        free(self.filter_numbers)
         free(<void *>self.targets.keys)
         free(<void *>self.targets.positions)
         free(<void *>self.materials.signatures)
+
+    cdef _set_tag_filter(self, program):
+        """options.tag_filter (pgntools.where.prefilter.Clause tuples, a postfix program) in C,
+        checked: a program that does not leave one value is a bug (a ValueError)."""
+        cdef Py_ssize_t i, j, n = len(program), items = 0, depth = 0, deepest = 0
+        for clause in program:
+            items += len(clause[9])
+        self.filter_texts = []
+        self.clauses = <TagClause *>calloc(n, sizeof(TagClause))
+        self.tag_filter.stack = <uint8_t *>malloc(n + 1)
+        self.filter_ends = <int32_t *>malloc((items + 1) * sizeof(int32_t))
+        self.filter_numbers = <double *>malloc((items + 1) * sizeof(double))
+        if self.clauses == NULL or self.tag_filter.stack == NULL or self.filter_ends == NULL or self.filter_numbers == NULL:
+            raise MemoryError()
+        cdef TagClause *k
+        cdef Py_ssize_t used = 0
+        cdef int32_t end
+        for i, clause in enumerate(program):
+            op, tag, kind, value, true_mask, null_mask, truth, text, name, in_items = clause
+            leaf = op < TF_NOT
+            if not (0 <= op < TF_OP_COUNT and -1 <= tag < TAG_COLUMN_COUNT and 0 <= kind < TV_KIND_COUNT):
+                raise ValueError(f"tag_filter: bad clause {clause!r}")
+            depth += 1 if leaf else 0 if op == TF_NOT else -1
+            if depth < 1:
+                raise ValueError(f"tag_filter: clause {i} ({clause!r}) has no value to work on")
+            deepest = max(deepest, depth)
+            k = &self.clauses[i]
+            k.op, k.tag, k.kind, k.value, k.truth = op, tag, kind, value, truth
+            k.true_mask, k.null_mask = true_mask, null_mask
+            texts = [bytes(t) for t in in_items] if op == TF_IN and kind != TV_NUMBER else [bytes(text)]
+            joined = b"".join(texts)
+            self.filter_texts.append(joined)
+            self.filter_texts.append(bytes(name))
+            k.text, k.len = <const char *>joined, len(joined)
+            k.name, k.name_len = <const char *>self.filter_texts[len(self.filter_texts) - 1], len(name)
+            if op == TF_IN:
+                k.n_items = len(in_items)
+                k.item_ends, k.numbers = self.filter_ends + used, self.filter_numbers + used
+                end = 0
+                for j in range(len(in_items)):
+                    if kind == TV_NUMBER:
+                        self.filter_numbers[used + j] = in_items[j]
+                    else:
+                        end += len(texts[j])
+                        self.filter_ends[used + j] = end
+                used += len(in_items)
+        if depth != 1:
+            raise ValueError(f"tag_filter: the program leaves {depth} values, not one")
+        self.tag_filter.n = n
+        self.tag_filter.clauses = self.clauses
 
     cdef _set_targets(self, positions):
         """--where-position's (fen, chess960) pairs: parsed, sorted by key (checked before: a

@@ -447,7 +447,8 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
 @click.option("--by", metavar="FIELD",
               help="A file per value of FIELD: event, site, date, date-month (YYYY-MM of Date), year, round, "
                    "white, black, eco, opening, time_control, result (1-0, 0-1, draw, unfinished), status, "
-                   "... any column of the games table with one value a game (an unknown FIELD lists them).")
+                   "... any column of the games table with one value a game (an unknown FIELD lists them). "
+                   "Without --games or --by, the template's placeholder picks it: -o events/{event}.pgn.")
 @click.option("--normalize", is_flag=True,
               help="Write the games in the PGN export format (as validate -o does; invalid games are then left "
                    "out) instead of byte for byte as they were.")

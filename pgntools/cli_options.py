@@ -156,7 +156,8 @@ WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (th
               "every output), over the games table's column names: e.g. \"white_elo >= 2400 and date >= "
               "'2023.01.01' and event like 'Rated Blitz%'\", \"result in ('1-0', '0-1')\", "
               "\"tags['Termination'] = 'Normal'\". Absent and unknown (?, -) tag values are null. "
-              "The language: README, Selecting games.")
+              "A condition on tags alone is decided before the replay: the games it drops are read past at "
+              "the scanner's speed. The language: README, Selecting games.")
 
 
 WHERE_POSITION_HELP = (

@@ -17,6 +17,8 @@ from typing import List, NamedTuple, Sequence, Tuple
 from pgntools import _core
 
 MODES = {"moves": ("movetext_hash", "movetext_hash2"), "position": ("position_hash", "position_hash2")}
+# The reader option that fills each mode's key columns (ReaderOptions: not computed unless asked).
+KEY_OPTIONS = {"moves": "movetext_hash", "position": "position_hash"}
 
 
 class Duplicate(NamedTuple):
@@ -49,10 +51,12 @@ def keys_of(batch, indices: Sequence[int], mode: str) -> Candidates:
     a_name, b_name = MODES[mode]
     raw = batch.raw
     if len(indices) == batch.n_games and batch.ids is None:  # the common case: the batch's columns as they are
-        ids = array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
+        ids = _core.id_range(batch.first_game, batch.n_games)
         return Candidates(ids, raw[a_name], raw[b_name], raw["hashed"])
+    from pgntools.selection import all_ids
+
     runs = _core.game_runs(array("q", indices).tobytes())  # the key columns of those games, gathered in C
-    ids = array("q", [batch.game_id(g) for g in indices]).tobytes()
+    ids = _core.take_rows(all_ids(batch), 8, runs)
     return Candidates(ids, _core.take_rows(raw[a_name], 8, runs), _core.take_rows(raw[b_name], 8, runs),
                       _core.take_rows(raw["hashed"], 1, runs))
 
@@ -66,6 +70,11 @@ class Dedup:
         self.mode = mode
         self.keys = _core.DedupKeys()
 
+    @property
+    def needs(self):
+        """What the reader computes for it: this mode's keys (as Sink.needs)."""
+        return {KEY_OPTIONS[self.mode]: True}
+
     def __reduce__(self):  # a fresh key set where unpickled
         return (Dedup, (self.mode,))
 
@@ -75,12 +84,7 @@ class Dedup:
         each other one; their keys are remembered."""
         if not games.ids:
             return [], []
-        first = array("q", self.keys.add(games.a, games.b, games.hashed, games.ids))
-        n = len(first)
-        if first.count(-1) == n:  # (no duplicate: no loop over the games)
-            return range(n), []
-        kept = [k for k in range(n) if first[k] < 0]
-        return kept, [(k, first[k]) for k in range(n) if first[k] >= 0]
+        return self.keys.decide(games.a, games.b, games.hashed, games.ids)  # (in C: no loop a game here)
 
 
 def report_record(dup: Duplicate, mode: str) -> dict:

@@ -25,10 +25,14 @@ class ReaderOptions(NamedTuple):
     fen_every_ply: bool = False    # the per-move FEN column
     keys_every_ply: bool = False   # the per-move Polyglot key column (export --with-keys)
     final_fen: bool = False
+    movetext_hash: bool = True     # the mainline key, every ply (movetext_hash: export, --dedup moves, --where)
+    position_hash: bool = True     # the final position's key (--dedup position)
+    counters: bool = True          # captures, checks, underpromotions, max_halfmove_clock, has_clock, has_eval
+                                   # (off, as for_sinks leaves them unless asked: those columns are not filled)
     pgn: bool = False              # export-format PGN per valid or fixed game
     raw_invalid: bool = False      # the input bytes of invalid games (--rejects)
     raw_all: bool = False          # the input bytes of every game (filter's output)
-    tag_filter: tuple = ()         # clauses decided on the tags before the replay: a game failing one is only counted
+    tag_filter: tuple = ()         # a program decided on the tags before the replay: a game failing it is only counted
                                    # (GameBatch.games_read; not recorded, not replayed; pgntools.where.prefilter)
     strict: bool = False           # notation normalisations are errors
     fix_results: bool = True
@@ -76,9 +80,10 @@ class ReaderOptions(NamedTuple):
 
 
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
-# of validate's replay, and only -o and --report show them).
+# of validate's replay, and only -o and --report show them; the mainline key ~3 %, and only the
+# games table's movetext_hash, --dedup moves and --where read it: pgntools.sinks.schema.reader_needs).
 RECORDING = ("moves", "clock_rows", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
-             "detach", "openings", "keys_every_ply")
+             "detach", "openings", "keys_every_ply", "movetext_hash", "position_hash", "counters")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
 # the chunks of a parallel run are cut by the scanner (pgntools.chunks).
 RUN_NEEDS = ("numbered",)

@@ -13,6 +13,7 @@ and lines, so a report names the game as the whole input does.
 from __future__ import annotations
 
 from array import array
+from collections import abc
 from typing import Dict, List, Mapping, Sequence, Tuple
 
 from pgntools import _core
@@ -118,44 +119,91 @@ def take_games(batch: GameBatch, indices: Sequence[int]) -> GameBatch:
     buffers sliced to them, their start columns renumbered; ids, offsets and lines kept.
 
     The work is done in C a column at a time over runs of consecutive kept games (so dropping a
-    few duplicates of a batch costs a copy of its columns, not a Python loop over its rows)."""
-    raw = batch.raw
-    n = batch.n_games
+    few duplicates of a batch costs a copy of its columns, not a Python loop over its rows), and
+    only for the columns the sinks read (``TakenColumns``: validate --summary reads a few)."""
     indices = list(indices)
     runs = _core.game_runs(array("q", indices).tobytes())
-    out: dict = {"n_games": len(indices), "first_game": batch.first_game}
-    handled = {"n_games", "first_game", TAG_SLOTS, *GAME_STRINGS, *_core.BATCH_COUNTS}
-    out.update((name, raw[name]) for name in _core.BATCH_COUNTS if name in raw)  # the batch's numbers, as they were
-    tag_shifts = b""
-    for start_column, (numeric, strings) in CHILD_TABLES.items():
+    view = GameBatch(TakenColumns(batch.raw, len(indices), batch.first_game, runs), batch.source, batch.first_game)
+    view.ids = array("q", _core.take_rows(all_ids(batch), 8, runs))  # (in C: no Python a game)
+    view.games_read = batch.read_count()
+    return view
+
+
+class TakenColumns(abc.Mapping):
+    """The columns of a view of some games (``runs``: game_runs of their indices) of a batch's
+    columns ``raw``, each taken on first use (a child table's columns together) and kept. Read
+    while the batch's own columns are (as the batch itself: a sink that keeps a batch past its
+    write asks the reader to detach)."""
+
+    def __init__(self, raw, n_games: int, first_game: int, runs: bytes):
+        self.raw, self.runs, self.n = raw, runs, raw["n_games"]
+        self.taken: dict = {"n_games": n_games, "first_game": first_game}
+        self.taken.update((name, raw[name]) for name in _core.BATCH_COUNTS if name in raw)  # the batch's numbers
+        self.names = frozenset((*raw.keys(), "n_games", "first_game"))
+
+    def __getitem__(self, name: str):
+        taken = self.taken
+        if name not in taken:
+            if name not in self.names:
+                raise KeyError(name)
+            table = _TABLE_OF.get(name)
+            if table is not None:
+                self._take_table(table)
+            elif name in GAME_STRINGS:
+                taken[name] = _take_strings(self.raw[name], self.runs, self.n)
+            elif name == TAG_SLOTS:
+                self._take_table("tag_start")  # (the slots move with the tag rows)
+            else:  # one row per game
+                data = self.raw[name]
+                taken[name] = _take_rows(self.raw, name, self.runs) if data else data
+        return taken[name]
+
+    def _take_table(self, start_column: str):
+        raw, taken = self.raw, self.taken
+        numeric, strings = CHILD_TABLES[start_column]
         total = _child_rows(raw, numeric, strings)
-        new_starts, ranges, shifts = _core.take_table(raw[start_column], total, runs if raw[start_column] else b"")
-        out[start_column] = new_starts if raw[start_column] else b""
-        if start_column == "tag_start":
-            tag_shifts = shifts
+        starts = raw[start_column]
+        new_starts, ranges, shifts = _core.take_table(starts, total, self.runs if starts else b"")
+        taken[start_column] = new_starts if starts else b""
         for name in numeric:
-            out[name] = _take_rows(raw, name, ranges)
+            taken[name] = _take_rows(raw, name, ranges)
         for name in strings:
-            out[name] = _take_strings(raw[name], ranges, total)
-        handled.update((start_column, *numeric, *strings))
+            taken[name] = _take_strings(raw[name], ranges, total)
+        if start_column == "tag_start":
+            slots = raw[TAG_SLOTS]
+            taken[TAG_SLOTS] = _core.take_slots(slots, self.n, self.runs, shifts) if slots else b""
         if start_column == "move_start":  # the NAG lists of the kept moves (a child of the move rows)
             nag_start, (nag,) = NAG_TABLE
             if raw[nag_start]:
-                out[nag_start], nag_ranges, _ = _core.take_table(raw[nag_start], len(raw[nag]), ranges)
-                out[nag] = _take_rows(raw, nag, nag_ranges)
+                taken[nag_start], nag_ranges, _ = _core.take_table(raw[nag_start], len(raw[nag]), ranges)
+                taken[nag] = _take_rows(raw, nag, nag_ranges)
             else:
-                out[nag_start], out[nag] = b"", raw[nag][:0]
-            handled.add(nag)
-    for name in GAME_STRINGS:
-        out[name] = _take_strings(raw[name], runs, n)
-    out[TAG_SLOTS] = _core.take_slots(raw[TAG_SLOTS], n, runs, tag_shifts) if raw[TAG_SLOTS] else b""
-    for name in raw.keys():  # every other column has one row per game
-        if name not in handled:
-            out[name] = _take_rows(raw, name, runs) if raw[name] else raw[name]
-    view = GameBatch(out, batch.source, batch.first_game)
-    view.ids = [batch.game_id(g) for g in indices]
-    view.games_read = batch.read_count()
-    return view
+                taken[nag_start], taken[nag] = b"", raw[nag][:0]
+
+    def __contains__(self, name) -> bool:
+        return name in self.names
+
+    def __reduce__(self):  # pickled (sent elsewhere): every column, as a plain mapping
+        return (dict, ({name: self[name] for name in self.names},))
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+# the child table each column belongs to (its start column), the NAG lists the move table's
+_TABLE_OF = {name: start for start, (numeric, strings) in CHILD_TABLES.items()
+             for name in (start, *numeric, *strings)}
+_TABLE_OF.update({NAG_TABLE[0]: "move_start", NAG_TABLE[1][0]: "move_start"})
+
+
+def all_ids(batch: GameBatch) -> bytes:
+    """The ids of every game of the batch (int64 bytes)."""
+    if batch.ids is None:
+        return _core.id_range(batch.first_game, batch.n_games)
+    return batch.ids.tobytes() if isinstance(batch.ids, array) else array("q", batch.ids).tobytes()
 
 
 def _child_rows(raw, numeric: Sequence[str], strings: Sequence[str]) -> int:

@@ -21,6 +21,7 @@ from test_export import ANNOTATED, CHESS960, FLAGS, MATE, PLAIN
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
+from pgntools import _core  # noqa: E402
 from pgntools._core import rle_hybrid  # noqa: E402
 from pgntools.reader import iter_batches  # noqa: E402
 from pgntools.sinks import schema  # noqa: E402
@@ -274,3 +275,75 @@ def test_export_does_not_import_pyarrow(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", result.stdout
     assert pq.read_table(tmp_path / "out" / "moves").num_rows > 0
+
+
+# ---------------------------------------------------------------- the one-call feeder
+
+
+def part_bytes(path: Path, batches, table: str, rows_per_group: int, feeder: bool) -> bytes:
+    columns = schema.GAME_COLUMNS if table == "games" else schema.move_columns(True, True, True)
+    part = ParquetPartFile(open(path, "wb"), table, columns, "zstd")
+    assert part.feeder is not None and bool(part.python_feeds) == (table == "games")  # (source, errors, fixes)
+    if not feeder:
+        part.feeder = None  # every leaf fed by its Python feed, from the columns copied out of the batch
+    for batch in batches:
+        part.add(batch)
+        if part.group_rows >= rows_per_group:
+            part.end_row_group()
+    part.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("table", ["moves", "games"])
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_feeder_writes_the_bytes_of_the_python_feeds(tmp_path, name, table):
+    """_core.BatchFeeder (every batch-column leaf fed in one C call from the batch's own buffers,
+    export's path) writes byte for byte the file the per-leaf Python feeds write from the
+    columns copied out of the same batches; small batches and row groups exercise the edges
+    (dictionary resets, tag slots game by game, NAG and tag lists, invalid games' errors)."""
+    source = INPUTS[name](tmp_path)
+    batches = list(iter_batches(str(source), moves=True, comments=True, fen_every_ply=True, final_fen=True,
+                                tag_columns=True, tag_values=True, openings=True, batch_games=37,
+                                keys_every_ply=True, detach=True))
+    assert type(batches[0].raw) is _core.BatchColumns
+    rows = 50 if table == "games" else 3000
+    fast = part_bytes(tmp_path / "fast.parquet", batches, table, rows, feeder=True)
+    slow = part_bytes(tmp_path / "slow.parquet", batches, table, rows, feeder=False)
+    assert fast == slow
+    assert pq.read_table(tmp_path / "fast.parquet").num_rows > 0
+
+
+def random_fields(rng: random.Random, depth: int = 0) -> list:
+    """A Thrift struct of every kind the footers use, ids ascending with small and large gaps."""
+    fields, field_id = [], 0
+    for _ in range(rng.randrange(0, 6)):
+        field_id += rng.choice([1, 1, 2, 15, 16, 40])
+        kind = rng.choice(["bool", "i8", "i32", "i64", "binary", "struct", "list"] if depth < 2 else ["i32", "binary"])
+        if kind == "bool":
+            value = rng.random() < 0.5
+        elif kind == "i8":
+            value = rng.randrange(-128, 128)
+        elif kind in ("i32", "i64"):
+            value = rng.choice([0, 1, -1, 63, -64, 2 ** 31 - 1, -2 ** 31, rng.randrange(-2 ** 40, 2 ** 40)])
+        elif kind == "binary":
+            value = rng.choice([b"", "ARROW:schema", bytes(rng.randrange(256) for _ in range(rng.randrange(300)))])
+        elif kind == "struct":
+            value = random_fields(rng, depth + 1)
+        else:
+            element = rng.choice(["i32", "binary", "struct"])
+            count = rng.choice([0, 1, 14, 15, 16, 200])
+            value = (element, [random_fields(rng, depth + 1) if element == "struct" else
+                               (rng.randrange(2 ** 20) if element == "i32" else b"x" * rng.randrange(4))
+                               for _ in range(count)])
+        fields.append((field_id, kind, None if rng.random() < 0.1 else value))
+    return fields
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_thrift_writes_the_python_bytes(seed):
+    """_core.thrift_struct (the footers') writes what sinks/thrift.py, the protocol as specified,
+    writes: every field kind, id gaps over 15, lists of 15 or more, None fields left out."""
+    from pgntools.sinks.thrift import thrift_struct
+
+    fields = random_fields(random.Random(seed))
+    assert _core.thrift_struct(fields) == thrift_struct(fields)

@@ -191,3 +191,21 @@ def test_tables_number_a_view_by_the_input(tmp_path):
     run.execute([spec])
     ids = {int(line.split(",")[0]) for line in out.read_text().splitlines()[1:]}
     assert ids and all(i % 2 == 0 for i in ids) and len(ids) > 2
+
+
+def test_a_view_takes_only_the_columns_read(tmp_path):
+    """A view's columns are gathered on first use (validate --summary --dedup reads a few)."""
+    source = tmp_path / "in.pgn"
+    source.write_bytes(games_input())
+    batch = next(iter_batches(str(source), options=ReaderOptions(moves=True, tag_columns=True)))
+    keep = [g for g in range(batch.n_games) if g % 2]
+    view = take_games(batch, keep)
+    before = set(view.raw.taken)
+    assert list(view.column("status")) == [batch.column("status")[g] for g in keep]
+    assert set(view.raw.taken) - before == {"status"}
+    assert "san" in view.raw and "no_such_column" not in view.raw
+    view.raw["san"]  # a child table's column: the whole table (its start column, every column of it)
+    assert {"move_start", "from_square", "uci", "nag_start", "nag"} <= set(view.raw.taken)
+    assert "tag_name" not in view.raw.taken
+    with pytest.raises(KeyError):
+        view.raw["no_such_column"]

@@ -327,6 +327,8 @@ def test_any_tag_strings_through_the_command(tmp_path_factory, values):
 
 @pytest.mark.parametrize("args, message", [
     (["-o", "p/{n}.pgn"], "one of --games N"),
+    (["-o", "p/{n}-{event}.pgn"], "one of --games N"),
+    (["-o", "p/{nosuch}.pgn"], "one of --games N"),
     (["--games", "2", "--by", "event", "-o", "p/{n}.pgn"], "not both"),
     (["--by", "evnt", "-o", "p/{evnt}.pgn"], "did you mean event?"),
     (["--by", "nosuch", "-o", "p/{nosuch}.pgn"], "the fields are source, event"),
@@ -345,6 +347,15 @@ def test_usage_errors_before_any_input_is_read(tmp_path, args, message):
     err = done.stderr.decode()
     assert message in err and "missing.pgn" not in err and err.count("\n") == 1, err
     assert not (tmp_path / "p").exists()
+
+
+def test_a_field_placeholder_alone_means_by_that_field(tmp_path):
+    path = tmp_path / "in.pgn"
+    path.write_bytes(pgn([game("A"), game("B"), game("A", "X")]))
+    invoke("split", path, "--by", "event", "-o", tmp_path / "by" / "{event}.pgn")
+    invoke("split", path, "-o", tmp_path / "inferred" / "{event}.pgn")
+    assert files_in(tmp_path / "inferred") == files_in(tmp_path / "by")
+    assert sorted(files_in(tmp_path / "by")) == ["A.pgn", "B.pgn"]
 
 
 def test_help_teaches_the_template():

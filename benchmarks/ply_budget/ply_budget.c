@@ -9,7 +9,7 @@
  *   make      pos_make (incl. check detection, en-passant legality and the Zobrist key)
  *   status    pos_check_status after each move (checkmate needs a legal-move search)
  *   hashing   gh_move (the mainline key) + the repetition history and count
- *   derived   derived_move and the insufficient-material test after captures
+ *   derived   derived_count and the insufficient-material test after captures
  *
  * With RUNS 0 it prints a digest of every batch column under several option sets instead (the
  * same before and after a change of the hot path: outputs unchanged).
@@ -142,6 +142,7 @@ static void print_digests(void)
             o.allow_null_moves = o.repair_truncate = set == 6;
             o.automatic_ends = set == 5 ? AUTO_END_ENFORCE : AUTO_END_TRUNCATE;
         }
+        o.movetext_hash = o.position_hash = o.counters = true; /* (every column: what validate skips too) */
         digest = 1469598103934665603ULL;
         int64_t plies, games = read_with(&o, &plies);
         printf("set %d: %lld games %lld plies digest %016llx\n", set, (long long)games, (long long)plies,
@@ -297,7 +298,8 @@ static void stage_derived(void)
             const Position *after = &before[i + 1];
             bool captured = before[i].board[mv_to(moves[i])] != 0 || mv_type(moves[i]) == MT_EN_PASSANT;
             bool changed = captured || mv_type(moves[i]) == MT_PROMOTION;
-            derived_move(&d, after, moves[i], captured, after->checkers != 0, changed, NULL, NULL);
+            derived_count(&d, after, moves[i], captured, after->checkers != 0);
+            derived_reached(&d, after, changed, NULL, NULL);
             if (changed)
                 acc += pos_is_insufficient_material(after);
         }

@@ -37,7 +37,7 @@ STAGES = [
     ("check / mate status", {"pos_check_status", "pos_has_legal_move", "san_check_notes"}),
     ("hashing", {"gh_mix", "gh_mix2", "gh_move", "gh_start", "gh_position", "gh_finish", "pos_repetition_count",
                  "track_mainline_end", "note_history"}),
-    ("derived / result work", {"derived_move", "derived_start", "pos_is_insufficient_material",
+    ("derived / result work", {"derived_count", "derived_reached", "derived_start", "pos_is_insufficient_material",
                                "pos_color_has_insufficient_material", "note_automatic_end", "final_outcome",
                                "check_result", "result_check", "result_of_outcome", "is_automatic_draw"}),
     ("replay bookkeeping", {"replay_move", "lean_mainline_move", "add_move_notes", "replay_comment", "replay_nag", "emitting",

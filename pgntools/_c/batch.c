@@ -90,12 +90,24 @@ void batch_clear(Batch *b)
     b->failed = false;
 }
 
+/* The per-game columns a run fills only when it reads them (GameOptions.movetext_hash,
+ * position_hash, counters): batch_mark counts them as filled, so that a batch ends at the same
+ * game whatever the run reads (outputs cut at batches, Parquet pages, stay byte for byte). */
+static const int OPTIONAL_GAME_COLUMNS[] = {G_HASHED, G_MOVETEXT_HASH, G_MOVETEXT_HASH2, G_POSITION_HASH,
+                                            G_POSITION_HASH2, G_CAPTURES, G_CHECKS, G_UNDERPROMOTIONS,
+                                            G_MAX_HALFMOVE_CLOCK};
+
 size_t batch_mark(const Batch *b, BatchMark *m)
 {
     size_t total = 0; /* the size in the same pass: gr_fill takes a mark before every game */
     for (int i = 0; i < BATCH_NCOLS; i++) {
         m->cols[i] = b->cols[i].len;
         total += b->cols[i].len * ITEM_SIZES[i];
+    }
+    for (size_t k = 0; k < sizeof OPTIONAL_GAME_COLUMNS / sizeof OPTIONAL_GAME_COLUMNS[0]; k++) {
+        int id = OPTIONAL_GAME_COLUMNS[k];
+        if (b->cols[id].len < b->n_games)
+            total += (b->n_games - b->cols[id].len) * ITEM_SIZES[id];
     }
     for (int i = 0; i < BATCH_NSTRS; i++) {
         m->strs[i] = strcol_count(&b->strs[i]);

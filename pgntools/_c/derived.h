@@ -2,7 +2,7 @@
  * the counters of its mainline (captures, checks, underpromotions, the highest halfmove clock,
  * the most repetitions of one position, clocks and evals seen) and whether it reached one of
  * the positions (--where-position) or material balances (--material) asked for. The counters
- * are updated once a mainline ply, from what the replay computed anyway. */
+ * are updated once a mainline ply, from what the replay computed anyway, when a run reads them. */
 #ifndef PGNT_DERIVED_H
 #define PGNT_DERIVED_H
 
@@ -63,9 +63,9 @@ static inline void derived_start(Derived *d, const Position *p, const PositionTa
         d->flags |= DERIVED_REACHED_MATERIAL;
 }
 
-/* After a mainline move m (status: pos_check_status of p, the position after it). */
-static inline void derived_move(Derived *d, const Position *p, move_t m, bool captured, int status,
-                                bool material_changed, const PositionTargets *t, const MaterialSignatures *ms)
+/* The counters after a mainline move m (status: pos_check_status of p, the position after it);
+ * only when a run reads them (GameOptions.counters). */
+static inline void derived_count(Derived *d, const Position *p, move_t m, bool captured, int status)
 {
     d->captures += captured;
     d->checks += status != 0;
@@ -73,6 +73,12 @@ static inline void derived_move(Derived *d, const Position *p, move_t m, bool ca
     d->underpromotions += promo && promo != QUEEN;
     if (p->halfmove > d->max_halfmove_clock)
         d->max_halfmove_clock = p->halfmove;
+}
+
+/* Whether the position after a mainline move reached a target (--where-position, --material). */
+static inline void derived_reached(Derived *d, const Position *p, bool material_changed, const PositionTargets *t,
+                                   const MaterialSignatures *ms)
+{
     if (t && !(d->flags & DERIVED_REACHED_POSITION) && targets_reached(t, p))
         d->flags |= DERIVED_REACHED_POSITION;
     if (ms && material_changed && !(d->flags & DERIVED_REACHED_MATERIAL) && material_reached(ms, p))

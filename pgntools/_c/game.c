@@ -55,11 +55,13 @@ GameReader *gr_new(const GameOptions *opt)
         r->opt.max_errors = 16;
     if (r->opt.pgn)
         r->opt.skip_tag_values = false;
-    if (r->opt.tag_filter) { /* its tag clauses read the tag values (TF_SPEED only the speed) */
+    if (r->opt.tag_filter) { /* its leaves on tags read the tag values (not those on the speed, constants) */
         r->filter_tags = true;
-        for (size_t i = 0; i < r->opt.tag_filter->n; i++)
-            if (r->opt.tag_filter->clauses[i].op != TF_SPEED && (!r->opt.tag_columns || r->opt.skip_tag_values))
+        for (size_t i = 0; i < r->opt.tag_filter->n; i++) {
+            int op = r->opt.tag_filter->clauses[i].op;
+            if (op < TF_SPEED && (!r->opt.tag_columns || r->opt.skip_tag_values))
                 r->filter_tags = false;
+        }
     }
     r->sc.line = 1;
     r->last_offset = -1;
@@ -387,10 +389,12 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_FIX_START, int32_t, g->mark->cols[F_KIND]);
     COL_PUSH(b, G_SPEED, uint8_t, g->speed);
     COL_PUSH(b, G_DERIVED, uint8_t, g->derived.flags);
-    COL_PUSH(b, G_CAPTURES, uint8_t, g->derived.captures);
-    COL_PUSH(b, G_CHECKS, int32_t, g->derived.checks);
-    COL_PUSH(b, G_UNDERPROMOTIONS, uint8_t, g->derived.underpromotions);
-    COL_PUSH(b, G_MAX_HALFMOVE_CLOCK, uint16_t, g->derived.max_halfmove_clock);
+    if (r->opt.counters) { /* (else not counted: the columns stay empty) */
+        COL_PUSH(b, G_CAPTURES, uint8_t, g->derived.captures);
+        COL_PUSH(b, G_CHECKS, int32_t, g->derived.checks);
+        COL_PUSH(b, G_UNDERPROMOTIONS, uint8_t, g->derived.underpromotions);
+        COL_PUSH(b, G_MAX_HALFMOVE_CLOCK, uint16_t, g->derived.max_halfmove_clock);
+    }
     COL_PUSH(b, G_MAX_REPETITIONS, uint16_t, g->derived.max_repetitions);
     COL_PUSH(b, G_FIRST_MOVE, uint16_t, g->first_move);
     COL_PUSH(b, G_CLOCK_START, int32_t, g->mark->cols[K_PLY]);
@@ -407,22 +411,30 @@ static void finish_game(GameReader *r, Game *g)
 }
 
 /* The game's keys (game_hash.h) when its mainline was replayed to its end (or to where a fix cut
- * it): not after an error stopped the replay, nor when it was not replayed. */
+ * it): not after an error stopped the replay, nor when it was not replayed. Only the keys a run
+ * reads (GameOptions.movetext_hash, position_hash): the others' columns stay empty. */
 static void push_keys(GameReader *r, Game *g, const Position *final)
 {
     Batch *b = &r->batch;
     bool hashed = g->replaying && (!g->stopped || g->cut);
-    uint64_t moves[2] = {0, 0}, position[2] = {0, 0};
-    if (hashed) {
-        moves[0] = g->mainline_key[0], moves[1] = g->mainline_key[1];
-        gh_finish(moves, g->ply);
-        gh_position(final, position);
+    if (r->opt.movetext_hash || r->opt.position_hash)
+        COL_PUSH(b, G_HASHED, uint8_t, hashed);
+    if (r->opt.movetext_hash) {
+        uint64_t moves[2] = {0, 0};
+        if (hashed) {
+            moves[0] = g->mainline_key[0], moves[1] = g->mainline_key[1];
+            gh_finish(moves, g->ply);
+        }
+        COL_PUSH(b, G_MOVETEXT_HASH, int64_t, (int64_t)moves[0]);
+        COL_PUSH(b, G_MOVETEXT_HASH2, int64_t, (int64_t)moves[1]);
     }
-    COL_PUSH(b, G_HASHED, uint8_t, hashed);
-    COL_PUSH(b, G_MOVETEXT_HASH, int64_t, (int64_t)moves[0]);
-    COL_PUSH(b, G_MOVETEXT_HASH2, int64_t, (int64_t)moves[1]);
-    COL_PUSH(b, G_POSITION_HASH, int64_t, (int64_t)position[0]);
-    COL_PUSH(b, G_POSITION_HASH2, int64_t, (int64_t)position[1]);
+    if (r->opt.position_hash) {
+        uint64_t position[2] = {0, 0};
+        if (hashed)
+            gh_position(final, position);
+        COL_PUSH(b, G_POSITION_HASH, int64_t, (int64_t)position[0]);
+        COL_PUSH(b, G_POSITION_HASH2, int64_t, (int64_t)position[1]);
+    }
 }
 
 /* ---------------------------------------------------------------- the game loop */

@@ -80,6 +80,11 @@ typedef struct {
     bool fen_every_ply;   /* the per-move FEN column */
     bool keys_every_ply;  /* the per-move Polyglot key column (M_KEY) */
     bool final_fen;
+    bool movetext_hash;   /* the mainline key at every ply: G_MOVETEXT_HASH(2) (movetext_hash, --dedup moves) */
+    bool position_hash;   /* the final position's key: G_POSITION_HASH(2) (--dedup position); G_HASHED with either */
+    bool counters;        /* the per-ply counters: G_CAPTURES, G_CHECKS, G_UNDERPROMOTIONS, G_MAX_HALFMOVE_CLOCK and
+                           * G_DERIVED's clock and eval bits. Off: those columns are not filled (left empty), the
+                           * bits stay 0; a run that reads none of them does not pay for them */
     bool pgn;             /* export-format PGN per game (valid and fixed games) */
     bool raw_invalid;     /* the input bytes of invalid games (for --rejects) */
     bool raw_all;         /* the input bytes of every game (for `filter`, which writes them) */

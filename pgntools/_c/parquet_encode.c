@@ -293,12 +293,11 @@ static inline void out_defined(Out *o, int max_def, bool valid)
     o->nulls += !valid;
 }
 
-/* One loop per source type (T), so that the conversion is not a switch per value. */
+/* One loop per source type (T), so that the conversion is not a switch per value; the levels
+ * and nulls are written before (put_flat_levels), so this loop only visits the values. */
 #define ADD_FIXED_LOOP(T, track_range)                                      \
     for (size_t i = 0; i < n; i++) {                                        \
-        bool valid = !has || (has[i] & has_bit);                            \
-        out_defined(&o, max_def, valid);                                    \
-        if (!valid)                                                         \
+        if (has && !(has[i] & has_bit))                                     \
             continue;                                                       \
         T raw;                                                              \
         memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
@@ -313,21 +312,49 @@ static inline void out_defined(Out *o, int max_def, bool valid)
             put_fixed(c, v, false);                                         \
     }
 
+/* The definition levels of n flat rows (a value where has[i] & has_bit, every row without has)
+ * in one pass the compiler vectorizes; returns the rows with a value (the others are nulls). */
+static size_t put_flat_levels(PqColumn *c, Out *o, size_t n, const uint8_t *has, uint8_t has_bit)
+{
+    size_t valid = n;
+    if (has) {
+        valid = 0;
+        if (o->def) {
+            uint8_t *d = o->def, low = (uint8_t)(c->max_def - 1);
+            for (size_t i = 0; i < n; i++) {
+                uint8_t ok = (has[i] & has_bit) != 0;
+                d[i] = (uint8_t)(low + ok);
+                valid += ok;
+            }
+        } else {
+            for (size_t i = 0; i < n; i++)
+                valid += (has[i] & has_bit) != 0;
+        }
+    } else if (o->def) {
+        memset(o->def, c->max_def, n);
+    }
+    if (o->def)
+        o->def += n;
+    o->nulls += n - valid;
+    return valid;
+}
+
 void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, const uint8_t *has, uint8_t has_bit)
 {
     if (!reserve(c, n, 0))
         return;
     Out o = out_begin(c);
-    int max_def = c->max_def;
     bool dict = c->kind == PQ_DICT_FIXED;
-    switch (source) {
-    case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
-    case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
-    case PQ_U16: ADD_FIXED_LOOP(uint16_t, true) break;
-    case PQ_I32: ADD_FIXED_LOOP(int32_t, true) break;
-    case PQ_I64: ADD_FIXED_LOOP(int64_t, true) break;
-    case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
-    case PQ_CODE: break;
+    if (put_flat_levels(c, &o, n, has, has_bit)) { /* (a column of nulls: no value to visit) */
+        switch (source) {
+        case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
+        case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
+        case PQ_U16: ADD_FIXED_LOOP(uint16_t, true) break;
+        case PQ_I32: ADD_FIXED_LOOP(int32_t, true) break;
+        case PQ_I64: ADD_FIXED_LOOP(int64_t, true) break;
+        case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
+        case PQ_CODE: break;
+        }
     }
     out_end(c, &o, n);
 }
@@ -404,16 +431,16 @@ static int64_t digits_value(const char *s, int32_t n)
     return v;
 }
 
-void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
-                    bool as_int)
+void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t stride, size_t n, const int32_t *offsets,
+                    const char *data, bool as_int)
 {
     size_t bytes = 0;
     for (size_t i = 0; i < n && c->kind == PQ_PLAIN_STRING; i++)
-        bytes += slots[i] ? (size_t)(offsets[slots[i]] - offsets[slots[i] - 1]) : 0;
+        bytes += slots[i * stride] ? (size_t)(offsets[slots[i * stride]] - offsets[slots[i * stride] - 1]) : 0;
     if (!reserve(c, n, bytes))
         return;
     for (size_t i = 0; i < n; i++) {
-        int32_t k = slots[i] - 1;
+        int32_t k = slots[i * stride] - 1;
         const char *s = k >= 0 ? data + offsets[k] : NULL;
         int32_t len = k >= 0 ? offsets[k + 1] - offsets[k] : 0;
         int64_t v = as_int && s ? digits_value(s, len) : -1;
@@ -432,11 +459,29 @@ void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base)
     if (!reserve(c, n, 0))
         return;
     Out o = out_begin(c);
-    for (size_t i = 0; i < n; i++) {
-        bool valid = codes[i] >= base;
-        out_defined(&o, c->max_def, valid);
-        *o.idx = (uint32_t)(codes[i] - base);
-        o.idx += valid;
+    size_t valid = 0;
+    uint8_t b = (uint8_t)base, top = (uint8_t)c->max_def, low = (uint8_t)(c->max_def - 1);
+    if (o.def) { /* levels, then indices: two loops the compiler vectorizes */
+        for (size_t i = 0; i < n; i++) {
+            uint8_t ok = codes[i] >= b;
+            o.def[i] = ok ? top : low;
+            valid += ok;
+        }
+        o.def += n;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            valid += codes[i] >= b;
+    }
+    o.nulls += n - valid;
+    if (valid == n) {
+        for (size_t i = 0; i < n; i++)
+            o.idx[i] = (uint32_t)(codes[i] - b);
+        o.idx += n;
+    } else if (valid) {
+        for (size_t i = 0; i < n; i++) {
+            *o.idx = (uint32_t)(codes[i] - b);
+            o.idx += codes[i] >= b;
+        }
     }
     out_end(c, &o, n);
 }
@@ -451,10 +496,22 @@ void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit)
     for (; i < n && c->bits % 8; i++, c->bits++) /* into the last, partly filled byte */
         if (flags[i] & bit)
             c->plain.data[c->plain.len - 1] |= (char)(1u << (c->bits % 8));
+    int shift = 0;
+    while (shift < 7 && !((bit >> shift) & 1))
+        shift++;
+    /* one bit: each flag byte masked and shifted to 0 or 1, then the 8 gathered by a multiply */
+    bool one_bit = bit && !(bit & (bit - 1));
+    uint64_t lanes = 0x0101010101010101ULL << shift;
     for (; i + 8 <= n; i += 8, c->bits += 8) { /* whole bytes */
         unsigned byte = 0;
-        for (int k = 0; k < 8; k++)
-            byte |= (unsigned)((flags[i + k] & bit) != 0) << k;
+        if (one_bit) {
+            uint64_t w;
+            memcpy(&w, flags + i, 8);
+            byte = (unsigned)((((w & lanes) >> shift) * 0x0102040810204080ULL) >> 56);
+        } else {
+            for (int k = 0; k < 8; k++)
+                byte |= (unsigned)((flags[i + k] & bit) != 0) << k;
+        }
         c->plain.data[c->plain.len++] = (char)byte;
     }
     for (; i < n; i++, c->bits++) {
@@ -528,6 +585,8 @@ static bool put_varint(ByteVec *o, uint64_t v)
 
 static inline bool all_equal8(const uint32_t *v, uint32_t x)
 {
+    if (v[1] != x || v[7] != x) /* most groups of indices are no run: settled by two loads */
+        return false;
     return (v[0] == x) & (v[1] == x) & (v[2] == x) & (v[3] == x) & (v[4] == x) & (v[5] == x) & (v[6] == x) &
            (v[7] == x);
 }
@@ -681,6 +740,62 @@ bool pq_string_range(const PqColumn *c, size_t *low, size_t *high)
             *high = off;
         off += 4 + (size_t)n;
     }
+    return true;
+}
+
+/* A Thrift compact i32 field value (zigzag varint; the values here are never negative). */
+static inline void put_i32(char *out, size_t *len, uint32_t v)
+{
+    uint64_t z = (uint64_t)v << 1;
+    while (z >= 0x80) {
+        out[(*len)++] = (char)(z | 0x80);
+        z >>= 7;
+    }
+    out[(*len)++] = (char)z;
+}
+
+size_t pq_page_header(char *out, bool dictionary, uint32_t uncompressed, uint32_t compressed, uint32_t count,
+                      int encoding)
+{
+    size_t n = 0;
+    out[n++] = 0x15; /* field 1 (type), i32 */
+    put_i32(out, &n, dictionary ? 2 : 0);
+    out[n++] = 0x15; /* 2: uncompressed_page_size */
+    put_i32(out, &n, uncompressed);
+    out[n++] = 0x15; /* 3: compressed_page_size */
+    put_i32(out, &n, compressed);
+    if (dictionary) {
+        out[n++] = 0x4C; /* 7: dictionary_page_header (struct) */
+        out[n++] = 0x15; /* num_values */
+        put_i32(out, &n, count);
+        out[n++] = 0x15; /* encoding: PLAIN */
+        put_i32(out, &n, 0);
+    } else {
+        out[n++] = 0x2C; /* 5: data_page_header (struct) */
+        out[n++] = 0x15; /* num_values */
+        put_i32(out, &n, count);
+        out[n++] = 0x15; /* encoding */
+        put_i32(out, &n, (uint32_t)encoding);
+        out[n++] = 0x15; /* definition_level_encoding: RLE */
+        put_i32(out, &n, 3);
+        out[n++] = 0x15; /* repetition_level_encoding: RLE */
+        put_i32(out, &n, 3);
+    }
+    out[n++] = 0; /* the inner struct's end */
+    out[n++] = 0; /* the header's end */
+    return n;
+}
+
+bool pq_put_page(ByteVec *out, bool dictionary, uint32_t uncompressed, const char *body, size_t len, uint32_t count,
+                 int encoding, size_t *header_len)
+{
+    if (len > INT32_MAX || !VEC_RESERVE(*out, PQ_PAGE_HEADER_MAX + len))
+        return false;
+    *header_len = pq_page_header(out->data + out->len, dictionary, uncompressed, (uint32_t)len, count, encoding);
+    out->len += *header_len;
+    if (len)
+        memcpy(out->data + out->len, body, len);
+    out->len += len;
     return true;
 }
 

@@ -1,7 +1,8 @@
 /* Parquet column encoding for `pgntools export`: one encoder per leaf column collects a row
  * group's values batch by batch (straight from the reader's batch buffers) and then gives the
  * bodies of its dictionary page and its one data page (format v1), uncompressed. The file layout
- * (page headers, footer) is written in Python (pgntools/sinks/parquet_file.py); compression too.
+ * (the footer) is written in Python (pgntools/sinks/parquet_file.py); the pages with their headers
+ * come from _core.encode_row_group, one call a row group, compressed by a Python codec (zstandard).
  *
  * Why not pyarrow's writer: building Arrow tables of the batches and encoding them took 0.6 s of
  * the 0.76 s an export of the 30,000 master games took, on the writer thread that bounded the run.
@@ -82,10 +83,11 @@ void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t 
 void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
                     uint8_t has_bit);
 void pq_add_repeated_string(PqColumn *c, const char *s, uint32_t len, size_t n);
-/* Row i is string slots[i] - 1 of (offsets, data), or null when slots[i] is 0. as_int: the
- * string's value as an integer when it is 1 to 9 digits, else null (Elo tags). */
-void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t n, const int32_t *offsets, const char *data,
-                    bool as_int);
+/* Row i is string slots[i * stride] - 1 of (offsets, data), or null when that slot is 0. as_int:
+ * the string's value as an integer when it is 1 to 9 digits, else null (Elo tags). stride: 1 for
+ * one tag's slots, TAG_COLUMN_COUNT for a batch's own (game by game) tag_slots. */
+void pq_add_slotted(PqColumn *c, const int32_t *slots, size_t stride, size_t n, const int32_t *offsets,
+                    const char *data, bool as_int);
 /* PQ_DICT_STRING with a fixed dictionary: code < base is null, code k is entry k - base. */
 void pq_add_codes(PqColumn *c, const uint8_t *codes, size_t n, int base);
 void pq_add_flag_bits(PqColumn *c, const uint8_t *flags, size_t n, uint8_t bit);
@@ -116,6 +118,19 @@ size_t pq_buffered_bytes(const PqColumn *c);
 bool pq_data_page(PqColumn *c, ByteVec *out);
 const ByteVec *pq_dictionary_page(const PqColumn *c);
 void pq_reset(PqColumn *c);
+
+/* A page's PageHeader in the Thrift compact protocol (as parquet.thrift declares it) into out
+(PQ_PAGE_HEADER_MAX bytes there are writable); returns its length. A data page (format v1) has
+`count` level entries, values in `encoding` (PLAIN 0 or RLE_DICTIONARY 8), levels in RLE; a
+dictionary page `count` PLAIN entries. */
+enum { PQ_PAGE_HEADER_MAX = 64 };
+size_t pq_page_header(char *out, bool dictionary, uint32_t uncompressed, uint32_t compressed, uint32_t count,
+                      int encoding);
+
+/* A page appended to out: its header (`uncompressed`: the body's size before compression), then
+its `len` bytes of body as they are; header_len: the header's size. False when out of memory. */
+bool pq_put_page(ByteVec *out, bool dictionary, uint32_t uncompressed, const char *body, size_t len, uint32_t count,
+                 int encoding, size_t *header_len);
 
 /* The RLE/bit-packed hybrid encoding of n values of `width` bits (exposed for tests). */
 bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out);

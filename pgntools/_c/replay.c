@@ -181,8 +181,10 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     g->replaying = r->opt.replay;
     g->lean = !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
     if (r->filter_tags) {
-        const StrCol *values = &r->batch.strs[S_TAG_VALUE]; /* a tag filter decides before the replay */
-        if (!tag_filter_pass(r->opt.tag_filter, g->tag_slot, values->offsets.data, values->data.data, g->speed)) {
+        const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
+        TagView tags = {g->tag_slot, values->offsets.data, values->data.data, names->offsets.data, names->data.data,
+                        g->mark->strs[S_TAG_NAME], strcol_count(names), g->speed};
+        if (!tag_filter_pass(r->opt.tag_filter, &tags)) { /* a tag filter decides before the replay */
             g->filtered = true; /* not replayed, not recorded: nothing more to set up */
             g->replaying = false;
             return;
@@ -216,7 +218,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     }
     if (r->opt.openings) /* the table names positions of standard chess reached from its start */
         g->opening = variant == 0 && (!g->fen || openings_is_start(&L->pos)) ? OPENING_UNNAMED : OPENING_CUSTOM_START;
-    if (g->replaying)
+    if (g->replaying && r->opt.movetext_hash)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     r->ply_positions.len = 0;
@@ -464,12 +466,15 @@ static void lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t,
     g->ply++;
     if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
         note_opening(r, g, &L->pos);
-    gh_move(g->mainline_key, m);
+    if (r->opt.movetext_hash)
+        gh_move(g->mainline_key, m);
     if (status == 2) {
         g->outcome = OUTCOME_CHECKMATE;
         g->outcome_ply = g->ply;
     }
-    derived_move(&g->derived, &L->pos, m, took, status, took, r->opt.positions, r->opt.materials);
+    if (r->opt.counters)
+        derived_count(&g->derived, &L->pos, m, took, status);
+    derived_reached(&g->derived, &L->pos, took, r->opt.positions, r->opt.materials);
     track_mainline_end(r, g, &L->pos, took);
     if (g->ply == 1)
         g->first_move = (uint16_t)(mv_from(m) | mv_to(m) << 6 | PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
@@ -594,13 +599,15 @@ void replay_move(GameReader *r, Game *g, const Token *t)
         g->ply++;
         if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
             note_opening(r, g, &L->pos);
-        gh_move(g->mainline_key, null_move ? MOVE_NONE : m);
+        if (r->opt.movetext_hash) /* (2 lanes of mixing a ply: ~3 % of validate, which reads no key) */
+            gh_move(g->mainline_key, null_move ? MOVE_NONE : m);
         if (status == 2) {
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = g->ply;
         }
-        derived_move(&g->derived, &L->pos, m, took, status,
-                     material_changed, r->opt.positions, r->opt.materials);
+        if (r->opt.counters)
+            derived_count(&g->derived, &L->pos, m, took, status);
+        derived_reached(&g->derived, &L->pos, material_changed, r->opt.positions, r->opt.materials);
         track_mainline_end(r, g, &L->pos, material_changed);
         if (g->ply == 1) /* (stats' first moves: squares and piece, no SAN needed from the start) */
             g->first_move = null_move ? 0xFFFF : (uint16_t)(mv_from(m) | mv_to(m) << 6 |
@@ -658,7 +665,7 @@ void replay_comment(GameReader *r, Game *g, const Token *t)
         }
         g->ann.has |= HAS_COMMENT;
     }
-    if (g->depth == 0 && g->ply > 0)
+    if (g->depth == 0 && g->ply > 0 && r->opt.counters)
         note_clock_and_eval(g, text, t->alen);
     if (emitting(r, g) && !r->opt.strip_comments && !r->opt.reduced) {
         em_comment(&r->em, text, t->alen, g->latin1);

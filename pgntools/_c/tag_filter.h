@@ -1,11 +1,17 @@
-/* A tag filter: a conjunction of simple clauses on the tags with a column of their own
- * (WhiteElo >= 2400, Event starts with "Rated Blitz", ...) and on the speed the TimeControl tag
- * gives, decided when a game's tags are read, before its moves are replayed: a game that fails
- * it is neither replayed nor recorded, only counted (game.c: the scanner reads past it; the games
- * after it keep their numbers). The full --where expression is evaluated afterwards on the games
- * recorded; the filter only has to be a necessary condition of it. An absent tag, or one whose
- * value is "?", "-" or empty (or, compared as a number, not a whole number; as a date, no date),
- * fails every clause but TF_SPEED: under SQL's three-valued logic such a clause is never true. */
+/* A tag filter: a --where condition on a game's tags (or the part of one the reader can decide
+ * there), decided when the game's tags are read, before its moves are replayed: a game for which
+ * it cannot be true is neither replayed nor recorded, only counted (game.c: the scanner reads
+ * past it; the games after it keep their numbers). pgntools.where.prefilter makes it.
+ *
+ * It is a small program in postfix order: leaves (a condition on one tag's value, on the speed
+ * the TimeControl tag gives, a constant) and NOT / AND / OR over the values before, in SQL's
+ * three-valued logic (an absent tag, or one whose value is "?", "-" or empty, is null; so is a
+ * number that is not a whole number, a date of unknown year). Each value is the SET of truth
+ * values the condition can have for the game (a TRUTH_* mask): a leaf the reader decides is one
+ * of them; TF_UNKNOWN (a condition on the replay, or one not decided here) is all three. A game
+ * passes when the whole condition can be TRUE: so a program without TF_UNKNOWN decides exactly
+ * (a game passes when the condition is true), and one with it is a necessary condition (it only
+ * drops games the condition drops; the condition is evaluated afterwards on the games kept). */
 #ifndef PGNTOOLS_TAG_FILTER_H
 #define PGNTOOLS_TAG_FILTER_H
 
@@ -13,31 +19,73 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* TF_SPEED: the game's speed code (SPEED_*, derived.h; 0 null) is one of the bits of `value`
- * (a mask: bit c for code c, bit 0 when the clause holds for a null speed); `tag` is unused. */
-/* TF_DATE_*: a PGN date (YYYY.MM.DD, '?' for unknown digits of month or day) compared with the
- * day `text` (10 bytes) as an interval: the clause holds when it holds for every day the date can
- * be (an unknown year, or a value that is no date, is null). */
-enum { TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED,
-       TF_DATE_LT, TF_DATE_LE, TF_DATE_EQ, TF_DATE_NE, TF_DATE_GT, TF_DATE_GE };
+enum { TRUTH_FALSE = 1, TRUTH_NULL = 2, TRUTH_TRUE = 4, TRUTH_ANY = 7 };
+
+enum {
+    /* leaves: a condition on the value of one tag (`tag`, or the tag named `name`), read as `kind` */
+    TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, /* compared with `value` (TV_NUMBER) or `text` (a day for TV_DATE) */
+    TF_IN,       /* one of n_items items: `numbers` (TV_NUMBER), else `text` cut at `item_ends`; both sorted */
+    TF_LIKE,     /* matches the LIKE pattern `text`: % any text, _ one character, \ before %, _ or \ that one */
+    TF_ILIKE,    /* the same, ignoring case as Arrow's RE2 does (the pattern is ASCII: k and s also match
+                  * U+212A and U+017F, their only other case forms) */
+    TF_IS_NULL, TF_NOT_NULL,
+    TF_SPEED,    /* the game's speed code c (SPEED_*, derived.h; 0 null): true when bit c of true_mask is
+                  * set, null when bit c of null_mask, else false; `tag` unused */
+    TF_CONST,    /* the truth set `truth` */
+    TF_UNKNOWN,  /* not decided here: any truth value */
+    /* operators on the one (NOT) or two values before */
+    TF_NOT, TF_AND, TF_OR,
+    TF_OP_COUNT
+};
+
+/* How a leaf reads its tag's value (and when it is null). */
+enum {
+    TV_STRING,      /* the bytes (UTF-8); null: absent, empty, "?" or "-" */
+    TV_DATE_STRING, /* the same, and null when it starts with "????" (a date column as a string) */
+    TV_NUMBER,      /* a whole number of 1 to 9 digits, else null */
+    TV_DATE,        /* a PGN date (YYYY.MM.DD, ?? for an unknown month or day) as the interval of the
+                     * days it can be: a comparison is true when it holds for every day, false when
+                     * for none, else null; no date or an unknown year is null */
+    TV_KIND_COUNT
+};
 
 typedef struct {
-    int tag;           /* the tag column (game_tag_column_name) */
-    int op;            /* TF_* */
-    bool number;       /* compare as a whole number (digits only, at most 9) with `value` */
-    double value;
-    const char *text;  /* else compare the bytes with these (UTF-8) */
+    int op;                /* TF_* */
+    int tag;               /* the tag column (game_tag_column_name), or -1: the tag named `name` */
+    int kind;              /* TV_* */
+    double value;          /* TV_NUMBER comparisons */
+    uint32_t true_mask, null_mask; /* TF_SPEED */
+    int truth;             /* TF_CONST */
+    const char *text;      /* the string, day, LIKE pattern or (TF_IN) the items one after another */
     size_t len;
+    const char *name;      /* tag == -1: the tag's name */
+    size_t name_len;
+    const int32_t *item_ends; /* TF_IN strings: where each item of `text` ends */
+    const double *numbers;    /* TF_IN numbers */
+    size_t n_items;
 } TagClause;
 
 typedef struct {
     size_t n;
-    const TagClause *clauses;
+    const TagClause *clauses; /* in postfix order: the last one's value is the condition's */
+    uint8_t *stack;           /* room for the values (as many as the program's depth), the caller's */
 } TagFilter;
 
-/* Whether every clause holds; `slots[i]` is 1 + the row of tag column i's value in `offsets` /
- * `data` (0: the game has no such tag); `speed` the game's SPEED_* code. */
-bool tag_filter_pass(const TagFilter *f, const int32_t *slots, const int32_t *offsets, const char *data,
-                     int speed);
+/* One game's tags, as the batch holds them. */
+typedef struct {
+    const int32_t *slots;         /* slots[i]: 1 + the row of tag column i's value (0: no such tag) */
+    const int32_t *value_offsets; /* the batch's tag values and names, row by row */
+    const char *values;
+    const int32_t *name_offsets;
+    const char *names;
+    size_t first, end;            /* the game's tag rows */
+    int speed;                    /* its SPEED_* code */
+} TagView;
+
+/* Whether the condition can be true for the game (see above). */
+bool tag_filter_pass(const TagFilter *f, const TagView *game);
+
+/* Whether `pattern` (TF_LIKE's form) matches s; with fold, ASCII letters ignore case as TF_ILIKE. */
+bool tag_like_match(const char *pattern, size_t plen, const char *s, size_t n, bool fold);
 
 #endif

@@ -165,9 +165,10 @@ class ParquetDatasetSink(Sink):
         self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "keys_every_ply": with_keys,
                       "final_fen": True,
                       "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
-                      # the writer thread copies the batches' columns, not the reader; half the
-                      # default batch: the batches queued for the writer thread stay small
-                      "detach": writer_thread, "batch_games": 512,
+                      # the writer reads the batches' own buffers (parquet_file.BatchFeeder: no
+                      # copies), on its thread or not; half the default batch: the batches queued
+                      # for the writer thread stay small
+                      "detach": True, "batch_games": 512,
                       # the opening columns (pgntools.openings), unless --columns leaves them out
                       "openings": not columns or any(c in columns for c in schema.OPENING_COLUMNS)}
         games_names = [c.name for c in schema.GAME_COLUMNS]
@@ -188,6 +189,7 @@ class ParquetDatasetSink(Sink):
         self.dirs = dirs
         self.games = TableParts(self.storage, dirs["games"], "games",
                                 schema.select(schema.GAME_COLUMNS, columns, ["game_id"]), compression, prefix=part_prefix)
+        self.needs.update(schema.reader_needs_of(self.games.columns))  # (movetext_hash, the counters, ...)
         moves_full = schema.move_columns(with_comment, with_fen, with_keys)
         self.moves = TableParts(self.storage, dirs["moves"], "moves",
                                 schema.select(moves_full, columns, ["game_id", "ply"]), compression, prefix=part_prefix)

@@ -1,11 +1,13 @@
 """Parquet part files of export's `games` and `moves` tables, written from the reader's batch
 columns.
 
-The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) turn each row group's leaf
-columns into page bodies; this module compresses them (zstandard for zstd, the default; pyarrow's
-codecs for snappy and gzip), frames them with page
-headers and ends the file with the footer, both in the Thrift compact protocol (thrift.py) as the
-Parquet format specifies (github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
+The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) take each batch's columns
+(`_core.BatchFeeder`: every batch-column leaf in one C call, from the batch's own buffers) and
+turn each row group into pages with their headers (`_core.encode_row_group`, one call a row
+group; compressed by zstandard for zstd, the default, or pyarrow's codecs for snappy and gzip);
+this module ends the file with the footer. Headers and footer are in the Thrift compact protocol
+(thrift.py; `_core.thrift_struct` compiled) as the Parquet format specifies
+(github.com/apache/parquet-format: parquet.thrift). The footer carries the Arrow
 schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so pyarrow, Polars and Dask read back the
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
@@ -25,11 +27,11 @@ from itertools import accumulate
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
-from pgntools._core import COLUMN_FORMATS, ColumnEncoder
+from pgntools._core import COLUMN_FORMATS, BatchColumns, BatchFeeder, ColumnEncoder, encode_row_group
+from pgntools._core import thrift_struct  # (sinks/thrift.py's, compiled: the footers)
 from pgntools.sinks.arrow_ipc import ipc_schema
 from pgntools.sinks import schema
 from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
-from pgntools.sinks.thrift import thrift_struct
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
@@ -126,24 +128,42 @@ def _bools(max_def: int) -> ColumnEncoder:
     return ColumnEncoder("plain_bool", max_def=max_def)
 
 
+def _feed(kind: str, column: Optional[str], feed, **options):
+    """A leaf's feed (encoder, batch), marked with what _core.BatchFeeder does the same with
+    in C from a batch's own buffers: (kind, batch column, options)."""
+    feed.op = (kind, column, options)
+    return feed
+
+
 def _fixed(column: str, source: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
-        return lambda enc, batch: enc.add_fixed(batch.raw[column], source, batch.raw[has_column], has_bit)
-    return lambda enc, batch: enc.add_fixed(batch.raw[column], source)
+        return _feed("fixed", column, lambda enc, batch: enc.add_fixed(batch.raw[column], source, batch.raw[has_column],
+                                                                       has_bit), source=source, has=has_column, bit=has_bit)
+    return _feed("fixed", column, lambda enc, batch: enc.add_fixed(batch.raw[column], source), source=source)
+
+
+def _filled(feed, column: Column):
+    """``feed``, refusing a batch whose column the reader did not fill (not asked for)."""
+    def checked(enc, batch: GameBatch):
+        if batch.n_games and not batch.raw[column.source.column]:
+            raise ValueError(schema.not_filled(column))
+        feed(enc, batch)
+    return checked
 
 
 def _strings(column: str, has_bit: int = 0, has_column: str = "has"):
     if has_bit:
-        return lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw[has_column], has_bit)
-    return lambda enc, batch: enc.add_strings(*batch.raw[column])
+        return _feed("strings", column, lambda enc, batch: enc.add_strings(*batch.raw[column], batch.raw[has_column],
+                                                                           has_bit), has=has_column, bit=has_bit)
+    return _feed("strings", column, lambda enc, batch: enc.add_strings(*batch.raw[column]))
 
 
 def _codes(column: str, base: int):
-    return lambda enc, batch: enc.add_codes(batch.raw[column], base)
+    return _feed("codes", column, lambda enc, batch: enc.add_codes(batch.raw[column], base), base=base)
 
 
 def _flag(bit: int, column: str = "flags"):
-    return lambda enc, batch: enc.add_flag_bits(batch.raw[column], bit)
+    return _feed("flag", column, lambda enc, batch: enc.add_flag_bits(batch.raw[column], bit), bit=bit)
 
 
 def _starts(batch: GameBatch, column: str, total: int) -> bytes:
@@ -165,6 +185,9 @@ def _game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_sequence(batch.first_game, batch.n_games)
 
 
+_feed("sequence", None, _game_ids)  # (BatchFeeder: batches that are no view only)
+
+
 def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
     n_moves = len(batch.raw["from_square"])
     if batch.ids is not None:  # a view: each game's id, once per move of it
@@ -173,6 +196,9 @@ def _move_game_ids(enc: ColumnEncoder, batch: GameBatch):
                                for g, game_id in enumerate(batch.ids)), "i64")
         return
     enc.add_game_ids(batch.raw["move_start"], n_moves, batch.first_game)
+
+
+_feed("game_ids", "move_start", _move_game_ids, aux="from_square", width=1)
 
 
 def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
@@ -186,9 +212,15 @@ def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
     enc.add_game_ids(batch.raw["position_start"], n_rows, batch.first_game)
 
 
+_feed("game_ids", "position_start", _position_game_ids, aux="position_ply", width=2)
+
+
 def _nags(enc: ColumnEncoder, batch: GameBatch):
     values = batch.raw["nag"]
     enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
+
+
+_feed("list_values", "nag", _nags, aux="nag_start", source="u8", empty_def=0)
 
 
 def _tag(index: int, as_int: bool = False):
@@ -196,7 +228,7 @@ def _tag(index: int, as_int: bool = False):
         n = batch.n_games  # tag_slots come tag by tag (see _core)
         enc.add_slotted(memoryview(batch.raw["tag_slots"])[4 * n * index:4 * n * (index + 1)],
                         *batch.raw["tag_value"], as_int=as_int)
-    return feed
+    return _feed("tag", "tag_value", feed, tag=index, as_int=as_int)
 
 
 def _tags_map(strings: str):
@@ -205,7 +237,7 @@ def _tags_map(strings: str):
         names = batch.raw["tag_name"]
         enc.add_lists(_starts(batch, "tag_start", len(names[0]) // 4 - 1), 1, strings=batch.raw[strings],
                       keep=batch.raw["tag_in_map"])
-    return feed
+    return _feed("list_strings", strings, feed, aux="tag_start", keep="tag_in_map", empty_def=1)
 
 
 def _error_starts(batch: GameBatch) -> bytes:
@@ -216,8 +248,14 @@ def _error_kinds(enc: ColumnEncoder, batch: GameBatch):
     enc.add_lists(_error_starts(batch), 1, values=batch.raw["error_kind"], source="code")
 
 
+_feed("list_values", "error_kind", _error_kinds, aux="error_start", source="code", empty_def=1)
+
+
 def _error_plies(enc: ColumnEncoder, batch: GameBatch):
     enc.add_lists(_error_starts(batch), 1, values=batch.raw["error_ply"], source="i32", zero_is_null=True)
+
+
+_feed("list_values", "error_ply", _error_plies, aux="error_start", source="i32", empty_def=1, zero_is_null=True)
 
 
 def _error_messages(enc: ColumnEncoder, batch: GameBatch):
@@ -328,6 +366,8 @@ def field(column: Column, table: str) -> Field:
         if BATCH_FORMATS.get(value_type) != COLUMN_FORMATS[source.column]:
             raise ValueError(f"column {column.name!r}: batch column {source.column!r} does not hold {value_type}")
         encoder, feed = _dict(width) if source.dictionary else _plain(width), _fixed(source.column, values, source.has, source.has_column)
+        if table == "games" and source.column in schema.FILLED_BY:  # (a run that did not ask has it empty)
+            feed = _filled(feed, column)
     elif isinstance(source, Strings):
         encoder, feed = _dict_strings if source.dictionary else _plain_strings, _strings(source.column, source.has, source.has_column)
     elif isinstance(source, Codes):
@@ -403,6 +443,13 @@ class ParquetPartFile:
         self.leaves = [leaf for field in self.fields for leaf in field.leaves]
         self.encoders = [leaf.encoder(column.nullable)
                          for field, column in zip(self.fields, self.columns) for leaf in field.leaves]
+        # the leaves fed from a batch's own buffers in one C call (BatchFeeder), and the others
+        # (a table of other rows, ``fields`` given, has no batch columns: fed in Python)
+        fast = [(encoder, leaf.feed.op) for leaf, encoder in zip(self.leaves, self.encoders)
+                if fields is None and getattr(leaf.feed, "op", None)]
+        self.feeder: Optional[BatchFeeder] = BatchFeeder(*map(list, zip(*fast))) if fast else None
+        self.python_feeds = [(leaf, encoder) for leaf, encoder in zip(self.leaves, self.encoders)
+                             if fields is not None or not getattr(leaf.feed, "op", None)]
         self.table = table
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
@@ -414,8 +461,13 @@ class ParquetPartFile:
         self.group_rows = 0
 
     def add(self, batch: GameBatch):
-        for leaf, encoder in zip(self.leaves, self.encoders):
-            leaf.feed(encoder, batch)
+        if self.feeder is not None and batch.ids is None and type(batch.raw) is BatchColumns:
+            self.feeder.add(batch.raw, batch.first_game)  # (not a view: that has ids and copied columns)
+            for leaf, encoder in self.python_feeds:
+                leaf.feed(encoder, batch)
+        else:
+            for leaf, encoder in zip(self.leaves, self.encoders):
+                leaf.feed(encoder, batch)
         self.group_rows += table_rows(self.table, batch)
 
     @property
@@ -423,13 +475,19 @@ class ParquetPartFile:
         return sum(encoder.nbytes for encoder in self.encoders)
 
     def end_row_group(self):
+        """Encodes, compresses and writes the row group: its pages in one C call (headers too),
+        one write."""
         if not self.group_rows:
             return
-        start, chunks, uncompressed = self.offset, [], 0
-        for leaf, encoder in zip(self.leaves, self.encoders):
-            chunk, size = self._column_chunk(leaf, encoder)
-            chunks.append(chunk)
-            uncompressed += size
+        pages, encoded = encode_row_group(self.encoders, self.compress)
+        start = self.offset
+        chunks, uncompressed = [], 0
+        for leaf, (dictionary, data, unpacked, packed, values, nulls, low, high) in zip(self.leaves, encoded):
+            chunks.append(self._column_chunk(leaf, None if dictionary is None else start + dictionary, start + data,
+                                             unpacked, packed, values, nulls, low, high))
+            uncompressed += unpacked
+        self.file.write(pages)
+        self.offset += len(pages)
         self.row_groups.append(RowGroup(chunks, uncompressed, self.group_rows, start, self.offset - start))
         self.rows += self.group_rows
         self.group_rows = 0
@@ -446,30 +504,9 @@ class ParquetPartFile:
                                            start=group.start + shift) for group in groups]
         self.rows += sum(group.rows for group in groups)
 
-    def _page(self, header_fields, body: bytes):
-        """Writes one page; returns (uncompressed, compressed) sizes with its header."""
-        compressed = self.compress(body) if body else body
-        header = thrift_struct([(1, "i32", header_fields[0]), (2, "i32", len(body)), (3, "i32", len(compressed)),
-                                *header_fields[1:]])
-        self.file.write(header)
-        self.file.write(compressed)
-        self.offset += len(header) + len(compressed)
-        return len(header) + len(body), len(header) + len(compressed)
-
-    def _column_chunk(self, leaf: Leaf, encoder: ColumnEncoder):
-        dictionary, data, rows, values, nulls, dict_count, low, high = encoder.finish_group()
-        dictionary_offset = None
-        uncompressed = compressed = 0
-        if dictionary is not None:
-            dictionary_offset = self.offset
-            u, c = self._page([DICTIONARY_PAGE, (7, "struct", [(1, "i32", dict_count), (2, "i32", PLAIN)])],
-                              dictionary)
-            uncompressed, compressed = uncompressed + u, compressed + c
-        data_offset = self.offset
-        value_encoding = RLE_DICTIONARY if dictionary is not None else PLAIN
-        u, c = self._page([DATA_PAGE, (5, "struct", [(1, "i32", values), (2, "i32", value_encoding),
-                                                     (3, "i32", RLE), (4, "i32", RLE)])], data)
-        uncompressed, compressed = uncompressed + u, compressed + c
+    def _column_chunk(self, leaf: Leaf, dictionary_offset: Optional[int], data_offset: int, uncompressed: int,
+                      compressed: int, values: int, nulls: int, low, high) -> ColumnChunk:
+        value_encoding = RLE_DICTIONARY if dictionary_offset is not None else PLAIN
         encodings = sorted({PLAIN, RLE, value_encoding})
         statistics = None
         if leaf.statistics:
@@ -485,7 +522,7 @@ class ParquetPartFile:
                     (3, "list", ("binary", list(leaf.path))), (4, "i32", self.codec), (5, "i64", values),
                     (6, "i64", uncompressed), (7, "i64", compressed)]
         chunk_start = dictionary_offset if dictionary_offset is not None else data_offset
-        return ColumnChunk(chunk_start, data_offset, dictionary_offset, metadata, statistics), uncompressed
+        return ColumnChunk(chunk_start, data_offset, dictionary_offset, metadata, statistics)
 
     def close(self):
         """Ends the last row group and writes the footer."""
@@ -518,9 +555,10 @@ def _arrow_schema_text(columns: Tuple[Column, ...]) -> str:
     return base64.b64encode(ipc_schema(columns)).decode()
 
 
-def _compressor(compression: str) -> Callable[[bytes], bytes]:
+def _compressor(compression: str) -> Optional[Callable[[bytes], bytes]]:
+    """The page compressor (a buffer in, bytes out; None: pages are stored as they are)."""
     if compression == "none":
-        return lambda body: body
+        return None
     if compression == "zstd":  # the default: zstandard's level 1 gives the bytes pyarrow's codec
         import zstandard       # gives, without importing pyarrow (both release the GIL)
 

@@ -310,6 +310,42 @@ def suggest(name: str, names: Sequence[str]) -> str:
     return name
 
 
+#: The batch columns of games the reader fills only when a run asks (pgntools.options.ReaderOptions:
+#: off unless a sink or the selection needs them), with the option that fills each. A run that
+#: writes, selects on or groups by a column asks for what fills it (``reader_needs``); in a run
+#: that did not, those columns are empty (so a column read without asking fails, never shows 0s).
+FILLED_BY = {"movetext_hash": "movetext_hash", "movetext_hash2": "movetext_hash",
+             "position_hash": "position_hash", "position_hash2": "position_hash",
+             "captures": "counters", "checks": "counters", "underpromotions": "counters",
+             "max_halfmove_clock": "counters", "final_fen": "final_fen", "opening_state": "openings"}
+#: The bits of the games' ``derived`` the counters fill (the others: --where-position, --material).
+COUNTED_BITS = (DERIVED_BITS["has_clock"], DERIVED_BITS["has_eval"])
+
+
+def reader_needs(column: Column) -> dict:
+    """The reader options a column of `games` needs filled (as Sink.needs: {option: True})."""
+    source = column.source
+    needs = {FILLED_BY[name]: True for name in (getattr(source, "column", None), getattr(source, "has_column", None))
+             if name in FILLED_BY}
+    if isinstance(source, Flag) and source.column == "derived" and source.bit in COUNTED_BITS:
+        needs["counters"] = True
+    return needs
+
+
+def not_filled(column: Column) -> str:
+    """The error of a column read from a batch whose run did not ask the reader to fill it."""
+    return (f"games column {column.name!r}: the reader did not fill it (the run did not ask for "
+            f"{', '.join(reader_needs(column)) or 'it'}: pgntools.sinks.schema.reader_needs)")
+
+
+def reader_needs_of(columns: Sequence[Column]) -> dict:
+    """What all these columns need from the reader."""
+    needs: dict = {}
+    for column in columns:
+        needs.update(reader_needs(column))
+    return needs
+
+
 def select(columns: Sequence[Column], wanted: Optional[Sequence[str]], keys: Sequence[str]) -> List[Column]:
     """The columns named in ``wanted`` (all when it is empty) and the ``keys``, in table order."""
     if not wanted:

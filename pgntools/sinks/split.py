@@ -24,7 +24,7 @@ from pgntools.outputs import AtomicOutput, _compressor, _file_id, input_ids
 from pgntools.reader import GameBatch
 from pgntools.sinks.base import Sink
 from pgntools.sinks.pgn import ended
-from pgntools.sinks.split_names import NameTable, Template
+from pgntools.sinks.split_names import NameTable, Template, placeholders
 
 # Columns with a value of their own for (nearly) every game: one file a game, not a split.
 NOT_FIELDS = ("game_id", "offset", "final_fen")
@@ -324,6 +324,8 @@ def split_plan(template: str, games: Optional[int], by: Optional[str], normalize
     """The plan of a split, its options checked (an OptionError, before any input is read)."""
     from pgntools.usage import OptionError
 
+    if games is None and by is None:
+        by = _field_of(template)
     if (games is None) == (by is None):
         raise OptionError("split needs one of --games N (N games a file) and --by FIELD (a file per value), "
                           "not " + ("both" if games is not None else "neither"))
@@ -337,3 +339,16 @@ def split_plan(template: str, games: Optional[int], by: Optional[str], normalize
                      tuple(p for p in others if p not in (None, "-")), {})
     plan.parsed()  # the template's mistakes, now
     return plan
+
+
+def _field_of(template: str) -> Optional[str]:
+    """The --by FIELD a template without --games or --by names: its one placeholder, when that is a
+    field (-o events/{event}.pgn means --by event); None otherwise (the usage error says what to add)."""
+    from pgntools.usage import OptionError
+
+    try:
+        names = {p[0] for p in placeholders(os.path.basename(template), template, keep_literals=True)
+                 if isinstance(p, tuple)}
+    except OptionError:
+        return None  # a malformed template: the error comes with the plan
+    return names.pop() if len(names) == 1 and names <= set(fields()) else None

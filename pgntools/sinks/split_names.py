@@ -43,11 +43,11 @@ class Template:
             raise OptionError(f"-o {text}: split writes one file per part, to a local path holding "
                               f"{{{field}}} (e.g. -o parts/{{{field}}}.pgn)")
         directory, base = os.path.split(text)
-        if _placeholders(directory, text):
+        if placeholders(directory, text):
             raise OptionError(f"-o {text}: the placeholder goes in the file name, not in the directory "
                               f"(e.g. {os.path.join('parts', '{' + field + '}.pgn')})")
         self.directory = directory or "."
-        self.pieces = _placeholders(base, text, keep_literals=True)
+        self.pieces = placeholders(base, text, keep_literals=True)
         named = [p for p in self.pieces if isinstance(p, tuple)]
         for name, spec in named:
             if name != field:
@@ -75,7 +75,7 @@ class Template:
         return os.path.join(self.directory, "".join(parts))
 
 
-def _placeholders(text: str, template: str, keep_literals: bool = False) -> list:
+def placeholders(text: str, template: str, keep_literals: bool = False) -> list:
     """The pieces of a str.format template: literal strings and (name, spec) placeholders."""
     pieces: list = []
     try:

@@ -80,6 +80,8 @@ class _Columns:
         source, batch = column.source, self.batch
         if isinstance(source, Fixed):
             values = numeric(batch, source.column, schema.arrow_type(column.type))
+            if self.table == "games" and len(values) != batch.n_games:
+                raise ValueError(schema.not_filled(column))
             return masked(values, self.bits(source.has_column), source.has) if source.has else values
         if isinstance(source, Strings):
             values = strings(batch, source.column)

@@ -1,6 +1,10 @@
 """The Thrift compact protocol, as much of it as Parquet's page headers and file footer need
 (github.com/apache/thrift: doc/specs/thrift-compact-protocol.md): structs of bool, i8, i32, i64,
 binary, struct and list fields, written from (field id, kind, value) triples.
+
+This is the protocol as specified, kept readable; the writer uses its compiled twin,
+``pgntools._core.thrift_struct`` (the same bytes, ~4x faster on the footers' column chunk
+entries; tests/test_parquet_file.py compares the two).
 """
 from __future__ import annotations
 

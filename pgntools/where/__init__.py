@@ -10,12 +10,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from pgntools import _core
 from pgntools.selection import ByIndices, take_games
-from pgntools.where.check import Checked, check, names
-from pgntools.where.parser import WhereError, parse
+from pgntools.where.errors import WhereError
 
 if TYPE_CHECKING:
     from pgntools.dedup import Candidates
+    from pgntools.where.check import Checked
+
+
+def __getattr__(name: str):  # names(): the checker (and the games table's declaration) loads on first use
+    if name == "names":
+        from pgntools.where.check import names
+
+        return names
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Choose", "Where", "WhereError", "compile_where", "names"]
 
@@ -27,9 +36,12 @@ class Where(ByIndices):
     ``tag_only``: the condition reads tags only (no field the replay fills), so it could be
     decided before the replay."""
 
-    before_replay = None  # (a Choose hands the tag conjuncts to the reader through its needs)
+    before_replay = None  # (a Choose hands the tag part to the reader through its needs: where.prefilter)
 
     def __init__(self, text: str):
+        from pgntools.where.check import check  # (a run without --where loads no checker: --dedup alone)
+        from pgntools.where.parser import parse
+
         self.text = text
         self.checked: Checked = check(parse(text), text)
 
@@ -106,15 +118,19 @@ class Choose(ByIndices):
     def needs(self) -> Dict[str, object]:
         needs = dict(self.where.needs) if self.where else {}
         if self.where is not None:
-            from pgntools.where.prefilter import tag_filter
+            from pgntools.where.prefilter import reads_tags, tag_filter
 
             clauses = tag_filter(self.where.checked)
-            if clauses:  # games that fail them are not replayed (the reader decides on their tags)
+            if clauses:  # games it cannot keep are not replayed (the reader decides on their tags)
                 needs["tag_filter"] = clauses
+                if reads_tags(clauses):
+                    needs.update(tag_columns=True, tag_values=True)
         if self.targets:  # decided by the reader at each ply (--where-position)
             needs["positions"] = self.targets
         if self.signatures:
             needs["materials"] = self.signatures
+        if self.dedup is not None:  # the keys it compares (the reader computes none unless asked)
+            needs.update(self.dedup.needs)
         if self.sample is not None or self.ordered:
             needs["numbered"] = True  # by game id: a parallel run numbers its chunks
         return needs
@@ -149,7 +165,13 @@ class Choose(ByIndices):
             offsets, lines = batch.column("offset"), batch.column("line")
             self.duplicates = [Duplicate(batch.game_id(indices[p]), batch.source, offsets[indices[p]],
                                          lines[indices[p]], repeats) for p, repeats in decision.dropped]
-        kept = [indices[p] for p in decision.kept]
+        kept = decision.kept
+        if kept == range(len(indices)):  # all kept: as they were
+            kept = indices
+        elif len(indices) == batch.n_games:  # every game a candidate: the positions are the indices
+            kept = list(kept)
+        else:
+            kept = [indices[p] for p in kept]
         if self.done:  # the games after the last one chosen were never reached: not read
             self.unread = batch.n_games - 1 - kept[-1]
         return kept
@@ -221,7 +243,7 @@ class Choose(ByIndices):
             if self.done and dropped:  # those after the last game chosen were never reached
                 last = positions[-1] if len(positions) else -1
                 dropped = [d for d in dropped if d[0] < last]
-        return Decision(list(positions), dropped)
+        return Decision(positions if isinstance(positions, range) else list(positions), dropped)
 
 
 def ids_of(batch, indices: Sequence[int]) -> bytes:
@@ -230,7 +252,7 @@ def ids_of(batch, indices: Sequence[int]) -> bytes:
 
     if batch.ids is None:
         if len(indices) == batch.n_games:
-            return array("q", range(batch.first_game, batch.first_game + batch.n_games)).tobytes()
+            return _core.id_range(batch.first_game, batch.n_games)
         first = batch.first_game
         return array("q", [first + g for g in indices]).tobytes()
     return array("q", [batch.ids[g] for g in indices]).tobytes()

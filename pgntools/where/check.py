@@ -55,8 +55,8 @@ def names() -> Dict[str, Name]:
     found = {}
     for column in schema.GAME_COLUMNS:
         name = _name_of(column)
-        if name is not None:
-            found[column.name] = name
+        if name is not None:  # (with what the reader fills it by only when asked: the hashes, the counters)
+            found[column.name] = name._replace(needs=name.needs + tuple(schema.reader_needs(column).items()))
     return found
 
 
@@ -80,6 +80,8 @@ class Checked(NamedTuple):
         needs: Dict[str, object] = {}
         for column in self.columns:
             needs.update(names()[column].needs)
+        if self.other_tags:  # tags['Name'] reads the tag rows' values (and the reader's tag filter the slots)
+            needs.update(tag_columns=True, tag_values=True)
         if "game_id" in self.columns:  # a parallel run's chunks then know their games' ids
             needs["numbered"] = True
         return needs

@@ -24,23 +24,10 @@ come from the declaration of the `games` table (pgntools.sinks.schema).
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from pgntools.errors import PgnToolsError
-
-
-class WhereError(PgnToolsError, ValueError):
-    """A --where expression that cannot be run: a syntax error, an unknown name, a type mismatch.
-    The message points at the character (a caret under the expression)."""
-
-    def __init__(self, message: str, text: str = "", pos: Optional[int] = None):
-        self.reason, self.text, self.pos = message, text, pos
-        if pos is None:
-            super().__init__(f"--where: {message}")
-        else:
-            super().__init__(f"--where: {message} (at character {pos + 1})\n  {text}\n  {' ' * pos}^")
+from pgntools.where.errors import WhereError  # (its own module: --dedup alone loads no grammar)
 
 
 # ---------------------------------------------------------------- tokens
@@ -338,4 +325,6 @@ def close_names(name: str, names: List[str]) -> Tuple[str, ...]:
     """The valid names the user likely meant (WhiteElo: white_elo; whiteelo, white_el: white_elo)."""
     key = name.replace("_", "").lower()
     exact = [n for n in names if n.replace("_", "") == key]
+    import difflib  # (only for a name that is not one: not on the start-up of a run)
+
     return tuple(exact or difflib.get_close_matches(name, names, n=3, cutoff=0.6))

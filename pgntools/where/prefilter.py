@@ -1,35 +1,51 @@
-"""The part of a --where expression the compiled reader decides before the replay: the
-conjuncts of its top-level AND that compare a tag column with a literal, and those on `speed`
-alone (the C reader's tag filter, _c/tag_filter.h). A game that fails one of them is neither
-replayed nor recorded (only counted); the whole expression is still evaluated on the games
-recorded, so each clause here only has to be true whenever its conjunct is (a necessary
-condition); those here are exact (true exactly when the conjunct is: a date with `??` parts is
-compared in C as the interval of days the evaluator makes of it), so when every conjunct has
-one the expression is decided by the reader alone (decided_by_tags).
+"""The part of a --where expression the compiled reader decides on a game's tags, before the
+replay (the C reader's tag filter, _c/tag_filter.h): a game for which the expression cannot be
+true is neither replayed nor recorded, only counted.
 
-`speed` (the reader's code of the TimeControl tag) takes one of a few values, so a conjunct on
-it alone (`speed = 'blitz'`, `speed in ('blitz', 'rapid')`, `speed like 'b%' or speed is null`,
-...) is decided exactly: it is evaluated here, once, on each value (and on null) by the batch
-evaluator itself, and the values it keeps go to C as a mask (TF_SPEED).
+The expression becomes a small program in postfix order, NOT / AND / OR over leaves, in SQL's
+three-valued logic (as evaluate.py: a null tag is unknown, a game is kept when the whole
+condition is true). The leaves the reader decides exactly, on a tag column or any tag
+(`tags['Annotator']`): a comparison with a constant, `between` two constants, `in (...)` a set of
+strings or numbers, `like` / `ilike` (Arrow's rules: its plain prefix, suffix and substring
+patterns, where a backslash is a character, and its regular-expression form, where `\\` escapes
+the next one; `ilike` only on an ASCII pattern, which the C side folds as RE2 does), `is [not]
+null`, dates compared as intervals of days; a part that reads `speed` alone (evaluated here on
+each of its few values, as a mask: TF_SPEED); a constant. Anything else (a replay field, a
+regular expression, arithmetic, a function, two columns compared) is TF_UNKNOWN, "any truth
+value": the C side then only drops the games the expression cannot keep whatever it is (a
+necessary condition), and the expression is evaluated again on the games it keeps. A program
+without TF_UNKNOWN decides the whole expression (decided_by_tags): nothing is evaluated after.
 """
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from pgntools import _core
 from pgntools.where.check import Checked, names
 from pgntools.where.parser import Node
 
-# The C enum of tag_filter.h, in its order.
-TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_PREFIX, TF_NOT_NULL, TF_SPEED = range(9)
-TF_DATE = 9  # TF_DATE + TF_LT .. TF_DATE + TF_GE: a PGN date (an interval of days) against a day
-OPS = {"<": TF_LT, "<=": TF_LE, "=": TF_EQ, "!=": TF_NE, ">": TF_GT, ">=": TF_GE}
+C = _core.TAG_FILTER_CODES
+OPS = {"<": C["LT"], "<=": C["LE"], "=": C["EQ"], "!=": C["NE"], ">": C["GT"], ">=": C["GE"]}
 FLIPPED = {"<": ">", "<=": ">=", "=": "=", "!=": "!=", ">": "<", ">=": "<="}
-EXACT = 1 << 53  # numbers compared as doubles in C: exact below this
-_PREFIX = re.compile(r"^[^%_\\]*%$")  # a LIKE pattern that is a prefix, and nothing else
 
-Clause = Tuple[int, int, bool, float, bytes]
+
+class Clause(NamedTuple):
+    """One instruction of the reader's tag filter (a TagClause of tag_filter.h)."""
+    op: int
+    tag: int = -1            # a tag column (_core.TAG_COLUMNS), or -1: the tag named `name`
+    kind: int = C["STRING"]  # how the value is read (TV_*)
+    value: float = 0.0       # a number compared with
+    true_mask: int = 0       # TF_SPEED: the speed codes for which it is true, null
+    null_mask: int = 0
+    truth: int = 0           # TF_CONST: its truth set
+    text: bytes = b""        # a string or day compared with, a LIKE pattern (tag_filter.h's form)
+    name: bytes = b""
+    items: tuple = ()        # TF_IN: sorted bytes, or sorted floats (TV_NUMBER)
+
+
+UNKNOWN = Clause(C["UNKNOWN"])
+Program = List[Clause]
 
 
 def conjuncts(node: Node) -> List[Node]:
@@ -38,29 +54,71 @@ def conjuncts(node: Node) -> List[Node]:
     return [node]
 
 
-def _tag_column(node: Node):
-    """(tag column index, type) of a column node naming a tag with a column of its own, or None."""
-    if node.kind != "column":
-        return None
-    column = names()[node.args[0]].column
-    if column.tag is None or column.tag not in _core.TAG_COLUMNS:
-        return None
-    return _core.TAG_COLUMNS.index(column.tag), names()[node.args[0]].type
+def _compiled(tree: Node) -> Tuple[Tuple[Clause, ...], bool]:
+    """The program of an expression (empty: it decides nothing) and whether it is exact. A
+    conjunct of the top-level AND that is unknown is left out (true AND unknown can be true)."""
+    program: Program = []
+    exact = True
+    for part in conjuncts(tree):
+        code = _program(part)
+        if code == [UNKNOWN]:
+            exact = False
+            continue
+        exact = exact and UNKNOWN not in code
+        program += code + ([Clause(C["AND"])] if program else [])
+    if not exact and not _can_drop(program):
+        return (), False  # (not (x and unknown): true or unknown for every game, nothing to drop)
+    return tuple(program), exact and bool(program)
 
 
-def _compare(op: str, column: Node, literal: Node) -> List[Clause]:
-    found = _tag_column(column)
-    if found is None or literal.kind != "literal":
-        return []
-    tag, type_ = found
-    value = literal.args[0]
-    if type_ == "number":
-        if isinstance(value, str) or abs(value) >= EXACT:
-            return []
-        return [(tag, OPS[op], True, float(value), b"")]
-    if type_ == "date":  # ('YYYY.MM.DD': the type check made the literal one)
-        return [(tag, TF_DATE + OPS[op], False, 0.0, str(value).encode())] if len(str(value)) == 10 else []
-    return [(tag, OPS[op], False, 0.0, str(value).encode())]
+def _not(a: int) -> int:
+    return ((a & 1) << 2) | (a & 2) | ((a & 4) >> 2)
+
+
+def _and(a: int, b: int) -> int:
+    out = 1 if (a & 1) or (b & 1) else 0
+    out |= 4 if (a & 4) and (b & 4) else 0
+    return out | (2 if ((a & 2) and (b & 6)) or ((a & 4) and (b & 2)) else 0)
+
+
+def _can_drop(program: Program) -> bool:
+    """Whether the program can leave a game without TRUE in its truth set (tag_filter.c's
+    arithmetic on the sets each part can give, its leaves taken as any value): one that cannot
+    drops nothing and is not worth running."""
+    stack: List[frozenset] = []
+    for clause in program:
+        if clause.op == C["NOT"]:
+            stack[-1] = frozenset(_not(a) for a in stack[-1])
+        elif clause.op in (C["AND"], C["OR"]):
+            b, a = stack.pop(), stack.pop()
+            if clause.op == C["AND"]:
+                stack.append(frozenset(_and(x, y) for x in a for y in b))
+            else:
+                stack.append(frozenset(_not(_and(_not(x), _not(y))) for x in a for y in b))
+        elif clause.op == C["UNKNOWN"]:
+            stack.append(frozenset([C["ANY"]]))
+        else:
+            stack.append(frozenset([C["FALSE"], C["NULL"], C["TRUE"]]))
+    return bool(stack) and any(not (truths & C["TRUE"]) for truths in stack[-1])
+
+
+def _program(node: Node) -> Program:
+    """A condition's program; [UNKNOWN] when the reader cannot decide it on the tags at all."""
+    kind, args = node.kind, node.args
+    read = _names_read(node)
+    if node.type == "bool" and read == {"speed"}:
+        return [_speed_clause(node)]
+    if node.type == "bool" and not read:
+        return [_constant(node)]
+    if kind in ("and", "or"):
+        a, b = _program(args[0]), _program(args[1])
+        if [UNKNOWN] in (a, b) and (kind == "or" or a == b):
+            return [UNKNOWN]  # (unknown OR x can always be true: nothing to decide)
+        return a + b + [Clause(C[kind.upper()])]
+    if kind == "not":
+        a = _program(args[0])
+        return a if a == [UNKNOWN] else a + [Clause(C["NOT"])]
+    return _leaf(node) or [UNKNOWN]
 
 
 def _names_read(node: Node) -> set:
@@ -78,18 +136,147 @@ def _names_read(node: Node) -> set:
     return found
 
 
-def _speed_clause(node: Node) -> List[Clause]:
-    """A conjunct that reads `speed` and nothing else, as TF_SPEED: the mask of the speed codes
-    (0: null) for which it is true."""
+# ---------------------------------------------------------------- leaves on one tag
+
+def _tag_of(node: Node) -> Optional[Tuple[int, bytes, str]]:
+    """(tag column or -1, tag name, type) of a node that is a tag's value, or None."""
+    if node.kind == "tag":
+        name = node.args[0]
+        return (_core.TAG_COLUMNS.index(name) if name in _core.TAG_COLUMNS else -1), _encoded(name), "string"
+    if node.kind == "column":
+        column = names()[node.args[0]].column
+        if column.tag in _core.TAG_COLUMNS:
+            return _core.TAG_COLUMNS.index(column.tag), b"", names()[node.args[0]].type
+    return None
+
+
+def _encoded(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # (a lone surrogate matches no tag value: UTF-8 is valid)
+
+
+def _leaf(node: Node) -> Optional[Program]:
+    kind, args = node.kind, node.args
+    if kind == "compare":
+        return _compare(*args)
+    if kind == "between":
+        value, low, high = args
+        a, b = _compare(">=", value, low) or [UNKNOWN], _compare("<=", value, high) or [UNKNOWN]
+        return None if a == b == [UNKNOWN] else a + b + [Clause(C["AND"])]
+    found = _tag_of(args[0]) if kind in ("in", "like", "is_null", "is_not_null") else None
+    if found is None:
+        return None
+    tag, name, type_ = found
+    if kind == "in":
+        return _in(tag, name, type_, args[1])
+    if kind == "like":
+        pattern = like_pattern(args[1].args[0], args[2])
+        if args[2] and not pattern.isascii():
+            return None  # (ilike folds non-ASCII letters as RE2 does: left to the evaluator)
+        kind_ = C["DATE_STRING"] if type_ == "date" else C["STRING"]
+        return [Clause(C["ILIKE" if args[2] else "LIKE"], tag, kind_, text=_encoded(pattern), name=name)]
+    if kind in ("is_null", "is_not_null"):
+        kind_ = {"number": C["NUMBER"], "date": C["DATE_STRING"]}.get(type_, C["STRING"])
+        return [Clause(C["IS_NULL" if kind == "is_null" else "NOT_NULL"], tag, kind_, name=name)]
+    return None
+
+
+def _literal(node: Node):
+    """A literal (a negated number too: `-1` is negate(1)), as (value,); None otherwise."""
+    if node.kind == "literal":
+        return (node.args[0],)
+    if node.kind == "negate":
+        inner = _literal(node.args[0])
+        if inner and isinstance(inner[0], (int, float)) and not isinstance(inner[0], bool):
+            return (-inner[0],)
+    return None
+
+
+def _compare(op: str, left: Node, right: Node) -> Optional[Program]:
+    if _literal(left):
+        op, left, right = FLIPPED[op], right, left
+    found, constant = _tag_of(left), _literal(right)
+    if found is None or constant is None:
+        return None
+    tag, name, type_ = found
+    value = constant[0]
+    if type_ == "number":  # (numbers are compared as doubles: exact for the 9-digit values a tag holds)
+        return None if isinstance(value, (str, bool)) else [Clause(OPS[op], tag, C["NUMBER"], float(value), name=name)]
+    if type_ == "date":  # ('YYYY.MM.DD': the type check made the literal one)
+        day = _encoded(str(value))
+        return [Clause(OPS[op], tag, C["DATE"], text=day, name=name)] if len(day) == 10 else None
+    return [Clause(OPS[op], tag, C["STRING"], text=_encoded(str(value)), name=name)]
+
+
+def _in(tag: int, name: bytes, type_: str, items) -> Optional[Program]:
+    values = [item.args[0] for item in items]
+    if type_ == "date":  # as the evaluator: equal to one of the days (intervals: OR's logic)
+        program: Program = []
+        for value in values:
+            day = _encoded(str(value))
+            if len(day) != 10:
+                return None
+            program += [Clause(C["EQ"], tag, C["DATE"], text=day, name=name)] + ([Clause(C["OR"])] if program else [])
+        return program
+    if type_ == "number":
+        if any(isinstance(v, (str, bool)) for v in values):
+            return None
+        return [Clause(C["IN"], tag, C["NUMBER"], name=name, items=tuple(sorted(float(v) for v in values)))]
+    return [Clause(C["IN"], tag, C["STRING"], name=name, items=tuple(sorted(_encoded(str(v)) for v in values)))]
+
+
+# LIKE patterns Arrow's match_like runs as a plain substring, prefix or suffix search (its body is
+# then taken as it is, a backslash too), tried in this order; any other runs as a regular
+# expression where a backslash makes the next character itself (a last one is dropped).
+_PLAIN = ((re.compile(r"%+([^%_]*[^\\%_])?%+"), "%{}%"), (re.compile(r"([^%_]*[^\\%_])?%+"), "{}%"),
+          (re.compile(r"%+([^%_]*)"), "%{}"))
+
+
+def like_pattern(pattern: str, ignore_case: bool) -> str:
+    """A LIKE pattern in tag_filter.h's form (% and _ wildcards, \\ before a %, _ or \\ that is
+    itself), matching what Arrow's match_like matches (ilike: never the plain searches)."""
+    if not ignore_case:
+        for form, shape in _PLAIN:
+            found = form.fullmatch(pattern)
+            if found:
+                return shape.format(_escaped(found.group(1) or ""))
+    out, escaped = [], False
+    for c in pattern:
+        if escaped or c not in "%_\\":
+            out.append(_escaped(c))
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _escaped(text: str) -> str:
+    return re.sub(r"([%_\\])", r"\\\1", text)
+
+
+# ---------------------------------------------------------------- speed, constants
+
+def _speed_clause(node: Node) -> Clause:
+    """A condition that reads `speed` and nothing else, as TF_SPEED: its truth value for each
+    speed code (0: null)."""
     try:
-        kept = [_on_value(node, name or None) is True for name in _core.SPEEDS]
+        values = [_on_value(node, name or None) for name in _core.SPEEDS]
     except _NotSimple:  # (LIKE, a regex, a function: the batch evaluator, on every value at once)
-        kept = _evaluated(node)
-    mask = sum(1 << code for code, keep in enumerate(kept) if keep)
-    if mask == (1 << len(_core.SPEEDS)) - 1:
-        return []  # true for every game: nothing to decide
+        values = _evaluated(node)
     assert len(_core.SPEEDS) <= 32
-    return [(_core.TAG_COLUMNS.index("TimeControl"), TF_SPEED, False, float(mask), b"")]
+    true_mask = sum(1 << code for code, value in enumerate(values) if value is True)
+    null_mask = sum(1 << code for code, value in enumerate(values) if value is None)
+    return Clause(C["SPEED"], true_mask=true_mask, null_mask=null_mask)
+
+
+def _constant(node: Node) -> Clause:
+    """A condition that reads no column (`true`, `1 = 1`): its value, or unknown."""
+    try:
+        value = _on_value(node, None)
+    except _NotSimple:
+        return UNKNOWN
+    return Clause(C["CONST"], truth=C["TRUE"] if value is True else C["NULL"] if value is None else C["FALSE"])
 
 
 class _NotSimple(Exception):
@@ -134,52 +321,36 @@ _COMPARE = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, 
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
-def _evaluated(node: Node) -> List[bool]:
-    """The condition on each speed code's value (code 0: null), by the batch evaluator."""
+def _evaluated(node: Node) -> list:
+    """The condition on each speed code's value (code 0: null), by the batch evaluator: True,
+    False or None."""
+    import pyarrow as pa
+
     from pgntools.sinks.arrays import text
     from pgntools.where.evaluate import Evaluation
 
     evaluation = Evaluation.__new__(Evaluation)  # (no batch: the one column is every value speed takes)
     evaluation.batch, evaluation.n, evaluation.dates = None, len(_core.SPEEDS), {}
     evaluation.columns = {"speed": evaluation.cleaned(text(_core.SPEEDS), "string")}
-    return evaluation.keep(node).to_pylist()
+    result = evaluation.eval(node)
+    if isinstance(result, pa.Scalar):
+        return [result.as_py()] * len(_core.SPEEDS)
+    return result.to_pylist()
 
 
-def _decided(node: Node) -> Tuple[List[Clause], bool]:
-    """The clauses of one conjunct, and whether they decide it exactly (true for a game exactly
-    when the conjunct is; else only whenever it is)."""
-    kind, args = node.kind, node.args
-    if node.type == "bool" and _names_read(node) == {"speed"}:
-        return _speed_clause(node), True
-    if kind == "compare":
-        op, left, right = args
-        if left.kind == "literal":
-            op, left, right = FLIPPED[op], right, left
-        clauses = _compare(op, left, right)
-        return clauses, bool(clauses)
-    if kind == "between":
-        value, low, high = args
-        clauses = _compare(">=", value, low) + _compare("<=", value, high)
-        return clauses, len(clauses) == 2
-    if kind == "like" and not args[2]:  # case-sensitive LIKE 'prefix%'
-        found = _tag_column(args[0])
-        pattern = args[1].args[0]
-        if found and found[1] == "string" and _PREFIX.match(pattern):
-            return [(found[0], TF_PREFIX, False, 0.0, pattern[:-1].encode())], True
-        return [], False
-    if kind == "is_not_null":
-        found = _tag_column(args[0])
-        if found and found[1] in ("string", "number"):
-            return [(found[0], TF_NOT_NULL, found[1] == "number", 0.0, b"")], True
-    return [], False
-
+# ---------------------------------------------------------------- the program of an expression
 
 def tag_filter(checked: Checked) -> Tuple[Clause, ...]:
     """The reader's tag filter for an expression (empty: nothing to decide before the replay)."""
-    return tuple(clause for part in conjuncts(checked.tree) for clause in _decided(part)[0])
+    return _compiled(checked.tree)[0]
 
 
 def decided_by_tags(checked: Checked) -> bool:
-    """Whether the reader's tag filter decides the whole expression: every game it keeps is one
+    """Whether the reader's tag filter decides the whole expression: the games it keeps are those
     the expression keeps (no evaluation of the games it recorded is needed)."""
-    return all(_decided(part)[1] for part in conjuncts(checked.tree))
+    return _compiled(checked.tree)[1]
+
+
+def reads_tags(program: Tuple[Clause, ...]) -> bool:
+    """Whether a program reads tag values (not only the speed or constants)."""
+    return any(clause.op < C["SPEED"] for clause in program)
