@@ -11,13 +11,30 @@ cdef extern from "chess.h":
 
 cdef extern from "position.h":
     ctypedef struct Position:
+        bb_t by_type[7]
+        bb_t by_color[2]
         uint8_t board[64]
         uint8_t turn
         uint8_t ep
+        uint8_t ep_hashed
+        uint8_t castle[2][2]
         uint8_t chess960
         uint16_t halfmove
         uint32_t fullmove
         uint64_t hash
+        bb_t checkers
+    ctypedef struct PosState:
+        uint8_t turn, ep, ep_hashed, chess960
+        uint8_t castle[2][2]
+        uint16_t halfmove
+        uint32_t fullmove
+        uint64_t hash
+        bb_t checkers
+    ctypedef struct Undo:
+        PosState state
+        move_t move
+        uint8_t captured
+    void pos_make_undo(Position *p, move_t m, Undo *u)
     ctypedef struct MoveList:
         move_t moves[256]
         int n
@@ -55,6 +72,7 @@ cdef extern from "san.h":
     int san_parse(const char *text, size_t len, SanMove *out)
     int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes) nogil
     int san_resolve(const Position *p, SanMove *sm, move_t *out)
+    move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes, int *check)
     size_t san_format(const Position *p, move_t m, char *out)
     size_t uci_format(const Position *p, move_t m, char *out)
     int uci_to_move(const Position *p, const char *text, size_t len, move_t *out)

@@ -112,12 +112,13 @@ static int64_t run_reader(bool replay, int64_t *plies)
 }
 
 /* --digest: one hash of every batch column under several option sets (validate, export's move
- * rows with comments and FENs, -o's PGN, strict, null moves and truncation), to show that a
- * change of the hot path leaves every output as it was. */
+ * rows with comments and FENs, -o's PGN, strict, null moves and truncation; sets 5 and 6 the
+ * strict and the lenient options without a move table or PGN, which the one-pass path of
+ * replay_move reads), to show that a change of the hot path leaves every output as it was. */
 static void print_digests(void)
 {
     digesting = true;
-    for (int set = 0; set < 5; set++) {
+    for (int set = 0; set < 7; set++) {
         GameOptions o;
         memset(&o, 0, sizeof o);
         o.replay = true;
@@ -134,6 +135,13 @@ static void print_digests(void)
         o.repair_truncate = set == 4;
         o.automatic_ends = set == 4 ? AUTO_END_TRUNCATE : set == 3 ? AUTO_END_ENFORCE : AUTO_END_NOTE;
         o.raw_invalid = set == 2;
+        if (set >= 5) { /* no move table, no PGN: final FEN, strict (5) or lenient (6) */
+            o.moves = o.pgn = o.comments = o.fen_every_ply = false;
+            o.tag_columns = true;
+            o.strict = set == 5;
+            o.allow_null_moves = o.repair_truncate = set == 6;
+            o.automatic_ends = set == 5 ? AUTO_END_ENFORCE : AUTO_END_TRUNCATE;
+        }
         o.movetext_hash = o.position_hash = o.counters = true; /* (every column: what validate skips too) */
         digest = 1469598103934665603ULL;
         int64_t plies, games = read_with(&o, &plies);

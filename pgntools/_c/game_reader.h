@@ -22,6 +22,8 @@ struct GameReader {
     int64_t games;
     int64_t skipped_bytes; /* text between games that is no game (prose, junk): skipped, counted */
     VEC(uint64_t) history; /* mainline hashes, for repetitions */
+    uint64_t history_seen[4]; /* a Bloom filter of the hashes since the last pawn move or capture
+                               * (replay.c, note_history): most positions are new, and not looked for */
     VEC(Level) levels;
     ByteVec movetext;
     Emitter em;
@@ -45,6 +47,7 @@ typedef struct {
     int depth;
     int ply;
     bool replaying;  /* the start position is valid and moves are being replayed */
+    bool lean;       /* no move table, clock rows, position rows or PGN: replay_move's short path */
     bool filtered;   /* its tags fail opt.tag_filter: read past (skip_movetext), counted, not recorded */
     bool stopped;    /* an error stopped the replay */
     bool need_number;

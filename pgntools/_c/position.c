@@ -281,6 +281,195 @@ void pos_make(Position *p, move_t m)
     }
 }
 
+/* ---------------------------------------------------------------- the common moves in one pass */
+
+/* Resolving a SAN move and making it read the same squares: the common shapes (e4, exd5, Nf3,
+ * Nxd5, Kf1 -- most of every game) are resolved and made here in one pass over the moving piece,
+ * its target and the king lines, without a MoveList, a SanMove or pos_make's dispatch on the
+ * move's type. Each pos_play_* returns the move made, or MOVE_NONE with the position untouched
+ * when the move is not one legal plain move of that shape (no legal or several candidates, a
+ * promotion, en passant, double check, ...): the caller then asks san_resolve, which says why. */
+
+/* Whether moving our piece from `from` to `to` uncovers a slider attack on our king at ksq (the
+ * piece is pinned and leaves the pin line): san.c's leaves_pin, on the occupancy given. */
+static inline bool uncovers_king(const Position *p, int them, int ksq, int from, int to, bb_t occ)
+{
+    bb_t line = BB_LINE[ksq][from];
+    line = line & BB(to) ? 0 : line;
+    bb_t straight = BB_ROOK_PSEUDO[ksq] & BB(from) ? ~0ULL : 0;
+    bb_t sliders = ((p->by_type[ROOK] & straight) | (p->by_type[BISHOP] & ~straight) | p->by_type[QUEEN]) &
+                   p->by_color[them] & line;
+    if (!sliders)
+        return false;
+    return (bb_attacks_along(ksq, from, occ ^ BB(from)) & sliders) != 0;
+}
+
+/* In check, only a move onto the one checker or between it and the king (ksq) can be legal for
+ * a piece other than the king; double check: the king alone moves. */
+static inline bool evades(const Position *p, int ksq, int to)
+{
+    bb_t checkers = p->checkers;
+    if (!checkers)
+        return true;
+    return !(checkers & (checkers - 1)) && (BB(to) & (BB_BETWEEN[ksq][bb_lsb(checkers)] | checkers));
+}
+
+/* The plain move of our `piece` from -> to (legal; `to` empty or an enemy piece), made as pos_make
+ * makes it, recorded in u as pos_make_undo records it. */
+static inline __attribute__((always_inline)) move_t play_plain(Position *p, int us, int piece, int from, int to, Undo *u)
+{
+    int them = us ^ 1;
+    uint8_t captured = p->board[to], pc = PIECE(us, piece);
+    move_t m = mv_make(from, to, MT_NORMAL, 0);
+    memcpy(&u->state, &p->turn, sizeof u->state);
+    u->move = m;
+    u->captured = captured;
+    uint64_t h = p->hash ^ ZOBRIST_TURN ^ ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[pc][to] ^ ZOBRIST_PIECE[captured][to];
+    if (p->ep_hashed)
+        h ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    /* the capture without a branch, as in pos_make (by_type[0] is unused) */
+    bb_t taken = BB(to) & (0 - (bb_t)(captured != 0)), moved = BB(from) | BB(to);
+    p->by_type[PIECE_TYPE(captured)] ^= taken;
+    p->by_type[piece] ^= moved;
+    p->by_color[them] ^= taken;
+    p->by_color[us] ^= moved;
+    p->board[from] = 0;
+    p->board[to] = pc;
+    uint16_t halfmove = p->halfmove;
+    halfmove += halfmove != UINT16_MAX;
+    p->halfmove = (uint16_t)(halfmove & (0u - (unsigned)!((piece == PAWN) | (captured != 0))));
+    p->ep = NO_SQ;
+    p->ep_hashed = 0;
+    p->hash = h;
+    if (any_castle_rights(p) &&
+        ((piece == KING) | ((piece == ROOK) & is_castle_square(p, from)) | ((captured != 0) & is_castle_square(p, to)))) {
+        if (captured && is_castle_square(p, to))
+            lose_castle_at(p, to);
+        if (piece == KING) {
+            clear_castle(p, us, 0);
+            clear_castle(p, us, 1);
+        } else if (piece == ROOK) {
+            lose_castle_at(p, from);
+        }
+    }
+    p->turn = (uint8_t)them;
+    p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1) */
+    p->checkers = checkers_after(p, from, to);
+    return m;
+}
+
+move_t pos_play_pawn_push(Position *p, int to, Undo *u)
+{
+    int us = p->turn, them = us ^ 1;
+    if (RANK_OF(to) == 0 || RANK_OF(to) == 7 || p->board[to]) /* a promotion, or not a push */
+        return MOVE_NONE;
+    bb_t occ = pos_occ(p), pawns = pos_pieces(p, us, PAWN), king = pos_pieces(p, us, KING);
+    /* one step or two, told apart without a branch (as good as random in an opening); the
+     * square two behind is only looked at on the double step's rank (else it may be off the
+     * board: & 63 keeps the shift defined) */
+    int back = us == WHITE ? -8 : 8, one = to + back, two = (one + back) & 63;
+    bool single = (pawns >> one) & 1;
+    bool double_step = !single & !((occ >> one) & 1) & (RANK_OF(to) == (us == WHITE ? 3 : 4)) & ((pawns >> two) & 1);
+    if (!(single | double_step) || !king)
+        return MOVE_NONE;
+    int from = single ? one : two, ksq = bb_lsb(king);
+    if (!evades(p, ksq, to) || uncovers_king(p, them, ksq, from, to, occ))
+        return MOVE_NONE;
+    move_t m = play_plain(p, us, PAWN, from, to, u);
+    /* the en-passant square, hashed only when a capture there is legal (asked only when an
+     * enemy pawn stands beside the one that stepped: rarely) */
+    int ep = one;
+    p->ep = double_step ? (uint8_t)ep : NO_SQ;
+    if (double_step & ((BB_PAWN_ATTACKS[us][ep] & pos_pieces(p, them, PAWN)) != 0) && pos_has_legal_ep(p)) {
+        p->ep_hashed = 1;
+        p->hash ^= ZOBRIST_EP[FILE_OF(ep)];
+    }
+    return m;
+}
+
+move_t pos_play_pawn_capture(Position *p, int from_file, int to, Undo *u)
+{
+    int us = p->turn, them = us ^ 1;
+    uint8_t target = p->board[to];
+    if (RANK_OF(to) == 0 || RANK_OF(to) == 7 || !target || PIECE_COLOR(target) == us) /* promotion, en passant */
+        return MOVE_NONE;
+    bb_t from_bb = pos_pieces(p, us, PAWN) & BB_PAWN_ATTACKS[them][to] & (FILE_A << from_file);
+    bb_t king = pos_pieces(p, us, KING);
+    if (!from_bb || !king) /* (one square at most: the file and the target fix it) */
+        return MOVE_NONE;
+    int from = bb_lsb(from_bb), ksq = bb_lsb(king);
+    if (!evades(p, ksq, to) || uncovers_king(p, them, ksq, from, to, pos_occ(p)))
+        return MOVE_NONE;
+    return play_plain(p, us, PAWN, from, to, u);
+}
+
+move_t pos_play_piece(Position *p, int piece, int to, Undo *u)
+{
+    int us = p->turn, them = us ^ 1;
+    bb_t ours = p->by_color[us], occ = pos_occ(p), king = ours & p->by_type[KING];
+    if ((ours & BB(to)) || !king)
+        return MOVE_NONE;
+    bb_t candidates = p->by_type[piece] & ours & BB_PIECE_PSEUDO[piece][to], seen = 0;
+    /* the ones with nothing between them and `to` (few); a knight too, with no branch on the
+     * type (as good as random): nothing is between squares a knight's step apart */
+    for (bb_t s = candidates; s;) {
+        int from = bb_pop(&s);
+        seen |= BB(from) & (0 - (bb_t)!(BB_BETWEEN[from][to] & occ));
+    }
+    candidates = seen;
+    int ksq = bb_lsb(king);
+    if (!candidates || !evades(p, ksq, to))
+        return MOVE_NONE;
+    int from = bb_lsb(candidates);
+    if (candidates & (candidates - 1)) { /* several reach `to`: exactly one may be free to go */
+        int count = 0;
+        for (bb_t s = candidates; s;) {
+            int o = bb_pop(&s);
+            if (!uncovers_king(p, them, ksq, o, to, occ))
+                from = o, count++;
+        }
+        if (count != 1)
+            return MOVE_NONE;
+    } else if (uncovers_king(p, them, ksq, from, to, occ)) {
+        return MOVE_NONE;
+    }
+    return play_plain(p, us, piece, from, to, u);
+}
+
+move_t pos_play_piece_from(Position *p, int piece, int to, bb_t from_mask, Undo *u, bb_t *others)
+{
+    int us = p->turn, them = us ^ 1;
+    bb_t ours = p->by_color[us], occ = pos_occ(p), king = ours & p->by_type[KING];
+    if ((ours & BB(to)) || !king)
+        return MOVE_NONE;
+    bb_t reach = p->by_type[piece] & ours & BB_PIECE_PSEUDO[piece][to], legal = 0;
+    int ksq = bb_lsb(king);
+    if (!reach || !evades(p, ksq, to))
+        return MOVE_NONE;
+    for (bb_t s = reach; s;) { /* every piece of the type that may legally go to `to` (the notes need them) */
+        int o = bb_pop(&s);
+        if (!(BB_BETWEEN[o][to] & occ) && !uncovers_king(p, them, ksq, o, to, occ))
+            legal |= BB(o);
+    }
+    bb_t chosen = legal & from_mask;
+    if (!chosen || (chosen & (chosen - 1)))
+        return MOVE_NONE;
+    *others = legal & ~chosen;
+    return play_plain(p, us, piece, bb_lsb(chosen), to, u);
+}
+
+move_t pos_play_king(Position *p, int to, Undo *u)
+{
+    int us = p->turn;
+    bb_t king = pos_pieces(p, us, KING);
+    if (!king || (p->by_color[us] & BB(to)))
+        return MOVE_NONE;
+    int ksq = bb_lsb(king);
+    if (!(BB_KING[ksq] & BB(to)) || pos_attacked_by(p, to, us ^ 1, pos_occ(p) ^ BB(ksq)))
+        return MOVE_NONE;
+    return play_plain(p, us, KING, ksq, to, u);
+}
+
 /* Puts piece pc on sq or takes it off (the same xor): bitboards and board only, as pos_unmake
  * restores the hash with the rest of the state. */
 static inline void toggle_piece(Position *p, int sq, uint8_t pc)

@@ -99,6 +99,18 @@ static inline void pos_make_undo(Position *p, move_t m, Undo *u)
     u->captured = mv_type(m) == MT_CASTLE ? 0 : p->board[mv_to(m)];
     pos_make(p, m);
 }
+/* A common SAN move resolved and made in one pass (position.c): a pawn push to `to`, a pawn
+ * capture from `from_file`, a knight, bishop, rook or queen (`piece`) or the king to `to`. Each
+ * returns the move, made on p and recorded in u as pos_make_undo records it; or MOVE_NONE, p
+ * untouched, when it is not exactly one legal plain move (san_resolve then says what it is). */
+move_t pos_play_pawn_push(Position *p, int to, Undo *u);
+move_t pos_play_pawn_capture(Position *p, int from_file, int to, Undo *u);
+move_t pos_play_piece(Position *p, int piece, int to, Undo *u);
+move_t pos_play_king(Position *p, int to, Undo *u);
+/* pos_play_piece with an origin written (Nbd7, R1e2): the one legal move from from_mask, and in
+ * *others the other pieces of the type that could legally go to `to` (whether the origin was
+ * needed). */
+move_t pos_play_piece_from(Position *p, int piece, int to, bb_t from_mask, Undo *u, bb_t *others);
 /* Takes back the move recorded in u (the last one made on p): p is then as before it. */
 void pos_unmake(Position *p, const Undo *u);
 uint64_t pos_perft(const Position *p, int depth);

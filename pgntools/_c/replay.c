@@ -152,6 +152,23 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
     t->col = (int64_t)(a - line_start) + 1;
 }
 
+/* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
+ * may have occurred since the last move that reset the half-move clock: false for most positions,
+ * whose repetition count is then 1 without looking back (a Bloom filter of 256 bits, emptied
+ * without a branch when the clock is 0; it never misses a position of the window
+ * pos_repetition_count looks at, which starts after that move). */
+static inline bool note_history(GameReader *r, const Position *p)
+{
+    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
+    uint64_t keep = 0 - (uint64_t)(p->halfmove != 0), bit = 1ULL << (p->hash & 63);
+    for (int i = 0; i < 4; i++)
+        r->history_seen[i] &= keep;
+    uint64_t *word = &r->history_seen[(p->hash >> 6) & 3];
+    bool seen = (*word & bit) != 0;
+    *word |= bit;
+    return seen;
+}
+
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -162,6 +179,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
+    g->lean = !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
         TagView tags = {g->tag_slot, values->offsets.data, values->data.data, names->offsets.data, names->data.data,
@@ -204,7 +222,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     r->ply_positions.len = 0;
-    VEC_PUSH_OR_FAIL(r->history, L->pos.hash, r->batch.failed);
+    memset(r->history_seen, 0, sizeof r->history_seen);
+    note_history(r, &L->pos);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
     g->need_number = true;
@@ -388,16 +407,20 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
  * (the same tests in the same order as asking everything after every move). */
 static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
 {
-    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
-    if (material_changed) {
+    bool seen = note_history(r, p);
+    /* (bitwise: whether a move took is as good as random; with a pawn, rook or queen left, the
+     * common case, no dead position is looked for) */
+    bool maybe_dead = material_changed & !(p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]);
+    if (maybe_dead) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
     } else if (p->halfmove >= 4 && !(g->played_on && p->halfmove > 150)) {
+        /* (a move that took or promoted set the clock to 0: only the others get here) */
         /* (played on past 75 moves the clock grows without bound, and a repetition scan over it
          * made a long game quadratic: the claims were noted by then) */
         if (p->halfmove >= 100)
             g->claim_fifty = true;
-        int reps = pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove);
+        int reps = seen ? pos_repetition_count(r->history.data, (int)r->history.len, p->halfmove) : 1;
         if (reps > g->derived.max_repetitions) /* (a repetition needs 4 reversible plies) */
             g->derived.max_repetitions = (uint16_t)reps;
         g->claim_threefold |= reps >= 3;
@@ -427,6 +450,37 @@ static inline void note_opening(GameReader *r, Game *g, const Position *p)
     }
 }
 
+/* A mainline move the one-pass path made (g->lean: nothing records the move itself): what
+ * replay_move's general path does after such a move, without the tests that cannot hold here
+ * (a null move, en passant, a promotion, a variation, SAN text, move rows, PGN). */
+static void lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t, move_t m, uint16_t notes, int check)
+{
+    bool took = L->undo.captured != 0; /* (a plain move: no en passant, no promotion) */
+    int ply = L->ply + 1;
+    L->has_move = true;
+    L->ply = ply;
+    int status = pos_check_status(&L->pos);
+    notes |= san_check_notes(check, status);
+    if (notes) /* most moves need none */
+        add_move_notes(r, g, notes, ply, t);
+    g->ply++;
+    if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
+        note_opening(r, g, &L->pos);
+    if (r->opt.movetext_hash)
+        gh_move(g->mainline_key, m);
+    if (status == 2) {
+        g->outcome = OUTCOME_CHECKMATE;
+        g->outcome_ply = g->ply;
+    }
+    if (r->opt.counters)
+        derived_count(&g->derived, &L->pos, m, took, status);
+    derived_reached(&g->derived, &L->pos, took, r->opt.positions, r->opt.materials);
+    track_mainline_end(r, g, &L->pos, took);
+    if (g->ply == 1)
+        g->first_move = (uint16_t)(mv_from(m) | mv_to(m) << 6 | PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
+    g->pending_ply = g->ply;
+}
+
 void replay_move(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
@@ -442,6 +496,17 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     if (!g->replaying || g->stopped)
         return;
+    bool tried = g->lean && g->depth == 0 && !g->outcome; /* the short path: most moves of validate */
+    if (tried) {
+        Level *M = &r->levels.data[0];
+        uint16_t notes;
+        int check;
+        move_t m = san_play_inline(&M->pos, text, t->alen, &M->undo, &notes, &check);
+        if (m != MOVE_NONE) {
+            lean_mainline_move(r, g, M, t, m, notes, check);
+            return;
+        }
+    }
 
     Level *L = &r->levels.data[g->depth];
     bool mainline = g->depth == 0;
@@ -454,54 +519,65 @@ void replay_move(GameReader *r, Game *g, const Token *t)
             stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
         return;
     }
-    SanMove sm;
-    move_t m = MOVE_NONE;
-    int rc = san_parse_inline(text, t->alen, &sm);
-    bool null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
-    if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
-        rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
-    else if (rc == SAN_OK)
-        rc = san_resolve(&L->pos, &sm, &m);
-    if (rc != SAN_OK) {
-        if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
-            int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
-            if (mainline) {
-                g->outcome = end;
-                g->outcome_ply = g->ply;
-            }
-            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
-        } else {
-            stop_replay(r, g, rc, ply, t, 0);
-        }
-        return;
-    }
-
     char san[16];
     size_t san_len = 0;
     bool want_san = r->opt.pgn || (mainline && r->opt.moves);
-    if (want_san && null_move) {
-        memcpy(san, "--", 2);
-        san_len = 2;
-    } else if (want_san) {
-        if (san_text_is_canonical(&sm, text, t->alen, &san_len)) { /* 2 to 4 bytes, no call */
-            san[0] = text[0], san[1] = text[1];
-            if (san_len > 2)
-                san[2] = text[2];
-            if (san_len > 3)
-                san[3] = text[3];
-        } else
-            san_len = san_format_resolved(&L->pos, m, &sm, san);
-    }
-    if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
-        if (VEC_RESERVE(r->ply_positions, 1))
-            r->ply_positions.data[r->ply_positions.len++] = L->pos;
+    bool null_move = false;
+    uint16_t written_notes = 0; /* the notes the text itself needed (sm.notes) */
+    int written_check = 0;
+    move_t m = MOVE_NONE;
+    /* most moves: resolved and made in one pass, when nothing needs the position before it */
+    if (!tried && !want_san && !(mainline && r->opt.position_rows))
+        m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
+    if (m == MOVE_NONE) {
+        SanMove sm;
+        int rc = san_parse_inline(text, t->alen, &sm);
+        null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
+        if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
+            rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
+        else if (rc == SAN_OK)
+            rc = san_resolve(&L->pos, &sm, &m);
+        if (rc != SAN_OK) {
+            if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
+                int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+                if (mainline) {
+                    g->outcome = end;
+                    g->outcome_ply = g->ply;
+                }
+                stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
+            } else {
+                stop_replay(r, g, rc, ply, t, 0);
+            }
+            return;
+        }
+        if (!null_move) {
+            written_notes = sm.notes;
+            written_check = sm.check;
+        }
+        if (want_san && null_move) {
+            memcpy(san, "--", 2);
+            san_len = 2;
+        } else if (want_san) {
+            if (san_text_is_canonical(&sm, text, t->alen, &san_len)) { /* 2 to 4 bytes, no call */
+                san[0] = text[0], san[1] = text[1];
+                if (san_len > 2)
+                    san[2] = text[2];
+                if (san_len > 3)
+                    san[3] = text[3];
+            } else
+                san_len = san_format_resolved(&L->pos, m, &sm, san);
+        }
+        if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
+            if (VEC_RESERVE(r->ply_positions, 1))
+                r->ply_positions.data[r->ply_positions.len++] = L->pos;
+            else
+                r->batch.failed = true;
+        }
+        if (null_move)
+            make_null_move(&L->pos, &L->undo);
         else
-            r->batch.failed = true;
+            pos_make_undo(&L->pos, m, &L->undo);
     }
-    if (null_move)
-        make_null_move(&L->pos, &L->undo);
-    else
-        pos_make_undo(&L->pos, m, &L->undo);
     /* (bitwise: whether a move takes is as good as random) */
     bool took = (L->undo.captured != 0) | (mv_type(m) == MT_EN_PASSANT);
     bool material_changed = took | (mv_type(m) == MT_PROMOTION);
@@ -510,7 +586,7 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     int status = pos_check_status(&L->pos);
     if (want_san && status)
         san[san_len++] = status == 2 ? '#' : '+';
-    uint16_t notes = null_move ? 0 : sm.notes | san_check_notes(sm.check, status);
+    uint16_t notes = null_move ? 0 : written_notes | san_check_notes(written_check, status);
     if (notes) /* most moves need none */
         add_move_notes(r, g, notes, ply, t);
 

@@ -95,6 +95,67 @@ static inline bool san_text_is_canonical(const SanMove *sm, const char *s, size_
     *core = n;
     return true;
 }
+
+/* The notes an origin written for a piece (Nbd7, R1e2) needs: over-disambiguation when the file
+ * or rank written was not needed to tell the move from the others (the pieces of its type that
+ * could legally go to the same square), as canonical SAN decides it (san_format_base). */
+static inline uint16_t san_origin_notes(int from, bb_t others, bool file_written)
+{
+    bool need_file = false, need_rank = false;
+    if (others) {
+        bool same_file = (others & (FILE_A << FILE_OF(from))) != 0;
+        bool same_rank = (others & (RANK_1 << (8 * RANK_OF(from)))) != 0;
+        need_file = !same_file || same_rank;
+        need_rank = same_file;
+    }
+    return (file_written ? need_file : need_rank) ? 0 : NOTE_OVER_DISAMBIGUATION;
+}
+
+/* The common SAN shapes (e4, exd5, Nf3, Nxd5, and with one origin Nbd7, R1xe2), with or without
+ * one check marker (+ or #), resolved and made in one pass (pos_play_*): the move, made on p and
+ * recorded in u, with the notes san_resolve would give it (a capture marker missing or wrong, an
+ * origin not needed) in *notes and the marker written (0, 1 '+', 2 '#') in *check; MOVE_NONE,
+ * p untouched, for any other text, or when it is not one legal plain move (san_parse and
+ * san_resolve then read it, and say what it is). */
+static inline move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes, int *check)
+{
+    /* the marker taken off without a branch (a check is as good as random) */
+    bool plus = s[n - 1] == '+', mate = s[n - 1] == '#';
+    n -= plus | mate;
+    if (n < 2 || n > 5 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
+        return MOVE_NONE;
+    int to = SQ(s[n - 2] - 'a', s[n - 1] - '1');
+    *notes = 0;
+    *check = plus + 2 * mate;
+    if (n == 2)
+        return pos_play_pawn_push(p, to, u);
+    int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
+    bool capture = s[n - 3] == 'x';
+    if (piece > PAWN) {
+        size_t origin = n - 3 - capture; /* bytes between the letter and the 'x' or the target */
+        move_t m;
+        if (origin == 0) {
+            m = piece == KING ? pos_play_king(p, to, u) : pos_play_piece(p, piece, to, u);
+        } else if (origin == 1 && piece != KING) {
+            char c = s[1];
+            bool file = c >= 'a' && c <= 'h';
+            if (!file && (c < '1' || c > '8'))
+                return MOVE_NONE;
+            bb_t others, mask = file ? FILE_A << (c - 'a') : RANK_1 << (8 * (c - '1'));
+            m = pos_play_piece_from(p, piece, to, mask, u, &others);
+            if (m != MOVE_NONE)
+                *notes = san_origin_notes(mv_from(m), others, file);
+        } else {
+            return MOVE_NONE;
+        }
+        if (m != MOVE_NONE && (u->captured != 0) != capture)
+            *notes |= capture ? NOTE_WRONG_CAPTURE_MARKER : NOTE_MISSING_CAPTURE_MARKER;
+        return m;
+    }
+    if (n == 4 && capture && s[0] >= 'a' && s[0] <= 'h')
+        return pos_play_pawn_capture(p, s[0] - 'a', to, u);
+    return MOVE_NONE;
+}
 /* Finds the one legal move; on success may add notes (over-disambiguation, check markers). */
 int san_resolve(const Position *p, SanMove *sm, move_t *out);
 /* Both steps. */
