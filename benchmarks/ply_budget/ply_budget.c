@@ -27,13 +27,7 @@
 #include "game.h"
 #include "game_hash.h"
 #include "game_reader.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: the machine is shared */
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "../bench_input.h"
 
 static char *buf;
 static size_t buf_len;
@@ -360,18 +354,7 @@ int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/corpora/bench/master-games-30k.pgn";
     int runs = argc > 2 ? atoi(argv[2]) : 7;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        return 2;
-    }
-    fseek(f, 0, SEEK_END);
-    buf_len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc(buf_len + 1);
-    if (fread(buf, 1, buf_len, f) != buf_len)
-        return 2;
-    fclose(f);
+    buf = load_file(path, &buf_len);
     int64_t plies;
     int64_t games = run_reader(true, &plies);
     if (runs == 0) { /* --digest */
