@@ -446,6 +446,17 @@ static inline size_t comment_stop(const unsigned char *b, size_t j, size_t n)
     return n;
 }
 
+/* A token starting at byte i: where it is (line, column, first on its line) and nothing else yet. */
+static inline void token_begin(const Scanner *s, Token *t, size_t i)
+{
+    t->start = i;
+    t->line = s->line;
+    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
+    t->line_start = s->line != s->last_token_line;
+    t->value = 0;
+    t->a = t->alen = t->b = t->blen = 0;
+}
+
 /* The token at a '{' that tok_scan reached (no space, byte order mark or escape line before it):
  * the token tok_next_slow would make, without its detour; a comment on one line with no brace
  * inside (a Lichess export has one after every move) ends at the first '}', found in one pass. */
@@ -453,12 +464,7 @@ int tok_comment(Scanner *s, Token *t)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
     size_t i = s->pos, n = s->len;
-    t->start = i;
-    t->line = s->line;
-    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
-    t->line_start = s->line != s->last_token_line;
-    t->value = 0;
-    t->a = t->alen = t->b = t->blen = 0;
+    token_begin(s, t, i);
     size_t stop = comment_stop(b, i + 1, n);
     if (stop < n && b[stop] == '}') { /* what scan_brace_comment's searches find for it */
         t->a = i + 1;
@@ -504,12 +510,7 @@ int tok_next_slow(Scanner *s, Token *t)
         break;
     }
     size_t i = s->pos;
-    t->start = i;
-    t->line = s->line;
-    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
-    t->line_start = s->line != s->last_token_line;
-    t->value = 0;
-    t->a = t->alen = t->b = t->blen = 0;
+    token_begin(s, t, i);
     switch (b[i]) {
     case '[': return scan_tag(s, t);
     case '{': return scan_brace_comment(s, t);
