@@ -105,7 +105,7 @@ def test_positions_dataset_on_the_cluster(tmp_path, cluster):
     order = [("game_id", "ascending"), ("ply", "ascending")]
     ta = ds.dataset(str(a / "positions"), format="parquet").to_table().sort_by(order)
     tb = ds.dataset(str(b / "positions"), format="parquet").to_table().sort_by(order)
-    assert ta.num_rows > 100 and ta.equals(tb)
+    assert ta.num_rows > (100 if CORPORA.is_dir() else 10) and ta.equals(tb)  # (4 plies of each game)
     names = sorted(p.name for p in (b / "positions").iterdir())
     assert len(names) > 1 and names == [f"part-{i:05d}.parquet" for i in range(len(names))]
 

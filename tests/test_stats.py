@@ -109,9 +109,11 @@ def test_html_renders_with_expected_charts(tmp_path):
     assert charts["results"].count('class="bar"') == sum(1 for k, v in doc["results"].items() if k != "none" or v)
     assert charts["validity"].count('class="bar"') == len(doc["validity"])
     assert charts["eco"].count('class="bar"') == len(doc["eco"]["top"])
-    if doc["clock_usage"]["by_move"]:
-        rows = [r for r in doc["clock_usage"]["by_move"] if r["clocks"] >= 5]
+    rows = [r for r in doc["clock_usage"]["by_move"] if r["clocks"] >= 5]  # (a move with 5 clocks: a point)
+    if rows:
         assert charts["clock_usage"].count("point\"") == len(rows)
+    else:  # (the sample without the corpora: no move has 5 clocks)
+        assert "clock_usage" not in charts and "No move has a [%clk] clock." in dom
     assert os.path.getsize(html) < 2 << 20
 
 

@@ -265,7 +265,7 @@ def test_the_reader_decides_as_the_evaluator_on_every_corpus_file(path):
 
 CLI_EXPRESSIONS = ["white in ('Aronian,L', 'Anand,V', 'DrNykterstein', 'a')", "event like '%Olympiad%' or event like '%a%'",
                    "not (event like 'Rated%')", "tags['Annotator'] is null and white_elo >= 2600 or black_elo >= 2700",
-                   "white_elo between 2600 and 2700 and ply_count > 60"]
+                   "white_elo between 1000 and 2500 and ply_count > 2"]
 
 
 @pytest.mark.parametrize("expression", CLI_EXPRESSIONS)
