@@ -94,8 +94,8 @@ def _game_facts(game):
 
 
 def _agree(path, **options):
-    """The reader without a move table (the one-pass path: validate, to-fen) and with one (the
-    general path: what the differential tests compare with python-chess) say the same of every game."""
+    """The reader without a move table (the one-pass path's short mainline path: validate, to-fen)
+    and with one (what the differential tests compare with python-chess) say the same of every game."""
     fast = [_game_facts(g) for g in read_games(str(path), moves=False, comments=False, final_fen=True, **options)]
     general = [_game_facts(g) for g in read_games(str(path), moves=True, comments=False, final_fen=True, **options)]
     assert fast == general
@@ -122,3 +122,32 @@ def test_reader_without_moves_agrees_with_the_general_path(options):
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in LARGE])
 def test_reader_without_moves_agrees_with_the_general_path_on_every_corpus_game(path, options):
     _agree(path, **options)
+
+
+def _assert_canonical_san(games):
+    """Each move row's SAN is what the formatter (san_format, its own path) writes for its UCI."""
+    for game in games:
+        if not game.start_fen:
+            continue
+        board = _core.Board.from_fen(game.start_fen, chess960=bool(game.chess960))
+        for move in game.moves:
+            assert move.san == board.san(move.uci), (game.index, move)
+            board.push_uci(move.uci)
+
+
+def test_move_rows_take_the_text_as_san_only_when_it_is_canonical(tmp_path):
+    """The move rows of the one-pass path: the text without its check marker when the move needed
+    no note (e4, exd5, Nbd2 where the file is needed), formatted again when it did (Ngf3 where Nf3
+    is unique, N1d2 where the file tells, Ne5 taking), the marker from the position."""
+    path = tmp_path / "shapes.pgn"
+    path.write_text("1. e4+ d5 2. ed5 Nf6 3. Ngf3 Nxd5 4. d3 e5 5. N1d2 Nc6 6. Ne5 Nxe5 7. Nf3 Nxf3 8. gxf3+ *\n")
+    (game,) = read_games(str(path), moves=True)
+    assert [m.san for m in game.moves] == ["e4", "d5", "exd5", "Nf6", "Nf3", "Nxd5", "d3", "e5", "Nbd2", "Nc6",
+                                           "Nxe5", "Nxe5", "Nf3", "Nxf3+", "gxf3"]
+    _assert_canonical_san([game])
+
+
+def test_move_rows_san_is_canonical_on_every_small_corpus_game():
+    assert SMALL, "no corpus files found"
+    for path in SMALL:
+        _assert_canonical_san(read_games(str(path), moves=True, comments=False))

@@ -450,6 +450,20 @@ static inline void note_opening(GameReader *r, Game *g, const Position *p)
     }
 }
 
+/* The canonical SAN of a move san_play_inline made without a note (e4, exd5, Nf3, Nxd5, Kf1,
+ * and Nbd7 / R1xe2 where that origin is the one SAN writes): its text less the check marker,
+ * which the caller adds from the position. False when a note was needed (the text is not SAN). */
+static inline bool san_mainline_text(const char *text, size_t n, uint16_t notes, char san[16], size_t *len)
+{
+    if (notes)
+        return false;
+    n -= text[n - 1] == '+' || text[n - 1] == '#';
+    for (size_t i = 0; i < 5; i++) /* (2 to 5 bytes; no call to memcpy) */
+        san[i] = i < n ? text[i] : 0;
+    *len = n;
+    return true;
+}
+
 /* A mainline move the one-pass path made (g->lean: nothing records the move itself): what
  * replay_move's general path does after such a move, without the tests that cannot hold here
  * (a null move, en passant, a promotion, a variation, SAN text, move rows, PGN). */
@@ -526,9 +540,16 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     uint16_t written_notes = 0; /* the notes the text itself needed (sm.notes) */
     int written_check = 0;
     move_t m = MOVE_NONE;
-    /* most moves: resolved and made in one pass, when nothing needs the position before it */
-    if (!tried && !want_san && !(mainline && r->opt.position_rows))
+    /* most moves: resolved and made in one pass, when nothing needs the position before it; a
+     * mainline move's SAN (move rows, PGN) too, when the one pass needed no note: its text, but
+     * for the check marker, is the canonical SAN then (san_mainline_text) */
+    if (!tried && (!want_san || mainline) && !(mainline && r->opt.position_rows)) {
         m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
+        if (m != MOVE_NONE && want_san && !san_mainline_text(text, t->alen, written_notes, san, &san_len)) {
+            pos_unmake(&L->pos, &L->undo); /* Nbd7 where Nd7 is unique, ...: formatted below */
+            m = MOVE_NONE;
+        }
+    }
     if (m == MOVE_NONE) {
         SanMove sm;
         int rc = san_parse_inline(text, t->alen, &sm);
