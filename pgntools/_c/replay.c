@@ -298,6 +298,17 @@ static void finish_pending(GameReader *r, Game *g)
     g->pending = false;
 }
 
+/* A move row's UCI (as uci_format_squares), inline: no call a ply. */
+static inline size_t uci_text(int from, int to, int promo, char *out)
+{
+    out[0] = (char)('a' + FILE_OF(from));
+    out[1] = (char)('1' + RANK_OF(from));
+    out[2] = (char)('a' + FILE_OF(to));
+    out[3] = (char)('1' + RANK_OF(to));
+    out[4] = promo ? (char)(PIECE_LETTERS[promo] + 32) : 0;
+    return 4 + (promo != 0);
+}
+
 /* The move row, from the position after the move and what the move changed (u). */
 static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u,
                           const char san[16], size_t san_len, int status)
@@ -332,7 +343,7 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     COL_PUT(b, M_FLAGS, uint8_t, flags);
     COL_PUT(b, M_HALFMOVE, uint16_t, after->halfmove);
     COL_PUT(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
-    size_t uci_len = m == MOVE_NONE ? 4 : uci_format_squares(from, uci_to, mv_promo(m), text);
+    size_t uci_len = m == MOVE_NONE ? 4 : uci_text(from, uci_to, mv_promo(m), text);
     if (m == MOVE_NONE)
         memcpy(text, "0000", 4);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
