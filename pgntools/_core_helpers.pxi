@@ -100,42 +100,56 @@ cdef int _play_text(char *text, int shape, int to):
     return n
 
 
-cdef long _check_play_node(const Position *pos, int depth, int shapes, long *made) except -1:
-    """Every text of san_play_inline's shapes at pos against san_parse + san_resolve + pos_make_undo."""
-    cdef char text[8]
-    cdef int to, shape, n, suffix, check = 0
+cdef int _check_play_text(const Position *pos, char *text, int n, long *made) except -1:
+    """One text at pos: san_play_inline against san_parse + san_resolve + pos_make_undo."""
+    cdef int check = 0
     cdef Position fast, slow
     cdef Undo fu, su
     cdef SanMove sm
     cdef move_t fm, sm_move = 0
     cdef uint16_t notes = 0
+    fast = pos[0]
+    fm = san_play_inline(&fast, text, n, &fu, &notes, &check)
+    if fm == 0:
+        if not _same_position(&fast, pos):
+            raise AssertionError(f"{text[:n].decode()}: not made, yet the position changed")
+        return 0
+    made[0] += 1
+    slow = pos[0]
+    if san_parse(text, n, &sm) != SAN_OK or san_resolve(&slow, &sm, &sm_move) != SAN_OK or sm_move != fm:
+        raise AssertionError(f"{text[:n].decode()}: made {fm}, san_resolve says otherwise")
+    if sm.notes != notes or sm.check != check:
+        raise AssertionError(f"{text[:n].decode()}: notes {notes} check {check}, san_resolve's {sm.notes} {sm.check}")
+    pos_make_undo(&slow, fm, &su)
+    if not _same_position(&fast, &slow) or not _same_state(&fu.state, &su.state) or fu.move != su.move \
+            or fu.captured != su.captured:
+        raise AssertionError(f"{text[:n].decode()}: made otherwise than pos_make_undo")
+    return 0
+
+
+cdef long _check_play_node(const Position *pos, int depth, int shapes, long *made) except -1:
+    """Every text of san_play_inline's shapes at pos against san_parse + san_resolve + pos_make_undo:
+    to every square, and O-O, O-O-O (each bare, with + and with #)."""
+    cdef char text[8]
+    cdef int to, shape, n, suffix
     cdef long texts = 0
+    cdef Position slow
     cdef MoveList ml
     cdef int i
-    for to in range(64):
-        for shape in range(shapes * 3):  # each bare, with + and with #
-            suffix = shape // shapes
-            n = _play_text(text, shape % shapes, to)
+    for to in range(65):  # 64: castling
+        for shape in range(shapes * 3 if to < 64 else 6):  # each bare, with + and with #
+            if to < 64:
+                suffix = shape // shapes
+                n = _play_text(text, shape % shapes, to)
+            else:
+                suffix = shape // 2
+                n = 3 if shape % 2 == 0 else 5
+                memcpy(text, b"O-O-O", n)
             if suffix:
                 text[n] = b"+" if suffix == 1 else b"#"
                 n += 1
             texts += 1
-            fast = pos[0]
-            fm = san_play_inline(&fast, text, n, &fu, &notes, &check)
-            if fm == 0:
-                if not _same_position(&fast, pos):
-                    raise AssertionError(f"{text[:n].decode()}: not made, yet the position changed")
-                continue
-            made[0] += 1
-            slow = pos[0]
-            if san_parse(text, n, &sm) != SAN_OK or san_resolve(&slow, &sm, &sm_move) != SAN_OK or sm_move != fm:
-                raise AssertionError(f"{text[:n].decode()}: made {fm}, san_resolve says otherwise")
-            if sm.notes != notes or sm.check != check:
-                raise AssertionError(f"{text[:n].decode()}: notes {notes} check {check}, san_resolve's {sm.notes} {sm.check}")
-            pos_make_undo(&slow, fm, &su)
-            if not _same_position(&fast, &slow) or not _same_state(&fu.state, &su.state) or fu.move != su.move \
-                    or fu.captured != su.captured:
-                raise AssertionError(f"{text[:n].decode()}: made otherwise than pos_make_undo")
+            _check_play_text(pos, text, n, made)
     if depth > 1:
         pos_gen_legal(pos, &ml, GEN_ALL, <bb_t>-1, <bb_t>-1)
         for i in range(ml.n):
@@ -145,10 +159,10 @@ cdef long _check_play_node(const Position *pos, int depth, int shapes, long *mad
     return texts
 
 
-def check_play_inline(str fen, int depth, bint chess960=False, bint origins=False):
+def check_play_inline(str fen, int depth, bint chess960=False, bint origins=False, bint castling_only=False):
     """Test helper: at every node of fen's move tree to `depth` (1: the position alone), every text
     of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square; with `origins` also
-    Nbf3, N1xf3, ...; each bare, with + and with #) is tried: a move it makes must be
+    Nbf3, N1xf3, ...; O-O and O-O-O, alone with `castling_only`; each bare, with + and with #) is tried: a move it makes must be
     san_resolve's, with its notes, made exactly as pos_make_undo makes it; one it declines must
     leave the position as it was. Returns (texts tried, moves made)."""
     cdef Position pos
@@ -156,5 +170,5 @@ def check_play_inline(str fen, int depth, bint chess960=False, bint origins=Fals
     data = fen.encode()
     if fen_parse(&pos, data, len(data), chess960) != 0:
         raise ValueError(f"bad FEN {fen!r}")
-    texts = _check_play_node(&pos, depth, 179 if origins else 19, &made)
+    texts = _check_play_node(&pos, depth, 0 if castling_only else 179 if origins else 19, &made)
     return texts, made

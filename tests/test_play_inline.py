@@ -1,7 +1,7 @@
 """The replay's one-pass path (san_play_inline: the common SAN shapes resolved and made together)
 against the general one (san_parse + san_resolve + pos_make_undo), exhaustively: at every node of
-each position's move tree, every text of those shapes to every square (e4, Nf3, Nxf3, exf3), bare
-and with a check marker (e4+, Nf3#).
+each position's move tree, every text of those shapes to every square (e4, Nf3, Nxf3, exf3) and
+castling (O-O, O-O-O), bare and with a check marker (e4+, Nf3#, O-O+).
 A move the one-pass path makes must be the one san_resolve finds, with the same notes and check
 marker, and the position and undo record after it must be pos_make_undo's to the bit (hash,
 checkers, en passant, castling rights, clocks); a text it declines must leave the position
@@ -56,8 +56,46 @@ def test_one_pass_matches_resolve_and_make_chess960(fen, depth):
 def test_one_pass_declines_what_it_cannot_make():
     # double check: only the king may move, and Rh2/Rxa1 are left to san_resolve
     texts, made = _core.check_play_inline("4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1", 1)
-    assert texts == 64 * 19 * 3
+    assert texts == 64 * 19 * 3 + 6  # (and O-O, O-O-O: bare, + and #)
     assert made >= 1  # a king step out of both checks
+
+
+# castling in one pass: rights on either side or both, a crossed square attacked, the king in
+# check, a piece between, Chess960 starts (king or rook already on its target), checks by the rook
+CASTLING_CASES = [
+    ("both-sides", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3),
+    ("crossed-square-attacked", "r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1", 2),
+    ("b-file-attacked", "1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", 2),
+    ("in-check", "r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1", 2),
+    ("piece-between", "rn2k1nr/8/8/8/8/8/8/RN2K1NR b KQkq - 0 1", 2),
+    ("rook-gives-check", "5k2/8/8/8/8/8/8/4K2R w K - 0 1", 2),
+    ("mate-by-castling", "8/8/8/8/8/8/7R/1k2K2R w K - 0 1", 1),
+]
+CHESS960_CASTLING = [
+    ("960-king-on-g", "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", 2),
+    ("960-rook-shield", "q5k1/8/8/8/8/8/8/3RKR2 w FD - 0 1", 2),
+    ("960-adjacent", "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", 2),
+]
+
+
+@pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in CASTLING_CASES])
+def test_one_pass_castling_matches_resolve_and_make(fen, depth):
+    texts, made = _core.check_play_inline(fen, depth)
+    assert made > 0
+
+
+@pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in CHESS960_CASTLING])
+def test_one_pass_castling_matches_resolve_and_make_chess960(fen, depth):
+    texts, made = _core.check_play_inline(fen, depth, chess960=True)
+    assert made > 0
+
+
+def test_one_pass_castles():
+    # the castling texts alone: O-O and O-O-O, each bare, with + and with #, are made in one pass
+    # where both are legal, and declined where the king is in check or the rights are gone
+    assert _core.check_play_inline("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 1, castling_only=True) == (6, 6)
+    assert _core.check_play_inline("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1", 1, castling_only=True) == (6, 0)
+    assert _core.check_play_inline("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", 1, castling_only=True) == (6, 3)
 
 
 # an origin written (Nbd7, R1xe2): the move, and whether the origin was needed (the

@@ -41,7 +41,7 @@ static bb_t pinned_pieces(const Position *p, int color, int ksq)
 
 /* Whether the king on ksq (not in check) may castle with the rook on rsq = castle[us][side]:
  * the squares both cross are empty, and none the king crosses or lands on is attacked. */
-static bool castling_legal(const Position *p, int ksq, int side, int rsq)
+bool pos_castling_legal(const Position *p, int ksq, int side, int rsq)
 {
     int us = p->turn;
     bb_t occ = pos_occ(p);
@@ -64,7 +64,7 @@ static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
 {
     for (int side = 0; side < 2; side++) {
         int rsq = p->castle[p->turn][side];
-        if (rsq != NO_SQ && (BB(rsq) & to_mask) && castling_legal(p, ksq, side, rsq))
+        if (rsq != NO_SQ && (BB(rsq) & to_mask) && pos_castling_legal(p, ksq, side, rsq))
             add(ml, ksq, rsq, MT_CASTLE, 0);
     }
 }
@@ -75,7 +75,7 @@ int pos_gen_castling_to(const Position *p, int rsq, move_t *out)
     if (ksq == NO_SQ || p->checkers)
         return 0;
     for (int side = 0; side < 2; side++) {
-        if (p->castle[p->turn][side] == rsq && rsq != NO_SQ && castling_legal(p, ksq, side, rsq)) {
+        if (p->castle[p->turn][side] == rsq && rsq != NO_SQ && pos_castling_legal(p, ksq, side, rsq)) {
             *out = mv_make(ksq, rsq, MT_CASTLE, 0);
             count++;
         }

@@ -470,6 +470,24 @@ move_t pos_play_king(Position *p, int to, Undo *u)
     return play_plain(p, us, KING, ksq, to, u);
 }
 
+move_t pos_play_castle(Position *p, int side, Undo *u)
+{
+    int us = p->turn, rsq = p->castle[us][side];
+    bb_t king = pos_pieces(p, us, KING);
+    /* (a right on the same rook for both sides, which no legal position has: san_resolve's) */
+    if (rsq == NO_SQ || rsq == p->castle[us][side ^ 1] || !king || p->checkers)
+        return MOVE_NONE;
+    int ksq = bb_lsb(king);
+    if (!pos_castling_legal(p, ksq, side, rsq))
+        return MOVE_NONE;
+    move_t m = mv_make(ksq, rsq, MT_CASTLE, 0);
+    memcpy(&u->state, &p->turn, sizeof u->state);
+    u->move = m;
+    u->captured = 0;
+    make_special(p, m);
+    return m;
+}
+
 /* Puts piece pc on sq or takes it off (the same xor): bitboards and board only, as pos_unmake
  * restores the hash with the rest of the state. */
 static inline void toggle_piece(Position *p, int sq, uint8_t pc)

@@ -60,6 +60,8 @@ bool pos_has_legal_move(const Position *p);
  * king's square to rsq, finds them, without the rest of generation): their count, the last in
  * *out. */
 int pos_gen_castling_to(const Position *p, int rsq, move_t *out);
+/* Whether the king on ksq (not in check) may castle with the rook on rsq = castle[turn][side]. */
+bool pos_castling_legal(const Position *p, int ksq, int side, int rsq);
 bool pos_has_legal_ep(const Position *p);
 void pos_make(Position *p, move_t m); /* m must be legal; callers copy the position to undo */
 
@@ -107,6 +109,9 @@ move_t pos_play_pawn_push(Position *p, int to, Undo *u);
 move_t pos_play_pawn_capture(Position *p, int from_file, int to, Undo *u);
 move_t pos_play_piece(Position *p, int piece, int to, Undo *u);
 move_t pos_play_king(Position *p, int to, Undo *u);
+/* Castling on `side` (0 king side, 1 queen side: O-O, O-O-O) as san_resolve finds it and
+ * pos_make_undo makes it. */
+move_t pos_play_castle(Position *p, int side, Undo *u);
 /* pos_play_piece with an origin written (Nbd7, R1e2): the one legal move from from_mask, and in
  * *others the other pieces of the type that could legally go to `to` (whether the origin was
  * needed). */

@@ -111,6 +111,18 @@ static inline uint16_t san_origin_notes(int from, bb_t others, bool file_written
     return (file_written ? need_file : need_rank) ? 0 : NOTE_OVER_DISAMBIGUATION;
 }
 
+/* O-O and O-O-O (n bytes, the check marker taken off; zeros are san_parse's, with their note)
+ * for san_play_inline: castling made in one pass, or MOVE_NONE, p untouched. */
+static inline move_t san_play_castle_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes,
+                                            int *check, int marker)
+{
+    if (!(n == 3 || n == 5) || memcmp(s, "O-O-O", n) != 0)
+        return MOVE_NONE;
+    *notes = 0;
+    *check = marker;
+    return pos_play_castle(p, n == 5, u);
+}
+
 /* The common SAN shapes (e4, exd5, Nf3, Nxd5, and with one origin Nbd7, R1xe2), with or without
  * one check marker (+ or #), resolved and made in one pass (pos_play_*): the move, made on p and
  * recorded in u, with the notes san_resolve would give it (a capture marker missing or wrong, an
@@ -123,7 +135,7 @@ static inline move_t san_play_inline(Position *p, const char *s, size_t n, Undo 
     bool plus = s[n - 1] == '+', mate = s[n - 1] == '#';
     n -= plus | mate;
     if (n < 2 || n > 5 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
-        return MOVE_NONE;
+        return san_play_castle_inline(p, s, n, u, notes, check, plus + 2 * mate);
     int to = SQ(s[n - 2] - 'a', s[n - 1] - '1');
     *notes = 0;
     *check = plus + 2 * mate;
