@@ -526,9 +526,20 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     uint16_t written_notes = 0; /* the notes the text itself needed (sm.notes) */
     int written_check = 0;
     move_t m = MOVE_NONE;
-    /* most moves: resolved and made in one pass, when nothing needs the position before it */
-    if (!tried && !want_san && !(mainline && r->opt.position_rows))
+    /* most moves: resolved and made in one pass, when nothing needs the position before it; the
+     * PGN's SAN then is the text itself (without its marker) when the pass gave no note: those
+     * shapes are canonical unless an origin or capture mark is off, then taken back and formatted */
+    if (!tried && !(mainline && (r->opt.moves || r->opt.position_rows))) {
         m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
+        if (m != MOVE_NONE && want_san && written_notes) {
+            pos_unmake(&L->pos, &L->undo); /* (rare) */
+            m = MOVE_NONE;
+        } else if (m != MOVE_NONE && want_san) {
+            san_len = t->alen - (written_check != 0); /* 2 to 5 bytes (Nbxd7): no call */
+            for (size_t i = 0; i < san_len; i++)
+                san[i] = text[i];
+        }
+    }
     if (m == MOVE_NONE) {
         SanMove sm;
         int rc = san_parse_inline(text, t->alen, &sm);
