@@ -490,7 +490,7 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
     BatchMark gap_mark;
     bool have_gap = false;
     for (;;) {
-        int k = tok_next(sc, t);
+        int k = tok_next_tag(sc, t);
         if (k == TOK_NEED_MORE || k == TOK_END)
             return k;
         if (k == TOK_TAG && t->value && r->opt.strict)

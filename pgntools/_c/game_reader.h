@@ -82,6 +82,7 @@ typedef struct {
     bool set_up;     /* replay_start ran (a game may end before its movetext) */
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     int64_t last_tag_line;
+    uint64_t tag_bits;      /* a bit (tags.c, tag_bit) for each tag name in the game's rows */
     int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */
     uint8_t opening;        /* OPENING_* (openings.h): 0 when not classifying */
     int16_t opening_ply;    /* the ply of the deepest named position (OPENING_NAMED) */

@@ -81,9 +81,20 @@ static bool tag_set_sync(GameReader *r, const StrCol *names, size_t first, size_
     return true;
 }
 
+/* A tag name's bit in Game.tag_bits: a name whose bit is clear is not among the game's rows, so
+ * most lookups (a name seen first) scan no row. Length and end bytes: the two dozen names of
+ * real files (the roster, Elos, ECO, Lichess' tags) take 21 different bits of the 64. */
+static inline uint64_t tag_bit(const char *s, size_t n)
+{
+    unsigned h = n ? (unsigned)n + 9u * (unsigned char)s[0] + 31u * (unsigned char)s[n - 1] : 0;
+    return 1ULL << (h & 63);
+}
+
 /* Whether this game already has a tag of that name. */
 bool tags_has(GameReader *r, const Game *g, const char *name, size_t n)
 {
+    if (!(g->tag_bits & tag_bit(name, n)))
+        return false;
     const StrCol *names = &r->batch.strs[S_TAG_NAME];
     size_t first = g->mark->strs[S_TAG_NAME], count = strcol_count(names);
     if (count - first > TAG_SCAN_MAX && tag_set_sync(r, names, first, count)) {
@@ -174,7 +185,13 @@ void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
             g->tag_slot[column] = (int32_t)strcol_count(&r->batch.strs[S_TAG_NAME]) + 1;
         COL_PUSH(&r->batch, T_IN_MAP, uint8_t, column < 0);
     }
-    game_push_text(r, S_TAG_NAME, name, t->alen, false);
+    if (t->alen <= 16 && t->a + 16 <= r->sc.len) { /* names are ASCII and short: a fixed-size copy */
+        if (!strcol_push_short(&r->batch.strs[S_TAG_NAME], name, t->alen))
+            r->batch.failed = true;
+    } else {
+        game_push_text(r, S_TAG_NAME, name, t->alen, false);
+    }
+    g->tag_bits |= tag_bit(name, t->alen);
     if (!r->opt.skip_tag_values)
         push_tag_value(r, g, value, vlen);
     else if (!strcol_end(&r->batch.strs[S_TAG_VALUE]))

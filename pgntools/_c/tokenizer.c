@@ -474,6 +474,66 @@ int tok_comment(Scanner *s, Token *t)
     return scan_brace_comment(s, t);
 }
 
+/* Where the first of '"', '\\', LF, CR is in b[j..n) (n when none): a tag value's end, unless it
+ * holds an escape or runs off its line (scan_tag then reads it). One pass, 16 bytes a step. */
+static inline size_t tag_value_stop(const unsigned char *b, size_t j, size_t n)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), lf = _mm_set1_epi8('\n'),
+                  cr = _mm_set1_epi8('\r');
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask)
+            return j + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; j < n; j++)
+        if (b[j] == '"' || b[j] == '\\' || b[j] == '\n' || b[j] == '\r')
+            return j;
+    return n;
+}
+
+/* The next tag line of a tag section, `[Name "value"]` alone on the line after a line end (nearly
+ * every tag line), read in one pass: the token and scanner state tok_next gives it (scan_tag's
+ * clean case). Anything else goes to tok_next. */
+int tok_next_tag(Scanner *s, Token *t)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t i = s->pos, n = s->len;
+    if (i + 8 > n || (b[i] != '\n' && !(b[i] == '\r' && b[i + 1] == '\n')))
+        return tok_next(s, t);
+    size_t open = i + 1 + (b[i] == '\r'), j = open + 1;
+    if (b[open] != '[')
+        return tok_next(s, t);
+    while (j < n && TAG_NAME[b[j]])
+        j++;
+    if (j == open + 1 || j + 2 >= n || b[j] != ' ' || b[j + 1] != '"')
+        return tok_next(s, t);
+    size_t value = j + 2, close = tag_value_stop(b, value, n);
+    if (close + 2 >= n || b[close] != '"' || b[close + 1] != ']' || (b[close + 2] != '\n' && b[close + 2] != '\r'))
+        return tok_next(s, t);
+    int64_t line = s->line + 1;
+    s->line = line;
+    s->line_start_abs = s->base + (int64_t)open;
+    t->kind = TOK_TAG;
+    t->value = 0;
+    t->line_start = line != s->last_token_line;
+    t->start = open;
+    t->len = close + 2 - open;
+    t->a = open + 1;
+    t->alen = j - (open + 1);
+    t->b = value;
+    t->blen = close - value;
+    t->line = line;
+    t->col = 1;
+    s->pos = close + 2;
+    s->last_token_line = line;
+    return TOK_TAG;
+}
+
 int tok_next_slow(Scanner *s, Token *t)
 {
     const unsigned char *b = (const unsigned char *)s->buf;

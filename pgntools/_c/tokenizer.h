@@ -62,6 +62,9 @@ static inline int tok_next_movetext(Scanner *s, Token *t);
 int tok_next_slow(Scanner *s, Token *t);
 /* tok_next_slow at a '{' (tok_scan sends a comment here: one on one line takes a short cut). */
 int tok_comment(Scanner *s, Token *t);
+/* tok_next in a tag section: a tag line alone on the line after the last token's line end (most
+ * of them) read in one pass, anything else by tok_next (the same token and scanner state). */
+int tok_next_tag(Scanner *s, Token *t);
 /* Moves to buf[end], counting the lines passed. */
 void tok_skip_to(Scanner *s, size_t end);
 /* Puts a token back: the next tok_next returns it again. */
