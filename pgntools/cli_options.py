@@ -237,7 +237,11 @@ def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> Read
     return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
 
 
-class OptionalValues(click.Command):
+class Command(click.Command):
+    """The commands' class."""
+
+
+class OptionalValues(Command):
     """A command whose options in ``optional_values`` take a value only attached with '='
     (``--classify=overwrite``); alone (``--classify``) each means its default value. Click's own
     optional values take the next word, a file name too."""
