@@ -119,3 +119,38 @@ def test_lazy_commands_is_a_mapping_that_loads_on_use(monkeypatch):
     assert list(commands) == ["a", "c"] and calls == ["mod_a"]
     with pytest.raises(KeyError):
         del commands["b"]
+
+
+# ---------------------------------------------------------------- short options without difflib
+
+ARGS = [["-o", "out.pgn", "f.pgn"], ["-qj2", "f.pgn"], ["-j", "3", "-q", "f.pgn"], ["-oout.pgn", "f.pgn"],
+        ["--output=x", "--jobs=2", "f.pgn"], ["-x", "f.pgn"], ["-qx", "f.pgn"], ["-o"], ["-j", "0", "f.pgn"],
+        ["--outptu", "x", "f.pgn"], ["--jobs"], ["-q=1", "f.pgn"], ["--quiet=1", "f.pgn"], ["-", "f.pgn"],
+        ["--", "-o", "f.pgn"], ["--classify", "f.pgn"], ["--classify=overwrite", "-j1", "f.pgn"]]
+
+
+def parsed(command, args):
+    try:
+        with command.make_context("validate", list(args)) as ctx:
+            return sorted(ctx.params.items(), key=lambda item: item[0])
+    except click.UsageError as exc:
+        return type(exc).__name__, exc.format_message()
+
+
+@pytest.mark.skipif(cli_options._ShortOptionsFirst is None, reason="this Click's parser is of another shape")
+def test_short_options_parse_as_with_clicks_own_parser(monkeypatch):
+    validate = cli.cli.commands["validate"]
+    ours = [parsed(validate, args) for args in ARGS]
+    monkeypatch.setattr(cli_options, "_ShortOptionsFirst", None)  # Click's parser as it is
+    assert ours == [parsed(validate, args) for args in ARGS]
+    kind, message = ours[ARGS.index(["--outptu", "x", "f.pgn"])]
+    assert kind == "NoSuchOption" and "--output" in message  # (a long one still gets its `Did you mean`)
+
+
+def test_a_short_option_does_not_import_difflib():
+    code = ("import sys\nfrom pgntools.cli import cli\n"
+            "ctx = cli.commands['validate'].make_context('validate', ['-o', 'x.pgn', '-qj', '2', 'f.pgn'])\n"
+            "print('difflib' in sys.modules, ctx.params['output'], ctx.params['jobs'])")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    expected = "True" if cli_options._ShortOptionsFirst is None else "False"
+    assert done.stdout.split() == [expected, "x.pgn", "2"]
