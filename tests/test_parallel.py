@@ -582,7 +582,7 @@ def _alive(pid: int) -> bool:
 def test_default_jobs_per_command(monkeypatch):
     """--jobs counts threads and defaults to the CPUs; an export worker takes two (reader and
     writer), so export runs half as many workers, and never 0."""
-    from pgntools import cli as cli_module
+    from pgntools import cli_options as cli_module
     from pgntools import options
 
     for cpus, plain, export in [(1, 1, 1), (2, 2, 1), (3, 3, 1), (8, 8, 4)]:

@@ -1,0 +1,45 @@
+"""pgntools filter: the games --where (and --sample, --limit) select, as they were or normalized."""
+from __future__ import annotations
+
+import click
+
+from pgntools.cli_options import (PATH, Command, checked, inputs, parallel_settings, reader_recovery, report_spec,
+                                  selected_games_options)
+from pgntools.commands.common import exit_options, finish, handle_errors
+from pgntools.options import Workers
+from pgntools.sinks.base import SinkSpec
+
+
+@click.command("filter", cls=Command)
+@inputs
+@click.option("-o", "--output", required=True, type=PATH, metavar="PATH",
+              help="Where to write the selected games ('-' for stdout).")
+@click.option("--normalize", is_flag=True,
+              help="Write the selected games in the PGN export format (as validate -o does; invalid games are "
+                   "then left out) instead of byte for byte as they were.")
+@selected_games_options
+@exit_options
+@handle_errors
+def filter_games(files, output, normalize, rejects, report, summary, strict, fix_results, progress, max_game_size,
+                 jobs, scheduler, chunk_bytes, selection):
+    """Write the games of FILES that --where (and --sample, --limit) select: byte for byte as they
+    were in the input, each followed by a blank line (a filter never changes a game), or in the
+    export format with --normalize. Every game is still checked: --report, --rejects and the exit
+    status say which selected games are invalid.
+
+    \b
+    Examples:
+      pgntools filter lichess_db_standard_rated_2024-01.pgn.zst -o strong.pgn \\
+          --where "white_elo >= 2400 and black_elo >= 2400 and event like 'Rated Blitz%'"
+      pgntools filter games.pgn -o sample.pgn --sample 0.01 --seed 7
+      pgntools filter games.pgn -o first.pgn --where "eco like 'B%'" --limit 100
+    """
+    from pgntools.pipeline import Run
+    from pgntools.sinks.pgn import PgnSink, RawPgnSink, RejectsSink
+
+    report_sink = report_spec(report)
+    run = Run("filter", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
+              outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
+              workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
+    games = PgnSink if normalize else RawPgnSink
+    finish(run.execute([SinkSpec("pgn", games), SinkSpec("rejects", RejectsSink), report_sink]))
