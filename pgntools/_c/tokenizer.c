@@ -422,28 +422,33 @@ static int scan_nag(Scanner *s, Token *t)
     return finish_on_line(s, t, TOK_NAG, i);
 }
 
-/* Where the first of '}', '{', LF, CR is in b[j..n) (n when none): a comment's end, unless the
- * comment nests, spans lines or is cut by the buffer (then scan_brace_comment decides). One
- * pass, 16 bytes a step, for the comment after every move of a Lichess export
- * ({ [%eval 0.3] [%clk 0:01:00] }): four memchr calls (one per byte) cost more for ~30 bytes. */
-static inline size_t comment_stop(const unsigned char *b, size_t j, size_t n)
+/* Where the first of the bytes c0..c3 is in b[j..n) (n when none). One pass, 16 bytes a step:
+ * for the ~30 bytes of a Lichess move comment or a tag value, four memchr calls cost more. */
+static inline size_t first_of4(const unsigned char *b, size_t j, size_t n, char c0, char c1, char c2, char c3)
 {
 #if defined(__SSE2__)
-    const __m128i close = _mm_set1_epi8('}'), open = _mm_set1_epi8('{'), lf = _mm_set1_epi8('\n'),
-                  cr = _mm_set1_epi8('\r');
+    const __m128i v0 = _mm_set1_epi8(c0), v1 = _mm_set1_epi8(c1), v2 = _mm_set1_epi8(c2), v3 = _mm_set1_epi8(c3);
     for (; j + 16 <= n; j += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, close), _mm_cmpeq_epi8(v, open)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, v0), _mm_cmpeq_epi8(v, v1)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, v2), _mm_cmpeq_epi8(v, v3)));
         int mask = _mm_movemask_epi8(hit);
         if (mask)
             return j + (size_t)__builtin_ctz((unsigned)mask);
     }
 #endif
     for (; j < n; j++)
-        if (b[j] == '}' || b[j] == '{' || b[j] == '\n' || b[j] == '\r')
+        if (b[j] == (unsigned char)c0 || b[j] == (unsigned char)c1 || b[j] == (unsigned char)c2 ||
+            b[j] == (unsigned char)c3)
             return j;
     return n;
+}
+
+/* Where the first of '}', '{', LF, CR is in b[j..n): a comment's end, unless the comment nests,
+ * spans lines or is cut by the buffer (then scan_brace_comment decides). */
+static inline size_t comment_stop(const unsigned char *b, size_t j, size_t n)
+{
+    return first_of4(b, j, n, '}', '{', '\n', '\r');
 }
 
 /* A token starting at byte i: where it is (line, column, first on its line) and nothing else yet. */
@@ -475,25 +480,10 @@ int tok_comment(Scanner *s, Token *t)
 }
 
 /* Where the first of '"', '\\', LF, CR is in b[j..n) (n when none): a tag value's end, unless it
- * holds an escape or runs off its line (scan_tag then reads it). One pass, 16 bytes a step. */
+ * holds an escape or runs off its line (scan_tag then reads it). */
 static inline size_t tag_value_stop(const unsigned char *b, size_t j, size_t n)
 {
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), lf = _mm_set1_epi8('\n'),
-                  cr = _mm_set1_epi8('\r');
-    for (; j + 16 <= n; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-        int mask = _mm_movemask_epi8(hit);
-        if (mask)
-            return j + (size_t)__builtin_ctz((unsigned)mask);
-    }
-#endif
-    for (; j < n; j++)
-        if (b[j] == '"' || b[j] == '\\' || b[j] == '\n' || b[j] == '\r')
-            return j;
-    return n;
+    return first_of4(b, j, n, '"', '\\', '\n', '\r');
 }
 
 /* The next tag line of a tag section, `[Name "value"]` alone on the line after a line end (nearly
