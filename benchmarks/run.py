@@ -17,6 +17,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,7 +305,28 @@ def machine_lines(floor=None):
         lines.append(f"Peak RSS floor: {floor:.1f} MB (what the launcher reports for a child that does "
                      "nothing; a figure at the floor means 'at most this').")
         lines.append(f"{BYTECODE_NOTE}.")
+        lines.append(startup_line())
     return lines + [""]
+
+
+def startup_line():
+    """The interpreter's own start-up, with and without its site (the .pth files of site-packages
+    run at every start: an editable install's finder costs ~20 ms, which every Python row pays)."""
+    def best_ms(*flags):
+        times = []
+        for _ in range(7):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, *flags, "-c", "pass"], check=True)
+            times.append((time.perf_counter() - t0) * 1000)
+        return min(times)
+
+    bare, with_site = best_ms("-I", "-S"), best_ms()
+    line = (f"Interpreter start-up (best of 7): `python -c pass` {with_site:.1f} ms, of which "
+            f"site-packages' .pth files and site {with_site - bare:.1f} ms (`-I -S`: {bare:.1f} ms).")
+    if with_site - bare > 8:
+        line += (" Inflated: every Python row pays it; run from a venv with a regular install "
+                 "(benchmarks/README.md).")
+    return line
 
 
 def report(per_input_sections, per_input_results, rounds, floor):
