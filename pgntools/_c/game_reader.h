@@ -48,6 +48,7 @@ typedef struct {
     int ply;
     bool replaying;  /* the start position is valid and moves are being replayed */
     bool lean;       /* no move table, clock rows, position rows or PGN: replay_move's short path */
+    bool lean_extras; /* that path follows an opening, the mainline key, counters or targets too */
     bool filtered;   /* its tags fail opt.tag_filter: read past (skip_movetext), counted, not recorded */
     bool stopped;    /* an error stopped the replay */
     bool need_number;
