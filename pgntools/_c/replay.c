@@ -152,23 +152,6 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
     t->col = (int64_t)(a - line_start) + 1;
 }
 
-/* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
- * may have occurred since the last move that reset the half-move clock: false for most positions,
- * whose repetition count is then 1 without looking back (a Bloom filter of 256 bits, emptied
- * without a branch when the clock is 0; it never misses a position of the window
- * pos_repetition_count looks at, which starts after that move). */
-static inline bool note_history(GameReader *r, const Position *p)
-{
-    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
-    uint64_t keep = 0 - (uint64_t)(p->halfmove != 0), bit = 1ULL << (p->hash & 63);
-    for (int i = 0; i < 4; i++)
-        r->history_seen[i] &= keep;
-    uint64_t *word = &r->history_seen[(p->hash >> 6) & 3];
-    bool seen = (*word & bit) != 0;
-    *word |= bit;
-    return seen;
-}
-
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -265,7 +248,7 @@ static bool emitting(const GameReader *r, const Game *g)
     return r->opt.pgn && !g->cut && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
 }
 
-static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
+void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
 {
     for (int i = 0; notes; i++, notes >>= 1) {
         if (!(notes & 1))
@@ -417,9 +400,8 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
  * that takes or promotes (material_changed) sets the half-move clock to 0: only such a move can
  * leave too little material, and only the others can repeat a position or reach 50 or 75 moves
  * (the same tests in the same order as asking everything after every move). Out of line: the
- * plies that can change anything here (track_mainline_end). */
-static __attribute__((noinline)) void decide_mainline_end(Game *g, const GameReader *r, const Position *p,
-                                                          bool maybe_dead, bool seen)
+ * plies that can change anything here (track_mainline_end, replay.h). */
+void decide_mainline_end(Game *g, const GameReader *r, const Position *p, bool maybe_dead, bool seen)
 {
     if (maybe_dead) {
         if (!g->outcome && pos_is_insufficient_material(p))
@@ -444,20 +426,6 @@ static __attribute__((noinline)) void decide_mainline_end(Game *g, const GameRea
     if (g->outcome && !g->outcome_ply)
         g->outcome_ply = g->ply;
     note_automatic_end(g);
-}
-
-/* The position p after a mainline move joins the history, and decides the automatic ends. Most
- * plies change nothing there: a position not seen since the last capture or pawn move, the
- * clock under 100, no possibly dead position and no end yet (derived_start set max_repetitions
- * to 1 before the first move: a count of 1 raises nothing). */
-static inline void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
-{
-    bool seen = note_history(r, p);
-    /* (bitwise: whether a move took is as good as random; with a pawn, rook or queen left, the
-     * common case, no dead position is looked for) */
-    bool maybe_dead = material_changed & !(p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]);
-    if (seen | maybe_dead | (p->halfmove >= 100) | (g->outcome != 0))
-        decide_mainline_end(g, r, p, maybe_dead, seen);
 }
 
 /* The deepest position the opening table names, of the mainline's first OPENING_MAX_PLY plies. */
@@ -489,9 +457,9 @@ static inline bool san_mainline_text(const char *text, size_t n, uint16_t notes,
 }
 
 /* What a lean mainline move may also have to follow, none of it for validate: the opening, the
- * mainline key, the counters, position and material targets (g->lean_extras, replay_start). */
-static __attribute__((noinline)) void lean_move_extras(GameReader *r, Game *g, const Position *p, move_t m, bool took,
-                                                       int status)
+ * mainline key, the counters, position and material targets (g->lean_extras, replay_start). Out
+ * of line: lean_mainline_move (replay.h) calls it. */
+void lean_move_extras(GameReader *r, Game *g, const Position *p, move_t m, bool took, int status)
 {
     if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
         note_opening(r, g, p);
@@ -502,35 +470,9 @@ static __attribute__((noinline)) void lean_move_extras(GameReader *r, Game *g, c
     derived_reached(&g->derived, p, took, r->opt.positions, r->opt.materials);
 }
 
-/* A mainline move the one-pass path made (g->lean: nothing records the move itself): what
- * replay_move's general path does after such a move, without the tests that cannot hold here
- * (a null move, en passant, a promotion, a variation, SAN text, move rows, PGN). */
-static inline __attribute__((always_inline)) void lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t,
-                                                                     move_t m, uint16_t notes, int check)
-{
-    bool took = L->undo.captured != 0; /* (a plain move: no en passant, no promotion) */
-    int ply = g->ply + 1; /* (the mainline level's ply is the game's) */
-    L->has_move = true;
-    L->ply = g->ply = ply;
-    int status = pos_check_status(&L->pos);
-    notes |= san_check_notes(check, status);
-    if (notes) /* most moves need none */
-        add_move_notes(r, g, notes, ply, t);
-    if (g->lean_extras)
-        lean_move_extras(r, g, &L->pos, m, took, status);
-    if (status == 2) {
-        g->outcome = OUTCOME_CHECKMATE;
-        g->outcome_ply = ply;
-    }
-    track_mainline_end(r, g, &L->pos, took);
-    if (ply == 1)
-        g->first_move = (uint16_t)(mv_from(m) | mv_to(m) << 6 | PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
-    g->pending_ply = ply;
-}
-
-/* replay_move for every move the lean front does not make (`tried`: it tried the one pass on
+/* replay_move (replay.h) for every move its lean front does not make (`tried`: it tried the one pass on
  * this mainline move, which declined). */
-static __attribute__((noinline)) void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
+void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
 {
     const char *text = r->sc.buf + t->a;
     if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart */
@@ -669,26 +611,6 @@ static __attribute__((noinline)) void replay_move_general(GameReader *r, Game *g
             finish_pending(r, g), g->pending = true; /* the comments after it are read for a [%clk] */
         g->pending_ply = g->ply;
     }
-}
-
-/* Most moves of validate and to-fen: a mainline move of a game nothing records, made in one pass
- * (san_play_inline) and followed up by lean_mainline_move; a small function that calls the general
- * path for the rest ("e.p." written apart, and every text the one pass declines, among them). */
-void replay_move(GameReader *r, Game *g, const Token *t)
-{
-    bool tried = g->lean && g->replaying && !g->stopped && !g->depth && !g->outcome;
-    if (tried) {
-        Level *M = &r->levels.data[0];
-        uint16_t notes;
-        int check;
-        move_t m = san_play_inline(&M->pos, r->sc.buf + t->a, t->alen, &M->undo, &notes, &check);
-        if (m != MOVE_NONE) {
-            g->has_content = g->move_syntax = true; /* (a move the one pass made is a move to san_parse) */
-            lean_mainline_move(r, g, M, t, m, notes, check);
-            return;
-        }
-    }
-    replay_move_general(r, g, t, tried);
 }
 
 /* has_clock, has_eval: a comment after a mainline move holds a [%clk] / [%eval] that reads (as
