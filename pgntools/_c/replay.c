@@ -206,7 +206,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     r->ply_positions.len = 0;
-    memset(r->history_seen, 0, sizeof r->history_seen);
+    memset(r->history_last, 0, sizeof r->history_last);
     note_history(r, &L->pos);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);

@@ -26,19 +26,17 @@ void decide_mainline_end(Game *g, const GameReader *r, const Position *p, bool m
 void lean_move_extras(GameReader *r, Game *g, const Position *p, move_t m, bool took, int status);
 
 /* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
- * may have occurred since the last move that reset the half-move clock: false for most positions,
- * whose repetition count is then 1 without looking back (a Bloom filter of 256 bits, emptied
- * without a branch when the clock is 0; it never misses a position of the window
- * pos_repetition_count looks at, which starts after that move). */
+ * may have occurred since the last move that reset the half-move clock (the window
+ * pos_repetition_count looks at): false for most positions, whose repetition count is then 1
+ * without looking back. By the latest index of a position whose hash has the same low bits
+ * (history_last): one in the window or none; never a miss, and no table to empty when the clock
+ * is 0 (an index before the window is out of it). */
 static inline bool note_history(GameReader *r, const Position *p)
 {
     VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
-    uint64_t keep = 0 - (uint64_t)(p->halfmove != 0), bit = 1ULL << (p->hash & 63);
-    for (int i = 0; i < 4; i++)
-        r->history_seen[i] &= keep;
-    uint64_t *word = &r->history_seen[(p->hash >> 6) & 3];
-    bool seen = (*word & bit) != 0;
-    *word |= bit;
+    uint32_t n = (uint32_t)r->history.len, *last = &r->history_last[p->hash & (HISTORY_SLOTS - 1)];
+    bool seen = *last + p->halfmove >= n; /* (the latest index >= p's index - halfmove) */
+    *last = n;
     return seen;
 }
 
