@@ -49,7 +49,8 @@ typedef struct {
     int depth;
     int ply;
     bool replaying;  /* the start position is valid and moves are being replayed */
-    bool lean;       /* no move table, clock rows, position rows or PGN: replay_move's short path */
+    bool lean;       /* replaying, not stopped, and no move table, clock rows, position rows or PGN:
+                      * replay_move's short path (replay_start sets it, stop_replay clears it) */
     bool lean_extras; /* that path follows an opening, the mainline key, counters or targets too */
     bool filtered;   /* its tags fail opt.tag_filter: read past (skip_movetext), counted, not recorded */
     bool stopped;    /* an error stopped the replay */

@@ -162,7 +162,6 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
-    g->lean = !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
     g->lean_extras = r->opt.openings || r->opt.movetext_hash || r->opt.counters || r->opt.positions || r->opt.materials;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
@@ -210,6 +209,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     note_history(r, &L->pos);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
+    g->lean = g->replaying && !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
     g->need_number = true;
     if (r->opt.pgn) {
         r->movetext.len = 0;
@@ -343,6 +343,7 @@ static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *
 {
     game_add_error(r, g, kind, ply, t, detail);
     g->stopped = true;
+    g->lean = false;
     /* --repair truncate: a bad mainline move after at least one good one cuts the game there */
     if (r->opt.repair_truncate && g->depth == 0 && kind > 0 && kind < SAN_ERROR_COUNT && ply > 1 &&
         g->n_errors == 1) {
@@ -386,6 +387,7 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
         game_add_fix(r, g, FIXK_TRUNCATED_AT_AUTOMATIC_END, g->outcome_ply, rule, strlen(rule),
                      r->sc.buf + t->a, t->alen, "", 0);
         g->cut = g->stopped = true; /* the rest of the movetext is read, not replayed or written */
+        g->lean = false;
         return false;
     }
     if (!g->played_on) {

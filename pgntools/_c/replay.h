@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) void lean_mainline_move(GameReader 
  * takes the rest ("e.p." written apart, and every text the one pass declines, among them). */
 static inline void replay_move(GameReader *r, Game *g, const Token *t)
 {
-    bool tried = g->lean && g->replaying && !g->stopped && !g->depth && !g->outcome;
+    bool tried = g->lean && !g->depth && !g->outcome; /* (g->lean: the replay runs too) */
     if (tried) {
         Level *M = &r->levels.data[0];
         uint16_t notes;
