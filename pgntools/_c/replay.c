@@ -458,17 +458,12 @@ static inline bool san_mainline_text(const char *text, size_t n, uint16_t notes,
     return true;
 }
 
-/* What a lean mainline move may also have to follow, none of it for validate: the opening, the
- * mainline key, the counters, position and material targets (g->lean_extras, replay_start). Out
- * of line: lean_mainline_move (replay.h) calls it. */
-void lean_move_extras(GameReader *r, Game *g, const Position *p, move_t m, bool took, int status)
+/* What a lean mainline move may also have to follow besides the mainline key and the counters
+ * (lean_mainline_move, replay.h): the opening, position and material targets. */
+void lean_move_extras(GameReader *r, Game *g, const Position *p, bool took)
 {
     if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
         note_opening(r, g, p);
-    if (r->opt.movetext_hash)
-        gh_move(g->mainline_key, m);
-    if (r->opt.counters)
-        derived_count(&g->derived, p, m, took, status);
     derived_reached(&g->derived, p, took, r->opt.positions, r->opt.materials);
 }
 

@@ -4,6 +4,7 @@
 #define PGNT_REPLAY_H
 
 #include "game_reader.h"
+#include "game_hash.h"
 #include "san.h"
 
 /* The start position (standard, FEN tag, Variant); first_move_token locates its errors. */
@@ -23,7 +24,7 @@ void replay_finish(GameReader *r, Game *g);
 void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried);
 void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t);
 void decide_mainline_end(Game *g, const GameReader *r, const Position *p, bool maybe_dead, bool seen);
-void lean_move_extras(GameReader *r, Game *g, const Position *p, move_t m, bool took, int status);
+void lean_move_extras(GameReader *r, Game *g, const Position *p, bool took);
 
 /* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
  * may have occurred since the last move that reset the half-move clock (the window
@@ -68,8 +69,14 @@ static inline __attribute__((always_inline)) void lean_mainline_move(GameReader 
     notes |= san_check_notes(check, status);
     if (notes) /* most moves need none */
         add_move_notes(r, g, notes, ply, t);
-    if (g->lean_extras)
-        lean_move_extras(r, g, &L->pos, m, took, status);
+    if (g->lean_extras) { /* the mainline key and the counters here; the rest is rare */
+        if (r->opt.movetext_hash)
+            gh_move(g->mainline_key, m);
+        if (r->opt.counters)
+            derived_count(&g->derived, &L->pos, m, took, status);
+        if (r->opt.openings || r->opt.positions || r->opt.materials)
+            lean_move_extras(r, g, &L->pos, took);
+    }
     if (status == 2) {
         g->outcome = OUTCOME_CHECKMATE;
         g->outcome_ply = ply;
