@@ -7,6 +7,8 @@
 #include "fen.h" /* FEN_MAX */
 #include "game.h"
 
+enum { HISTORY_SLOTS = 256 };
+
 typedef struct {
     Position pos;
     Undo undo;  /* this level's last move: taking it back gives where a variation starts */
@@ -22,8 +24,8 @@ struct GameReader {
     int64_t games;
     int64_t skipped_bytes; /* text between games that is no game (prose, junk): skipped, counted */
     VEC(uint64_t) history; /* mainline hashes, for repetitions */
-    uint64_t history_seen[4]; /* a Bloom filter of the hashes since the last pawn move or capture
-                               * (replay.c, note_history): most positions are new, and not looked for */
+    uint32_t history_last[HISTORY_SLOTS]; /* by the low bits of a hash: the latest history index + 1
+                                           * with those bits (replay.h, note_history), 0: none */
     VEC(Level) levels;
     ByteVec movetext;
     Emitter em;
@@ -47,7 +49,9 @@ typedef struct {
     int depth;
     int ply;
     bool replaying;  /* the start position is valid and moves are being replayed */
-    bool lean;       /* no move table, clock rows, position rows or PGN: replay_move's short path */
+    bool lean;       /* replaying, not stopped, and no move table, clock rows, position rows or PGN:
+                      * replay_move's short path (replay_start sets it, stop_replay clears it) */
+    bool lean_extras; /* that path follows an opening, the mainline key, counters or targets too */
     bool filtered;   /* its tags fail opt.tag_filter: read past (skip_movetext), counted, not recorded */
     bool stopped;    /* an error stopped the replay */
     bool need_number;

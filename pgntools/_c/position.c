@@ -79,23 +79,6 @@ bb_t pos_attackers(const Position *p, int sq, bb_t occ)
     return a;
 }
 
-bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ)
-{
-    bb_t them = p->by_color[color];
-    if ((BB_KNIGHT[sq] & p->by_type[KNIGHT] & them) || (BB_PAWN_ATTACKS[color ^ 1][sq] & p->by_type[PAWN] & them) ||
-        (BB_KING[sq] & p->by_type[KING] & them))
-        return true;
-    /* The sliders on a line through sq that moves them along it (few): one attacks sq when the
-     * squares between are empty, which is what their attack sets would say. */
-    bb_t sliders = ((p->by_type[BISHOP] | p->by_type[QUEEN]) & BB_BISHOP_PSEUDO[sq]) |
-                   ((p->by_type[ROOK] | p->by_type[QUEEN]) & BB_ROOK_PSEUDO[sq]);
-    sliders &= them;
-    while (sliders)
-        if (!(BB_BETWEEN[bb_pop(&sliders)][sq] & occ))
-            return true;
-    return false;
-}
-
 bb_t pos_compute_checkers(const Position *p)
 {
     int k = pos_king(p, p->turn);

@@ -48,8 +48,24 @@ static inline int pos_king(const Position *p, int color)
 
 bb_t pos_attackers(const Position *p, int sq, bb_t occ); /* pieces of both colors attacking sq */
 bb_t pos_compute_checkers(const Position *p);
-/* Whether a piece of `color` attacks sq, with `occ` as the blockers. */
-bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ);
+/* Whether a piece of `color` attacks sq, with `occ` as the blockers. Inline: the king's
+ * targets, castling and the check status ask it a few times a move. */
+static inline bool pos_attacked_by(const Position *p, int sq, int color, bb_t occ)
+{
+    bb_t them = p->by_color[color];
+    if ((BB_KNIGHT[sq] & p->by_type[KNIGHT] & them) || (BB_PAWN_ATTACKS[color ^ 1][sq] & p->by_type[PAWN] & them) ||
+        (BB_KING[sq] & p->by_type[KING] & them))
+        return true;
+    /* The sliders on a line through sq that moves them along it (few): one attacks sq when the
+     * squares between are empty, which is what their attack sets would say. */
+    bb_t sliders = ((p->by_type[BISHOP] | p->by_type[QUEEN]) & BB_BISHOP_PSEUDO[sq]) |
+                   ((p->by_type[ROOK] | p->by_type[QUEEN]) & BB_ROOK_PSEUDO[sq]);
+    sliders &= them;
+    while (sliders)
+        if (!(BB_BETWEEN[bb_pop(&sliders)][sq] & occ))
+            return true;
+    return false;
+}
 static inline bool pos_in_check(const Position *p) { return p->checkers != 0; }
 
 /* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.

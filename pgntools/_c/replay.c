@@ -152,23 +152,6 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
     t->col = (int64_t)(a - line_start) + 1;
 }
 
-/* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
- * may have occurred since the last move that reset the half-move clock: false for most positions,
- * whose repetition count is then 1 without looking back (a Bloom filter of 256 bits, emptied
- * without a branch when the clock is 0; it never misses a position of the window
- * pos_repetition_count looks at, which starts after that move). */
-static inline bool note_history(GameReader *r, const Position *p)
-{
-    VEC_PUSH_OR_FAIL(r->history, p->hash, r->batch.failed);
-    uint64_t keep = 0 - (uint64_t)(p->halfmove != 0), bit = 1ULL << (p->hash & 63);
-    for (int i = 0; i < 4; i++)
-        r->history_seen[i] &= keep;
-    uint64_t *word = &r->history_seen[(p->hash >> 6) & 3];
-    bool seen = (*word & bit) != 0;
-    *word |= bit;
-    return seen;
-}
-
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -179,7 +162,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
-    g->lean = !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
+    g->lean_extras = r->opt.openings || r->opt.movetext_hash || r->opt.counters || r->opt.positions || r->opt.materials;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
         TagView tags = {g->tag_slot, values->offsets.data, values->data.data, names->offsets.data, names->data.data,
@@ -222,10 +205,11 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
     r->ply_positions.len = 0;
-    memset(r->history_seen, 0, sizeof r->history_seen);
+    memset(r->history_last, 0, sizeof r->history_last);
     note_history(r, &L->pos);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
+    g->lean = g->replaying && !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
     g->need_number = true;
     if (r->opt.pgn) {
         r->movetext.len = 0;
@@ -264,7 +248,7 @@ static bool emitting(const GameReader *r, const Game *g)
     return r->opt.pgn && !g->cut && !(g->depth > 0 && (r->opt.strip_variations || r->opt.reduced));
 }
 
-static void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
+void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t)
 {
     for (int i = 0; notes; i++, notes >>= 1) {
         if (!(notes & 1))
@@ -359,6 +343,7 @@ static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *
 {
     game_add_error(r, g, kind, ply, t, detail);
     g->stopped = true;
+    g->lean = false;
     /* --repair truncate: a bad mainline move after at least one good one cuts the game there */
     if (r->opt.repair_truncate && g->depth == 0 && kind > 0 && kind < SAN_ERROR_COUNT && ply > 1 &&
         g->n_errors == 1) {
@@ -402,6 +387,7 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
         game_add_fix(r, g, FIXK_TRUNCATED_AT_AUTOMATIC_END, g->outcome_ply, rule, strlen(rule),
                      r->sc.buf + t->a, t->alen, "", 0);
         g->cut = g->stopped = true; /* the rest of the movetext is read, not replayed or written */
+        g->lean = false;
         return false;
     }
     if (!g->played_on) {
@@ -415,13 +401,10 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
 /* The automatic ends (FIDE 9.6) after a mainline move; checkmate is found by the caller. A move
  * that takes or promotes (material_changed) sets the half-move clock to 0: only such a move can
  * leave too little material, and only the others can repeat a position or reach 50 or 75 moves
- * (the same tests in the same order as asking everything after every move). */
-static void track_mainline_end(GameReader *r, Game *g, const Position *p, bool material_changed)
+ * (the same tests in the same order as asking everything after every move). Out of line: the
+ * plies that can change anything here (track_mainline_end, replay.h). */
+void decide_mainline_end(Game *g, const GameReader *r, const Position *p, bool maybe_dead, bool seen)
 {
-    bool seen = note_history(r, p);
-    /* (bitwise: whether a move took is as good as random; with a pawn, rook or queen left, the
-     * common case, no dead position is looked for) */
-    bool maybe_dead = material_changed & !(p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]);
     if (maybe_dead) {
         if (!g->outcome && pos_is_insufficient_material(p))
             g->outcome = OUTCOME_INSUFFICIENT;
@@ -475,38 +458,18 @@ static inline bool san_mainline_text(const char *text, size_t n, uint16_t notes,
     return true;
 }
 
-/* A mainline move the one-pass path made (g->lean: nothing records the move itself): what
- * replay_move's general path does after such a move, without the tests that cannot hold here
- * (a null move, en passant, a promotion, a variation, SAN text, move rows, PGN). */
-static void lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t, move_t m, uint16_t notes, int check)
+/* What a lean mainline move may also have to follow besides the mainline key and the counters
+ * (lean_mainline_move, replay.h): the opening, position and material targets. */
+void lean_move_extras(GameReader *r, Game *g, const Position *p, bool took)
 {
-    bool took = L->undo.captured != 0; /* (a plain move: no en passant, no promotion) */
-    int ply = L->ply + 1;
-    L->has_move = true;
-    L->ply = ply;
-    int status = pos_check_status(&L->pos);
-    notes |= san_check_notes(check, status);
-    if (notes) /* most moves need none */
-        add_move_notes(r, g, notes, ply, t);
-    g->ply++;
     if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
-        note_opening(r, g, &L->pos);
-    if (r->opt.movetext_hash)
-        gh_move(g->mainline_key, m);
-    if (status == 2) {
-        g->outcome = OUTCOME_CHECKMATE;
-        g->outcome_ply = g->ply;
-    }
-    if (r->opt.counters)
-        derived_count(&g->derived, &L->pos, m, took, status);
-    derived_reached(&g->derived, &L->pos, took, r->opt.positions, r->opt.materials);
-    track_mainline_end(r, g, &L->pos, took);
-    if (g->ply == 1)
-        g->first_move = (uint16_t)(mv_from(m) | mv_to(m) << 6 | PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
-    g->pending_ply = g->ply;
+        note_opening(r, g, p);
+    derived_reached(&g->derived, p, took, r->opt.positions, r->opt.materials);
 }
 
-void replay_move(GameReader *r, Game *g, const Token *t)
+/* replay_move (replay.h) for every move its lean front does not make (`tried`: it tried the one pass on
+ * this mainline move, which declined). */
+void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
 {
     const char *text = r->sc.buf + t->a;
     if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart */
@@ -521,17 +484,6 @@ void replay_move(GameReader *r, Game *g, const Token *t)
     }
     if (!g->replaying || g->stopped)
         return;
-    bool tried = g->lean && g->depth == 0 && !g->outcome; /* the short path: most moves of validate */
-    if (tried) {
-        Level *M = &r->levels.data[0];
-        uint16_t notes;
-        int check;
-        move_t m = san_play_inline(&M->pos, text, t->alen, &M->undo, &notes, &check);
-        if (m != MOVE_NONE) {
-            lean_mainline_move(r, g, M, t, m, notes, check);
-            return;
-        }
-    }
 
     Level *L = &r->levels.data[g->depth];
     bool mainline = g->depth == 0;

@@ -116,7 +116,8 @@ static inline uint16_t san_origin_notes(int from, bb_t others, bool file_written
 static inline move_t san_play_castle_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes,
                                             int *check, int marker)
 {
-    if (!(n == 3 || n == 5) || memcmp(s, "O-O-O", n) != 0)
+    /* (byte by byte: memcmp of a length not known here is a call) */
+    if ((n != 3 && n != 5) || s[0] != 'O' || s[1] != '-' || s[2] != 'O' || (n == 5 && (s[3] != '-' || s[4] != 'O')))
         return MOVE_NONE;
     *notes = 0;
     *check = marker;
