@@ -312,6 +312,19 @@ static inline void out_defined(Out *o, int max_def, bool valid)
             put_fixed(c, v, false);                                         \
     }
 
+/* A dictionary column's values without nulls (has NULL: plies, squares, clocks): those below
+ * PQ_SMALL already in the dictionary by the small table, read inline; the others by fixed_index. */
+#define ADD_DICT_LOOP(T)                                                    \
+    for (size_t i = 0; i < n; i++) {                                        \
+        T raw;                                                              \
+        memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
+        int64_t v = (int64_t)raw;                                           \
+        o.min = v < o.min ? v : o.min;                                      \
+        o.max = v > o.max ? v : o.max;                                      \
+        uint32_t k = (uint64_t)v < PQ_SMALL ? c->small[v] : 0;              \
+        *o.idx++ = k ? k - 1 : fixed_index(c, (uint64_t)v);                 \
+    }
+
 /* The definition levels of n flat rows (a value where has[i] & has_bit, every row without has)
  * in one pass the compiler vectorizes; returns the rows with a value (the others are nulls). */
 static size_t put_flat_levels(PqColumn *c, Out *o, size_t n, const uint8_t *has, uint8_t has_bit)
@@ -345,7 +358,17 @@ void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, co
         return;
     Out o = out_begin(c);
     bool dict = c->kind == PQ_DICT_FIXED;
-    if (put_flat_levels(c, &o, n, has, has_bit)) { /* (a column of nulls: no value to visit) */
+    if (put_flat_levels(c, &o, n, has, has_bit) && dict && !has) {
+        switch (source) {
+        case PQ_U8: ADD_DICT_LOOP(uint8_t) break;
+        case PQ_I16: ADD_DICT_LOOP(int16_t) break;
+        case PQ_U16: ADD_DICT_LOOP(uint16_t) break;
+        case PQ_I32: ADD_DICT_LOOP(int32_t) break;
+        case PQ_I64: ADD_DICT_LOOP(int64_t) break;
+        case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
+        case PQ_CODE: break;
+        }
+    } else if (o.nulls < n) { /* (a column of nulls: no value to visit) */
         switch (source) {
         case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
         case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
@@ -384,6 +407,40 @@ void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t 
     c->rows += n_rows;
 }
 
+/* The dictionary indices of n strings, every one a value (SAN, UCI: at most 7 bytes each), into idx:
+ * string_index's probe inline, with the table in locals (a store of an index may alias the
+ * column's uint32_t fields, which the compiler would otherwise reload at every string). A string
+ * not found there (new, longer than 7 bytes, or among the last 8 bytes) goes through string_index. */
+static uint32_t *add_dict_strings(PqColumn *c, uint32_t *idx, const int32_t *offsets, const char *data, size_t n)
+{
+    const PqSlot *table = c->table;
+    size_t mask = c->table_cap - 1;
+    int32_t end = offsets[n], a = offsets[0];
+    for (size_t i = 0; i < n; i++) {
+        int32_t z = offsets[i + 1];
+        uint32_t len = (uint32_t)(z - a), found = 0;
+        bool can_read_8 = a + 8 <= end;
+        if (len <= 7 && can_read_8) { /* string_key's short key */
+            uint64_t w;
+            memcpy(&w, data + a, 8);
+            uint64_t key = (w & ((1ULL << (8 * len)) - 1)) | (uint64_t)len << 56;
+            for (size_t j = mix(key) & mask; table[j].index; j = (j + 1) & mask)
+                if (table[j].key == key) {
+                    found = table[j].index;
+                    break;
+                }
+        }
+        if (!found) {
+            found = string_index(c, data + a, len, can_read_8) + 1;
+            table = c->table; /* (it may have grown) */
+            mask = c->table_cap - 1;
+        }
+        *idx++ = found - 1;
+        a = z;
+    }
+    return idx;
+}
+
 void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
                     uint8_t has_bit)
 {
@@ -391,6 +448,12 @@ void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_
         return;
     Out o = out_begin(c);
     bool dict = c->kind == PQ_DICT_STRING;
+    if (dict && !has && n) { /* no nulls: the levels in one pass, then only the values */
+        put_flat_levels(c, &o, n, NULL, 0);
+        o.idx = add_dict_strings(c, o.idx, offsets, data, n);
+        out_end(c, &o, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         bool valid = !has || (has[i] & has_bit);
         out_defined(&o, c->max_def, valid);
@@ -591,13 +654,13 @@ static inline bool all_equal8(const uint32_t *v, uint32_t x)
            (v[7] == x);
 }
 
-/* Eight values of W bits, least significant first, as one 128-bit word (W <= 16). */
-#define PACK8(W)                                                                                    \
-    case W:                                                                                         \
-        acc = (unsigned __int128)v[0] | (unsigned __int128)v[1] << W | (unsigned __int128)v[2] << 2 * W | \
-              (unsigned __int128)v[3] << 3 * W | (unsigned __int128)v[4] << 4 * W |                     \
-              (unsigned __int128)v[5] << 5 * W | (unsigned __int128)v[6] << 6 * W |                     \
-              (unsigned __int128)v[7] << 7 * W;                                                     \
+/* Eight values of W bits, least significant first, as one 128-bit word (W <= 16): each half of
+ * four values in 64-bit arithmetic (a value is below 2^W: an index below the dictionary's size,
+ * or a level), then one 128-bit shift. */
+#define PACK4(v, W) ((uint64_t)(v)[0] | (uint64_t)(v)[1] << (W) | (uint64_t)(v)[2] << 2 * (W) | (uint64_t)(v)[3] << 3 * (W))
+#define PACK8(W)                                                                 \
+    case W:                                                                      \
+        acc = (unsigned __int128)PACK4(v, W) | (unsigned __int128)PACK4(v + 4, W) << 4 * W; \
         break;
 
 /* Eight values of `width` bits, least significant first, into `width` bytes at out (16 bytes
