@@ -399,10 +399,28 @@ void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t 
         return;
     for (size_t g = 0; g < n_games; g++) {
         int32_t a = starts[g], z = g + 1 < n_games ? starts[g + 1] : (int32_t)n_rows;
-        for (int32_t i = a; i < z; i++) {
-            put_defined(c, true);
-            put_fixed(c, first_game + (int64_t)g, true);
+        if (a >= z)
+            continue;
+        /* the game's rows share one value: looked up once (its first row adds it to the dictionary) */
+        int64_t v = first_game + (int64_t)g;
+        if (c->kind != PQ_DICT_FIXED) {
+            for (int32_t i = a; i < z; i++) {
+                put_defined(c, true);
+                put_fixed(c, v, true);
+            }
+            continue;
         }
+        put_defined(c, true);
+        put_fixed(c, v, true);
+        uint32_t index = c->indices.data[c->indices.len - 1];
+        size_t rest = (size_t)(z - a - 1);
+        if (c->max_def)
+            memset(c->def_levels.data + c->def_levels.len, c->max_def, rest);
+        c->def_levels.len += c->max_def ? rest : 0;
+        for (size_t i = 0; i < rest; i++)
+            c->indices.data[c->indices.len + i] = index;
+        c->indices.len += rest;
+        c->values += rest;
     }
     c->rows += n_rows;
 }
@@ -615,6 +633,18 @@ void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_d
     if (!reserve(c, n_entries + n_rows, bytes))
         return;
     for (size_t i = 0; i < n_rows; i++) {
+        size_t empty = 0; /* a run of empty lists (most moves have no NAG): their levels at once */
+        while (i + empty < n_rows && starts[i + empty] == starts[i + empty + 1])
+            empty++;
+        if (empty) {
+            memset(c->rep_levels.data + c->rep_levels.len, 0, empty);
+            memset(c->def_levels.data + c->def_levels.len, empty_def, empty);
+            c->rep_levels.len += empty;
+            c->def_levels.len += empty;
+            c->values += empty;
+            i += empty - 1;
+            continue;
+        }
         bool first = true;
         for (int32_t k = starts[i]; k < starts[i + 1]; k++) {
             if (entries->keep && !entries->keep[k])
