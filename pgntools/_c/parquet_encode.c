@@ -129,13 +129,16 @@ static inline uint32_t fixed_index(PqColumn *c, uint64_t key)
 /* A string's key: strings of up to 7 bytes are their own key (bytes and length), so equal keys
  * mean equal strings (SAN and UCI always are that short); longer strings key by a hash with the
  * top bit set, and are compared too. */
+static const uint64_t LOW_BYTES[8] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL,
+                                      0xFFFFFFFFFFFFFFULL}; /* the low n bytes of a word */
+
 static inline uint64_t string_key(const char *s, size_t n, bool can_read_8)
 {
     uint64_t w = 0;
     if (n <= 7) {
         if (can_read_8) { /* one load instead of a call to memcpy */
             memcpy(&w, s, 8);
-            w &= (1ULL << (8 * n)) - 1;
+            w &= LOW_BYTES[n];
         } else {
             memcpy(&w, s, n);
         }
@@ -441,7 +444,7 @@ static uint32_t *add_dict_strings(PqColumn *c, uint32_t *idx, const int32_t *off
         if (len <= 7 && can_read_8) { /* string_key's short key */
             uint64_t w;
             memcpy(&w, data + a, 8);
-            uint64_t key = (w & ((1ULL << (8 * len)) - 1)) | (uint64_t)len << 56;
+            uint64_t key = (w & LOW_BYTES[len]) | (uint64_t)len << 56;
             for (size_t j = mix(key) & mask; table[j].index; j = (j + 1) & mask)
                 if (table[j].key == key) {
                     found = table[j].index;
