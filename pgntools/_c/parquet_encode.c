@@ -720,22 +720,41 @@ static inline void pack8(const uint32_t *v, int width, char *out)
     memcpy(out, &acc, 16); /* little-endian; the bytes past `width` are overwritten next */
 }
 
+/* Value i of a run of uint8_t (size 1: levels) or uint32_t (size 4: indices) values. */
+static inline uint32_t value_at(const void *v, int size, size_t i)
+{
+    return size == 1 ? ((const uint8_t *)v)[i] : ((const uint32_t *)v)[i];
+}
+
+/* Whether the 8 values from i all are x (levels: one 8-byte compare). */
+static inline bool all_equal8_at(const void *v, int size, size_t i, uint32_t x)
+{
+    if (size == 1) {
+        uint64_t w;
+        memcpy(&w, (const uint8_t *)v + i, 8);
+        return w == 0x0101010101010101ULL * (uint8_t)x;
+    }
+    return all_equal8((const uint32_t *)v + i, x);
+}
+
 /* Runs of 8 or more equal values become RLE runs; the rest is bit-packed in groups of 8 (at most
- * 63 groups a run, as Arrow writes them), the last group padded with zeros. */
-bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
+ * 63 groups a run, as Arrow writes them), the last group padded with zeros. Inlined for each
+ * value size, so that levels are read as bytes (no widened copy). */
+static inline __attribute__((always_inline)) bool hybrid(const void *v, int size, size_t n, int width, ByteVec *out)
 {
     size_t value_bytes = ((size_t)width + 7) / 8;
     size_t i = 0;
     while (i < n) {
         size_t run = 1;
-        while (i + run + 8 <= n && all_equal8(v + i + run, v[i]))
+        uint32_t first = value_at(v, size, i);
+        while (i + run + 8 <= n && all_equal8_at(v, size, i + run, first))
             run += 8;
-        while (i + run < n && v[i + run] == v[i])
+        while (i + run < n && value_at(v, size, i + run) == first)
             run++;
         if (run >= 8) {
             if (!put_varint(out, (uint64_t)run << 1) || !VEC_RESERVE(*out, 4))
                 return false;
-            memcpy(out->data + out->len, &v[i], value_bytes);
+            memcpy(out->data + out->len, &first, value_bytes); /* (little-endian) */
             out->len += value_bytes;
             i += run;
             continue;
@@ -743,23 +762,30 @@ bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
         size_t groups = 0; /* bit-packed groups of 8 from i, until a run of 8 equal values starts */
         do {
             groups++;
-        } while (groups < 63 && i + groups * 8 + 8 <= n && !all_equal8(v + i + groups * 8, v[i + groups * 8]));
+        } while (groups < 63 && i + groups * 8 + 8 <= n &&
+                 !all_equal8_at(v, size, i + groups * 8, value_at(v, size, i + groups * 8)));
         if (i + groups * 8 + 8 > n && groups < 63 && i + groups * 8 < n)
             groups++; /* the last values, padded */
         if (!put_varint(out, (uint64_t)groups << 1 | 1) || !VEC_RESERVE(*out, groups * (size_t)width + 16))
             return false;
         for (size_t g = 0; g < groups; g++, i += 8) {
-            uint32_t last[8] = {0};
-            const uint32_t *group = v + i;
-            if (i + 8 > n) { /* the last, partial group */
-                memcpy(last, v + i, (n - i) * sizeof *v);
-                group = last;
+            uint32_t group[8] = {0};
+            if (size == 4 && i + 8 <= n) {
+                memcpy(group, (const uint32_t *)v + i, sizeof group);
+            } else { /* a group of levels, or the last, partial group */
+                for (size_t k = 0; k < 8 && i + k < n; k++)
+                    group[k] = value_at(v, size, i + k);
             }
             pack8(group, width, out->data + out->len);
             out->len += (size_t)width;
         }
     }
     return true;
+}
+
+bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
+{
+    return hybrid(v, 4, n, width, out);
 }
 
 static int bit_width(uint32_t max_value)
@@ -773,17 +799,11 @@ static int bit_width(uint32_t max_value)
 /* Levels in a v1 data page: a 4-byte length, then the hybrid encoding. */
 static bool put_levels(const U8Vec *levels, int width, ByteVec *out)
 {
-    uint32_t *wide = malloc((levels->len + 1) * sizeof *wide);
-    if (!wide || !VEC_RESERVE(*out, 4)) {
-        free(wide);
+    if (!VEC_RESERVE(*out, 4))
         return false;
-    }
-    for (size_t i = 0; i < levels->len; i++)
-        wide[i] = levels->data[i];
     size_t at = out->len;
     out->len += 4;
-    bool ok = pq_hybrid(wide, levels->len, width, out);
-    free(wide);
+    bool ok = hybrid(levels->data, 1, levels->len, width, out);
     uint32_t len = (uint32_t)(out->len - at - 4);
     memcpy(out->data + at, &len, 4);
     return ok;
