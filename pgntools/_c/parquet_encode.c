@@ -46,6 +46,7 @@ void pq_reset(PqColumn *c)
     c->def_levels.len = c->rep_levels.len = c->indices.len = c->plain.len = 0;
     c->min = INT64_MAX;
     c->max = INT64_MIN;
+    c->range_in_dictionary = false;
     if (c->table && c->dict_count > c->fixed_entries) { /* a fixed dictionary (fed codes) never grows */
         c->dict_count = 0;
         c->dict_page.len = 0;
@@ -316,17 +317,38 @@ static inline void out_defined(Out *o, int max_def, bool valid)
     }
 
 /* A dictionary column's values without nulls (has NULL: plies, squares, clocks): those below
- * PQ_SMALL already in the dictionary by the small table, read inline; the others by fixed_index. */
+ * PQ_SMALL already in the dictionary by the small table, read inline; the others by fixed_index.
+ * Their min and max are the dictionary's (every value is in it, and it holds the row group's
+ * values only), taken once by dictionary_range: a value of T fits the column's value width. */
 #define ADD_DICT_LOOP(T)                                                    \
+    c->range_in_dictionary = true;                                          \
     for (size_t i = 0; i < n; i++) {                                        \
         T raw;                                                              \
         memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
         int64_t v = (int64_t)raw;                                           \
-        o.min = v < o.min ? v : o.min;                                      \
-        o.max = v > o.max ? v : o.max;                                      \
         uint32_t k = (uint64_t)v < PQ_SMALL ? c->small[v] : 0;              \
         *o.idx++ = k ? k - 1 : fixed_index(c, (uint64_t)v);                 \
     }
+
+/* Merges the dictionary's range into the column's (range_in_dictionary). */
+static void dictionary_range(PqColumn *c)
+{
+    if (!c->range_in_dictionary)
+        return;
+    for (uint32_t i = 0; i < c->dict_count; i++) {
+        int64_t v;
+        if (c->value_width == 8) {
+            memcpy(&v, c->dict_page.data + 8 * (size_t)i, 8);
+        } else {
+            int32_t x;
+            memcpy(&x, c->dict_page.data + 4 * (size_t)i, 4);
+            v = x;
+        }
+        c->min = v < c->min ? v : c->min;
+        c->max = v > c->max ? v : c->max;
+    }
+    c->range_in_dictionary = false;
+}
 
 /* The definition levels of n flat rows (a value where has[i] & has_bit, every row without has)
  * in one pass the compiler vectorizes; returns the rows with a value (the others are nulls). */
@@ -367,7 +389,13 @@ void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, co
         case PQ_I16: ADD_DICT_LOOP(int16_t) break;
         case PQ_U16: ADD_DICT_LOOP(uint16_t) break;
         case PQ_I32: ADD_DICT_LOOP(int32_t) break;
-        case PQ_I64: ADD_DICT_LOOP(int64_t) break;
+        case PQ_I64:
+            if (c->value_width == 8) {
+                ADD_DICT_LOOP(int64_t)
+            } else {
+                ADD_FIXED_LOOP(int64_t, true)
+            }
+            break;
         case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
         case PQ_CODE: break;
         }
@@ -813,6 +841,7 @@ bool pq_data_page(PqColumn *c, ByteVec *out)
 {
     if (c->failed)
         return false;
+    dictionary_range(c); /* (the caller reads min and max after this) */
     if (c->max_rep && !put_levels(&c->rep_levels, bit_width((uint32_t)c->max_rep), out))
         return false;
     if (c->max_def && !put_levels(&c->def_levels, bit_width((uint32_t)c->max_def), out))
