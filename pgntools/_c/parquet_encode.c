@@ -726,7 +726,7 @@ static inline bool all_equal8(const uint32_t *v, uint32_t x)
 
 /* Eight values of `width` bits, least significant first, into `width` bytes at out (16 bytes
  * there are writable). One case per width, so that the shifts are constants. */
-static inline void pack8(const uint32_t *v, int width, char *out)
+static inline __attribute__((always_inline)) void pack8(const uint32_t *v, int width, char *out)
 {
     unsigned __int128 acc;
     switch (width) {
@@ -797,14 +797,14 @@ static inline __attribute__((always_inline)) bool hybrid(const void *v, int size
         if (!put_varint(out, (uint64_t)groups << 1 | 1) || !VEC_RESERVE(*out, groups * (size_t)width + 16))
             return false;
         for (size_t g = 0; g < groups; g++, i += 8) {
-            uint32_t group[8] = {0};
             if (size == 4 && i + 8 <= n) {
-                memcpy(group, (const uint32_t *)v + i, sizeof group);
+                pack8((const uint32_t *)v + i, width, out->data + out->len);
             } else { /* a group of levels, or the last, partial group */
+                uint32_t group[8] = {0};
                 for (size_t k = 0; k < 8 && i + k < n; k++)
                     group[k] = value_at(v, size, i + k);
+                pack8(group, width, out->data + out->len);
             }
-            pack8(group, width, out->data + out->len);
             out->len += (size_t)width;
         }
     }
