@@ -167,6 +167,25 @@ def test_the_table_builds_from_the_shipped_files_and_matches_the_reference():
     assert (TABLE_DIR / "COPYING.txt").exists() and "51b886249b9e" in (TABLE_DIR / "SOURCE").read_text()
 
 
+def test_the_table_is_the_same_whatever_the_order_of_its_lines():
+    # openings_build plays only the moves a line does not share with the line before: built from
+    # the lines shuffled (other prefixes shared) and from them in order, every reference position
+    # gets its own line's name
+    import random
+
+    import pgntools
+    from pgntools import _core, openings
+
+    lines = [line for line in openings.table_text().splitlines() if line and not line.startswith(b"eco\t")]
+    shuffled = lines[:]
+    random.Random(23).shuffle(shuffled)
+    tables = [openings.table(), _core.OpeningTable(b"\n".join(shuffled) + b"\n")]
+    for epd, want in reference_table().items():
+        board = pgntools.Board(epd + " 0 1")
+        for table in tables:
+            assert table.row(table.find(board)) == want, epd
+
+
 def test_a_transposition_finds_the_name_of_the_position(tmp_path):
     # the table's line for this position is 1. d4 d5 2. Nf3; the game gets there as 1. Nf3 d5 2. d4
     want = reference_table()[chess.Board("rnbqkbnr/ppp1pppp/8/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R b KQkq - 1 2").epd()]

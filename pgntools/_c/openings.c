@@ -111,11 +111,43 @@ void openings_free(OpeningTable *t)
     free(t);
 }
 
-/* The position after a line's moves ("1. e4 e5 2. Nf3"): false at a move that is not legal. */
-static bool play_line(const char *s, size_t n, Position *p, size_t *bad_at, size_t *bad_len)
+/* The line played before, for the next line that starts alike (most do: the table lists an
+ * opening's lines one after another): its moves' text, where each of its first PREFIX_PLIES move
+ * tokens ends there, and the position after each. */
+enum { PREFIX_PLIES = 24 };
+typedef struct {
+    const char *text;
+    size_t len, end[PREFIX_PLIES];
+    int plies;
+    Position after[PREFIX_PLIES];
+} LinePrefix;
+
+/* The most moves of prev the line s (n bytes) starts with, whole tokens (0: none). */
+static int shared_plies(const LinePrefix *prev, const char *s, size_t n)
 {
-    pos_init_start(p);
-    for (size_t i = 0; i < n;) {
+    size_t same = 0, most = prev->len < n ? prev->len : n;
+    while (same < most && s[same] == prev->text[same])
+        same++;
+    int k = prev->plies;
+    while (k > 0 && !(prev->end[k - 1] < same || (prev->end[k - 1] == same && (same == n || s[same] == ' '))))
+        k--;
+    return k;
+}
+
+/* The position after a line's moves ("1. e4 e5 2. Nf3"): false at a move that is not legal. The
+ * moves it shares with the line before (prev) are not played again; prev becomes this line. */
+static bool play_line(const char *s, size_t n, Position *p, size_t *bad_at, size_t *bad_len, LinePrefix *prev)
+{
+    int ply = shared_plies(prev, s, n);
+    size_t i = 0;
+    if (ply) {
+        *p = prev->after[ply - 1];
+        i = prev->end[ply - 1];
+    } else {
+        pos_init_start(p);
+    }
+    prev->text = s, prev->len = n, prev->plies = ply;
+    while (i < n) {
         while (i < n && s[i] == ' ')
             i++;
         size_t a = i;
@@ -130,9 +162,15 @@ static bool play_line(const char *s, size_t n, Position *p, size_t *bad_at, size
         uint16_t notes;
         if (san_to_move(p, s + a, i - a, &m, &notes) != SAN_OK) {
             *bad_at = a, *bad_len = i - a;
+            prev->plies = 0;
             return false;
         }
         pos_make(p, m);
+        if (ply < PREFIX_PLIES) {
+            prev->end[ply] = i;
+            prev->after[ply] = *p;
+            prev->plies = ++ply;
+        }
     }
     return true;
 }
@@ -168,6 +206,12 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
     for (size_t i = 0; i < slots; i++)
         t->slots[i].row = -1;
     size_t used = 0, line_no = 0;
+    LinePrefix *prev = calloc(1, sizeof *prev);
+    if (!prev) {
+        snprintf(err, err_len, "out of memory");
+        openings_free(t);
+        return NULL;
+    }
     for (const char *line = text, *end = text + len; line < end; line_no++) {
         const char *eol = memchr(line, '\n', (size_t)(end - line));
         eol = eol ? eol : end;
@@ -187,7 +231,7 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
         bool ok = eco_end > line && name_end > name && moves < eol;
         if (!ok)
             snprintf(err, err_len, "line %zu: not eco<TAB>name<TAB>moves", line_no + 1);
-        else if (!(ok = play_line(moves, (size_t)(eol - moves), &p, &bad_at, &bad_len)))
+        else if (!(ok = play_line(moves, (size_t)(eol - moves), &p, &bad_at, &bad_len, prev)))
             snprintf(err, err_len, "line %zu: %.*s is not a legal move there", line_no + 1, (int)bad_len,
                      moves + bad_at);
         Signature s;
@@ -199,6 +243,7 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
             }
         }
         if (!ok) {
+            free(prev);
             openings_free(t);
             return NULL;
         }
@@ -220,5 +265,6 @@ OpeningTable *openings_build(const char *text, size_t len, char *err, size_t err
         line = next;
     }
     t->text_at[2 * t->n_rows] = (uint32_t)used;
+    free(prev);
     return t;
 }

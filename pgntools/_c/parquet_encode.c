@@ -46,6 +46,7 @@ void pq_reset(PqColumn *c)
     c->def_levels.len = c->rep_levels.len = c->indices.len = c->plain.len = 0;
     c->min = INT64_MAX;
     c->max = INT64_MIN;
+    c->range_in_dictionary = false;
     if (c->table && c->dict_count > c->fixed_entries) { /* a fixed dictionary (fed codes) never grows */
         c->dict_count = 0;
         c->dict_page.len = 0;
@@ -129,13 +130,16 @@ static inline uint32_t fixed_index(PqColumn *c, uint64_t key)
 /* A string's key: strings of up to 7 bytes are their own key (bytes and length), so equal keys
  * mean equal strings (SAN and UCI always are that short); longer strings key by a hash with the
  * top bit set, and are compared too. */
+static const uint64_t LOW_BYTES[8] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL,
+                                      0xFFFFFFFFFFFFFFULL}; /* the low n bytes of a word */
+
 static inline uint64_t string_key(const char *s, size_t n, bool can_read_8)
 {
     uint64_t w = 0;
     if (n <= 7) {
         if (can_read_8) { /* one load instead of a call to memcpy */
             memcpy(&w, s, 8);
-            w &= (1ULL << (8 * n)) - 1;
+            w &= LOW_BYTES[n];
         } else {
             memcpy(&w, s, n);
         }
@@ -312,6 +316,40 @@ static inline void out_defined(Out *o, int max_def, bool valid)
             put_fixed(c, v, false);                                         \
     }
 
+/* A dictionary column's values without nulls (has NULL: plies, squares, clocks): those below
+ * PQ_SMALL already in the dictionary by the small table, read inline; the others by fixed_index.
+ * Their min and max are the dictionary's (every value is in it, and it holds the row group's
+ * values only), taken once by dictionary_range: a value of T fits the column's value width. */
+#define ADD_DICT_LOOP(T)                                                    \
+    c->range_in_dictionary = true;                                          \
+    for (size_t i = 0; i < n; i++) {                                        \
+        T raw;                                                              \
+        memcpy(&raw, (const char *)values + sizeof(T) * i, sizeof(T));     \
+        int64_t v = (int64_t)raw;                                           \
+        uint32_t k = (uint64_t)v < PQ_SMALL ? c->small[v] : 0;              \
+        *o.idx++ = k ? k - 1 : fixed_index(c, (uint64_t)v);                 \
+    }
+
+/* Merges the dictionary's range into the column's (range_in_dictionary). */
+static void dictionary_range(PqColumn *c)
+{
+    if (!c->range_in_dictionary)
+        return;
+    for (uint32_t i = 0; i < c->dict_count; i++) {
+        int64_t v;
+        if (c->value_width == 8) {
+            memcpy(&v, c->dict_page.data + 8 * (size_t)i, 8);
+        } else {
+            int32_t x;
+            memcpy(&x, c->dict_page.data + 4 * (size_t)i, 4);
+            v = x;
+        }
+        c->min = v < c->min ? v : c->min;
+        c->max = v > c->max ? v : c->max;
+    }
+    c->range_in_dictionary = false;
+}
+
 /* The definition levels of n flat rows (a value where has[i] & has_bit, every row without has)
  * in one pass the compiler vectorizes; returns the rows with a value (the others are nulls). */
 static size_t put_flat_levels(PqColumn *c, Out *o, size_t n, const uint8_t *has, uint8_t has_bit)
@@ -345,7 +383,23 @@ void pq_add_fixed(PqColumn *c, const void *values, PqSource source, size_t n, co
         return;
     Out o = out_begin(c);
     bool dict = c->kind == PQ_DICT_FIXED;
-    if (put_flat_levels(c, &o, n, has, has_bit)) { /* (a column of nulls: no value to visit) */
+    if (put_flat_levels(c, &o, n, has, has_bit) && dict && !has) {
+        switch (source) {
+        case PQ_U8: ADD_DICT_LOOP(uint8_t) break;
+        case PQ_I16: ADD_DICT_LOOP(int16_t) break;
+        case PQ_U16: ADD_DICT_LOOP(uint16_t) break;
+        case PQ_I32: ADD_DICT_LOOP(int32_t) break;
+        case PQ_I64:
+            if (c->value_width == 8) {
+                ADD_DICT_LOOP(int64_t)
+            } else {
+                ADD_FIXED_LOOP(int64_t, true)
+            }
+            break;
+        case PQ_BITS64: ADD_FIXED_LOOP(int64_t, false) break; /* a double's bits: no range */
+        case PQ_CODE: break;
+        }
+    } else if (o.nulls < n) { /* (a column of nulls: no value to visit) */
         switch (source) {
         case PQ_U8: ADD_FIXED_LOOP(uint8_t, true) break;
         case PQ_I16: ADD_FIXED_LOOP(int16_t, true) break;
@@ -376,12 +430,64 @@ void pq_add_game_ids(PqColumn *c, const int32_t *starts, size_t n_games, size_t 
         return;
     for (size_t g = 0; g < n_games; g++) {
         int32_t a = starts[g], z = g + 1 < n_games ? starts[g + 1] : (int32_t)n_rows;
-        for (int32_t i = a; i < z; i++) {
-            put_defined(c, true);
-            put_fixed(c, first_game + (int64_t)g, true);
+        if (a >= z)
+            continue;
+        /* the game's rows share one value: looked up once (its first row adds it to the dictionary) */
+        int64_t v = first_game + (int64_t)g;
+        if (c->kind != PQ_DICT_FIXED) {
+            for (int32_t i = a; i < z; i++) {
+                put_defined(c, true);
+                put_fixed(c, v, true);
+            }
+            continue;
         }
+        put_defined(c, true);
+        put_fixed(c, v, true);
+        uint32_t index = c->indices.data[c->indices.len - 1];
+        size_t rest = (size_t)(z - a - 1);
+        if (c->max_def)
+            memset(c->def_levels.data + c->def_levels.len, c->max_def, rest);
+        c->def_levels.len += c->max_def ? rest : 0;
+        for (size_t i = 0; i < rest; i++)
+            c->indices.data[c->indices.len + i] = index;
+        c->indices.len += rest;
+        c->values += rest;
     }
     c->rows += n_rows;
+}
+
+/* The dictionary indices of n strings, every one a value (SAN, UCI: at most 7 bytes each), into idx:
+ * string_index's probe inline, with the table in locals (a store of an index may alias the
+ * column's uint32_t fields, which the compiler would otherwise reload at every string). A string
+ * not found there (new, longer than 7 bytes, or among the last 8 bytes) goes through string_index. */
+static uint32_t *add_dict_strings(PqColumn *c, uint32_t *idx, const int32_t *offsets, const char *data, size_t n)
+{
+    const PqSlot *table = c->table;
+    size_t mask = c->table_cap - 1;
+    int32_t end = offsets[n], a = offsets[0];
+    for (size_t i = 0; i < n; i++) {
+        int32_t z = offsets[i + 1];
+        uint32_t len = (uint32_t)(z - a), found = 0;
+        bool can_read_8 = a + 8 <= end;
+        if (len <= 7 && can_read_8) { /* string_key's short key */
+            uint64_t w;
+            memcpy(&w, data + a, 8);
+            uint64_t key = (w & LOW_BYTES[len]) | (uint64_t)len << 56;
+            for (size_t j = mix(key) & mask; table[j].index; j = (j + 1) & mask)
+                if (table[j].key == key) {
+                    found = table[j].index;
+                    break;
+                }
+        }
+        if (!found) {
+            found = string_index(c, data + a, len, can_read_8) + 1;
+            table = c->table; /* (it may have grown) */
+            mask = c->table_cap - 1;
+        }
+        *idx++ = found - 1;
+        a = z;
+    }
+    return idx;
 }
 
 void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_t n, const uint8_t *has,
@@ -391,6 +497,12 @@ void pq_add_strings(PqColumn *c, const int32_t *offsets, const char *data, size_
         return;
     Out o = out_begin(c);
     bool dict = c->kind == PQ_DICT_STRING;
+    if (dict && !has && n) { /* no nulls: the levels in one pass, then only the values */
+        put_flat_levels(c, &o, n, NULL, 0);
+        o.idx = add_dict_strings(c, o.idx, offsets, data, n);
+        out_end(c, &o, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         bool valid = !has || (has[i] & has_bit);
         out_defined(&o, c->max_def, valid);
@@ -552,6 +664,18 @@ void pq_add_lists(PqColumn *c, const int32_t *starts, size_t n_rows, int empty_d
     if (!reserve(c, n_entries + n_rows, bytes))
         return;
     for (size_t i = 0; i < n_rows; i++) {
+        size_t empty = 0; /* a run of empty lists (most moves have no NAG): their levels at once */
+        while (i + empty < n_rows && starts[i + empty] == starts[i + empty + 1])
+            empty++;
+        if (empty) {
+            memset(c->rep_levels.data + c->rep_levels.len, 0, empty);
+            memset(c->def_levels.data + c->def_levels.len, empty_def, empty);
+            c->rep_levels.len += empty;
+            c->def_levels.len += empty;
+            c->values += empty;
+            i += empty - 1;
+            continue;
+        }
         bool first = true;
         for (int32_t k = starts[i]; k < starts[i + 1]; k++) {
             if (entries->keep && !entries->keep[k])
@@ -591,18 +715,18 @@ static inline bool all_equal8(const uint32_t *v, uint32_t x)
            (v[7] == x);
 }
 
-/* Eight values of W bits, least significant first, as one 128-bit word (W <= 16). */
-#define PACK8(W)                                                                                    \
-    case W:                                                                                         \
-        acc = (unsigned __int128)v[0] | (unsigned __int128)v[1] << W | (unsigned __int128)v[2] << 2 * W | \
-              (unsigned __int128)v[3] << 3 * W | (unsigned __int128)v[4] << 4 * W |                     \
-              (unsigned __int128)v[5] << 5 * W | (unsigned __int128)v[6] << 6 * W |                     \
-              (unsigned __int128)v[7] << 7 * W;                                                     \
+/* Eight values of W bits, least significant first, as one 128-bit word (W <= 16): each half of
+ * four values in 64-bit arithmetic (a value is below 2^W: an index below the dictionary's size,
+ * or a level), then one 128-bit shift. */
+#define PACK4(v, W) ((uint64_t)(v)[0] | (uint64_t)(v)[1] << (W) | (uint64_t)(v)[2] << 2 * (W) | (uint64_t)(v)[3] << 3 * (W))
+#define PACK8(W)                                                                 \
+    case W:                                                                      \
+        acc = (unsigned __int128)PACK4(v, W) | (unsigned __int128)PACK4(v + 4, W) << 4 * W; \
         break;
 
 /* Eight values of `width` bits, least significant first, into `width` bytes at out (16 bytes
  * there are writable). One case per width, so that the shifts are constants. */
-static inline void pack8(const uint32_t *v, int width, char *out)
+static inline __attribute__((always_inline)) void pack8(const uint32_t *v, int width, char *out)
 {
     unsigned __int128 acc;
     switch (width) {
@@ -624,22 +748,41 @@ static inline void pack8(const uint32_t *v, int width, char *out)
     memcpy(out, &acc, 16); /* little-endian; the bytes past `width` are overwritten next */
 }
 
+/* Value i of a run of uint8_t (size 1: levels) or uint32_t (size 4: indices) values. */
+static inline uint32_t value_at(const void *v, int size, size_t i)
+{
+    return size == 1 ? ((const uint8_t *)v)[i] : ((const uint32_t *)v)[i];
+}
+
+/* Whether the 8 values from i all are x (levels: one 8-byte compare). */
+static inline bool all_equal8_at(const void *v, int size, size_t i, uint32_t x)
+{
+    if (size == 1) {
+        uint64_t w;
+        memcpy(&w, (const uint8_t *)v + i, 8);
+        return w == 0x0101010101010101ULL * (uint8_t)x;
+    }
+    return all_equal8((const uint32_t *)v + i, x);
+}
+
 /* Runs of 8 or more equal values become RLE runs; the rest is bit-packed in groups of 8 (at most
- * 63 groups a run, as Arrow writes them), the last group padded with zeros. */
-bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
+ * 63 groups a run, as Arrow writes them), the last group padded with zeros. Inlined for each
+ * value size, so that levels are read as bytes (no widened copy). */
+static inline __attribute__((always_inline)) bool hybrid(const void *v, int size, size_t n, int width, ByteVec *out)
 {
     size_t value_bytes = ((size_t)width + 7) / 8;
     size_t i = 0;
     while (i < n) {
         size_t run = 1;
-        while (i + run + 8 <= n && all_equal8(v + i + run, v[i]))
+        uint32_t first = value_at(v, size, i);
+        while (i + run + 8 <= n && all_equal8_at(v, size, i + run, first))
             run += 8;
-        while (i + run < n && v[i + run] == v[i])
+        while (i + run < n && value_at(v, size, i + run) == first)
             run++;
         if (run >= 8) {
             if (!put_varint(out, (uint64_t)run << 1) || !VEC_RESERVE(*out, 4))
                 return false;
-            memcpy(out->data + out->len, &v[i], value_bytes);
+            memcpy(out->data + out->len, &first, value_bytes); /* (little-endian) */
             out->len += value_bytes;
             i += run;
             continue;
@@ -647,23 +790,30 @@ bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
         size_t groups = 0; /* bit-packed groups of 8 from i, until a run of 8 equal values starts */
         do {
             groups++;
-        } while (groups < 63 && i + groups * 8 + 8 <= n && !all_equal8(v + i + groups * 8, v[i + groups * 8]));
+        } while (groups < 63 && i + groups * 8 + 8 <= n &&
+                 !all_equal8_at(v, size, i + groups * 8, value_at(v, size, i + groups * 8)));
         if (i + groups * 8 + 8 > n && groups < 63 && i + groups * 8 < n)
             groups++; /* the last values, padded */
         if (!put_varint(out, (uint64_t)groups << 1 | 1) || !VEC_RESERVE(*out, groups * (size_t)width + 16))
             return false;
         for (size_t g = 0; g < groups; g++, i += 8) {
-            uint32_t last[8] = {0};
-            const uint32_t *group = v + i;
-            if (i + 8 > n) { /* the last, partial group */
-                memcpy(last, v + i, (n - i) * sizeof *v);
-                group = last;
+            if (size == 4 && i + 8 <= n) {
+                pack8((const uint32_t *)v + i, width, out->data + out->len);
+            } else { /* a group of levels, or the last, partial group */
+                uint32_t group[8] = {0};
+                for (size_t k = 0; k < 8 && i + k < n; k++)
+                    group[k] = value_at(v, size, i + k);
+                pack8(group, width, out->data + out->len);
             }
-            pack8(group, width, out->data + out->len);
             out->len += (size_t)width;
         }
     }
     return true;
+}
+
+bool pq_hybrid(const uint32_t *v, size_t n, int width, ByteVec *out)
+{
+    return hybrid(v, 4, n, width, out);
 }
 
 static int bit_width(uint32_t max_value)
@@ -677,17 +827,11 @@ static int bit_width(uint32_t max_value)
 /* Levels in a v1 data page: a 4-byte length, then the hybrid encoding. */
 static bool put_levels(const U8Vec *levels, int width, ByteVec *out)
 {
-    uint32_t *wide = malloc((levels->len + 1) * sizeof *wide);
-    if (!wide || !VEC_RESERVE(*out, 4)) {
-        free(wide);
+    if (!VEC_RESERVE(*out, 4))
         return false;
-    }
-    for (size_t i = 0; i < levels->len; i++)
-        wide[i] = levels->data[i];
     size_t at = out->len;
     out->len += 4;
-    bool ok = pq_hybrid(wide, levels->len, width, out);
-    free(wide);
+    bool ok = hybrid(levels->data, 1, levels->len, width, out);
     uint32_t len = (uint32_t)(out->len - at - 4);
     memcpy(out->data + at, &len, 4);
     return ok;
@@ -697,6 +841,7 @@ bool pq_data_page(PqColumn *c, ByteVec *out)
 {
     if (c->failed)
         return false;
+    dictionary_range(c); /* (the caller reads min and max after this) */
     if (c->max_rep && !put_levels(&c->rep_levels, bit_width((uint32_t)c->max_rep), out))
         return false;
     if (c->max_def && !put_levels(&c->def_levels, bit_width((uint32_t)c->max_def), out))

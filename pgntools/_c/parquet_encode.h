@@ -56,6 +56,8 @@ typedef struct {
     ByteVec plain;      /* plain kinds: PLAIN values (booleans: bit-packed, `bits` of them) */
     size_t bits;
     int64_t min, max;   /* fixed kinds: over the values */
+    bool range_in_dictionary; /* some values were added without min/max: their range is the
+                                 dictionary's (pq_data_page merges it in) */
 
     /* the dictionary: reset per row group, unless fixed at creation (fixed_entries) */
     ByteVec dict_page;  /* PLAIN values in index order */

@@ -259,26 +259,49 @@ void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token
     }
 }
 
-/* Closes the open mainline move row: its annotations and comment text. */
-static void finish_pending(GameReader *r, Game *g)
+/* The annotation columns (M_HAS .. M_EVAL_MATE) up to `rows` rows, the rows not yet written as
+ * zeros: they are written only for a move whose comment had an annotation (finish_pending), and
+ * filled up when the game ends (replay_finish). Their room is the move rows'. */
+static void fill_annotations(Batch *b, size_t rows)
 {
-    if (!g->pending)
+    if (b->cols[M_HAS].len == rows) /* (they all have the same length: nothing to fill) */
         return;
-    Batch *b = &r->batch; /* push_move_row made room for the row's annotations */
+    for (int id = M_HAS; id <= M_EVAL_MATE; id++) {
+        Column *c = &b->cols[id];
+        memset((char *)c->data + c->len * c->item, 0, (rows - c->len) * c->item);
+        c->len = rows;
+    }
+}
+
+/* Closes the open mainline move row: its annotations and comment text. (g->ann is all zeros
+ * while ann.has is 0: every value ann_parse sets sets a bit.) */
+static void finish_pending_row(GameReader *r, Game *g)
+{
+    Batch *b = &r->batch;
     if (r->opt.clock_rows && (g->ann.has & HAS_CLOCK)) {
         COL_PUSH(b, K_PLY, int16_t, g->pending_ply);
         COL_PUSH(b, K_CLOCK, double, g->ann.clock);
     }
     if (r->opt.moves) {
-        COL_PUT(b, M_HAS, uint8_t, g->ann.has);
-        COL_PUT(b, M_CLOCK, double, g->ann.clock);
-        COL_PUT(b, M_EMT, double, g->ann.emt);
-        COL_PUT(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
-        COL_PUT(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
+        if (g->ann.has) { /* (the row is the last one; push_move_row made room) */
+            fill_annotations(b, COL_LEN(b, M_PLY) - 1);
+            COL_PUT(b, M_HAS, uint8_t, g->ann.has);
+            COL_PUT(b, M_CLOCK, double, g->ann.clock);
+            COL_PUT(b, M_EMT, double, g->ann.emt);
+            COL_PUT(b, M_EVAL_CP, int32_t, g->ann.eval_cp);
+            COL_PUT(b, M_EVAL_MATE, int16_t, g->ann.eval_mate);
+        }
         if (r->opt.comments && !strcol_end(&b->strs[S_COMMENT]))
             b->failed = true;
     }
     memset(&g->ann, 0, sizeof g->ann);
+}
+
+/* (inline: most rows have no comment, and nothing to close then) */
+static inline void finish_pending(GameReader *r, Game *g)
+{
+    if (g->pending && (g->ann.has || r->opt.comments))
+        finish_pending_row(r, g);
     g->pending = false;
 }
 
@@ -291,6 +314,40 @@ static inline size_t uci_text(int from, int to, int promo, char *out)
     out[3] = (char)('1' + RANK_OF(to));
     out[4] = promo ? (char)(PIECE_LETTERS[promo] + 32) : 0;
     return 4 + (promo != 0);
+}
+
+/* A move row's values but its annotations (finish_pending's). */
+typedef struct {
+    int16_t ply;
+    uint8_t from, to, piece, captured, promotion, flags;
+    uint16_t halfmove;
+    int32_t nag_start;
+} MoveRow;
+
+/* Appends the row to the move columns M_PLY .. M_HALFMOVE and M_NAG_START (batch_reserve_move_row
+ * made room; the annotations are finish_pending's). The columns' pointers are read before any
+ * store: a byte store may alias the batch's fields, and COL_PUT would reload them at each. */
+static inline void put_move_row(Batch *b, const MoveRow *v)
+{
+    _Static_assert(M_HALFMOVE - M_PLY == 7 && M_NAG_START == M_EVAL_MATE + 1 && M_HAS == M_HALFMOVE + 1,
+                   "the move columns");
+    Column *c = b->cols;
+    void *ply = c[M_PLY].data, *from = c[M_FROM].data, *to = c[M_TO].data, *piece = c[M_PIECE].data;
+    void *captured = c[M_CAPTURED].data, *promotion = c[M_PROMOTION].data, *flags = c[M_FLAGS].data;
+    void *halfmove = c[M_HALFMOVE].data, *nag_start = c[M_NAG_START].data;
+    size_t row = c[M_PLY].len;
+    ((int16_t *)ply)[row] = v->ply;
+    ((uint8_t *)from)[row] = v->from;
+    ((uint8_t *)to)[row] = v->to;
+    ((uint8_t *)piece)[row] = v->piece;
+    ((uint8_t *)captured)[row] = v->captured;
+    ((uint8_t *)promotion)[row] = v->promotion;
+    ((uint8_t *)flags)[row] = v->flags;
+    ((uint16_t *)halfmove)[row] = v->halfmove;
+    ((int32_t *)nag_start)[row] = v->nag_start;
+    for (int id = M_PLY; id <= M_HALFMOVE; id++)
+        c[id].len = row + 1;
+    c[M_NAG_START].len = row + 1;
 }
 
 /* The move row, from the position after the move and what the move changed (u). */
@@ -318,15 +375,9 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
         b->failed = true;
         return;
     }
-    COL_PUT(b, M_PLY, int16_t, g->ply);
-    COL_PUT(b, M_FROM, uint8_t, from);
-    COL_PUT(b, M_TO, uint8_t, uci_to);
-    COL_PUT(b, M_PIECE, uint8_t, piece);
-    COL_PUT(b, M_CAPTURED, uint8_t, captured);
-    COL_PUT(b, M_PROMOTION, uint8_t, mv_promo(m));
-    COL_PUT(b, M_FLAGS, uint8_t, flags);
-    COL_PUT(b, M_HALFMOVE, uint16_t, after->halfmove);
-    COL_PUT(b, M_NAG_START, int32_t, COL_LEN(b, N_NAG));
+    MoveRow row = {g->ply, (uint8_t)from, (uint8_t)uci_to, (uint8_t)piece, captured, (uint8_t)mv_promo(m), flags,
+                   after->halfmove, (int32_t)COL_LEN(b, N_NAG)};
+    put_move_row(b, &row);
     size_t uci_len = m == MOVE_NONE ? 4 : uci_text(from, uci_to, mv_promo(m), text);
     if (m == MOVE_NONE)
         memcpy(text, "0000", 4);
@@ -447,13 +498,18 @@ static inline void note_opening(GameReader *r, Game *g, const Position *p)
 /* The canonical SAN of a move san_play_inline made without a note (e4, exd5, Nf3, Nxd5, Kf1,
  * and Nbd7 / R1xe2 where that origin is the one SAN writes): its text less the check marker,
  * which the caller adds from the position. False when a note was needed (the text is not SAN). */
-static inline bool san_mainline_text(const char *text, size_t n, uint16_t notes, char san[16], size_t *len)
+static inline bool san_mainline_text(const char *text, size_t n, bool can_read_8, uint16_t notes, char san[16],
+                                     size_t *len)
 {
     if (notes)
         return false;
     n -= text[n - 1] == '+' || text[n - 1] == '#';
-    for (size_t i = 0; i < 5; i++) /* (2 to 5 bytes; no call to memcpy) */
-        san[i] = i < n ? text[i] : 0;
+    if (can_read_8) { /* one 8-byte copy (the bytes past n are not part of the row's SAN) */
+        memcpy(san, text, 8);
+    } else {
+        for (size_t i = 0; i < 5; i++) /* (2 to 5 bytes; no call to memcpy) */
+            san[i] = i < n ? text[i] : 0;
+    }
     *len = n;
     return true;
 }
@@ -508,7 +564,9 @@ void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
      * for the check marker, is the canonical SAN then (san_mainline_text) */
     if (!tried && (!want_san || mainline) && !(mainline && r->opt.position_rows)) {
         m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
-        if (m != MOVE_NONE && want_san && !san_mainline_text(text, t->alen, written_notes, san, &san_len)) {
+        bool can_read_8 = t->a + 8 <= r->sc.len;
+        if (m != MOVE_NONE && want_san &&
+            !san_mainline_text(text, t->alen, can_read_8, written_notes, san, &san_len)) {
             pos_unmake(&L->pos, &L->undo); /* Nbd7 where Nd7 is unique, ...: formatted below */
             m = MOVE_NONE;
         }
@@ -750,6 +808,8 @@ void replay_finish(GameReader *r, Game *g)
 {
     const Position *final = &r->levels.data[0].pos;
     finish_pending(r, g);
+    if (r->opt.moves)
+        fill_annotations(&r->batch, COL_LEN(&r->batch, M_PLY));
     if (g->depth > 0)
         game_add_error(r, g, ERR_UNTERMINATED_VARIATION, g->ply, NULL, g->depth);
     final_outcome(r, g, final);
