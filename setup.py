@@ -30,6 +30,8 @@ core = Extension(
     "pgntools._core",
     sources=["pgntools/_core.pyx"] + sorted(glob.glob("pgntools/_c/*.c")),
     include_dirs=["pgntools/_c"],
+    # a header's change (inline functions live in replay.h, position.h, ...) rebuilds the objects
+    depends=sorted(glob.glob("pgntools/_c/*.h")),
     extra_compile_args=compile_args,
     extra_link_args=link_args,
 )
