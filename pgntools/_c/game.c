@@ -143,7 +143,7 @@ void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, i
     COL_PUSH(b, E_PLY, int32_t, ply);
     COL_PUSH(b, E_OFFSET, int64_t, t ? r->sc.base + (int64_t)t->start : r->sc.base + (int64_t)g->end);
     COL_PUSH(b, E_LINE, int64_t, t ? t->line : r->sc.line);
-    COL_PUSH(b, E_COLUMN, int64_t, t ? t->col : 0);
+    COL_PUSH(b, E_COLUMN, int64_t, t ? tok_column(&r->sc, t) : 0);
     COL_PUSH(b, E_DETAIL, int32_t, detail);
     const char *text = t ? r->sc.buf + t->start : "";
     game_push_text(r, S_ERROR_TOKEN, text, token_prefix(text, t ? t->len : 0, 80, g->latin1), g->latin1);

@@ -149,7 +149,7 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
             t->line++;
             line_start = i + 1;
         }
-    t->col = (int64_t)(a - line_start) + 1;
+    t->line_at = r->sc.base + (int64_t)line_start;
 }
 
 /* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash

@@ -104,7 +104,7 @@ void tok_unread(Scanner *s, const Token *t)
 {
     s->pos = t->start;
     s->line = t->line;
-    s->line_start_abs = s->base + (int64_t)t->start - (t->col - 1);
+    s->line_start_abs = t->line_at;
     s->last_token_line = t->line_start ? t->line - 1 : t->line;
 }
 
@@ -456,7 +456,7 @@ static inline void token_begin(const Scanner *s, Token *t, size_t i)
 {
     t->start = i;
     t->line = s->line;
-    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
+    t->line_at = s->line_start_abs;
     t->line_start = s->line != s->last_token_line;
     t->value = 0;
     t->a = t->alen = t->b = t->blen = 0;
@@ -518,7 +518,7 @@ int tok_next_tag(Scanner *s, Token *t)
     t->b = value;
     t->blen = close - value;
     t->line = line;
-    t->col = 1;
+    t->line_at = s->line_start_abs;
     s->pos = close + 2;
     s->last_token_line = line;
     return TOK_TAG;

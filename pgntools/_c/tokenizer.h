@@ -47,9 +47,17 @@ typedef struct {
     bool line_start;     /* first token on its line */
     size_t start, len;   /* the whole token */
     size_t a, alen;      /* payload (see kinds) */
-    size_t b, blen;
-    int64_t line, col;
+    size_t b, blen;      /* TOK_TAG's value (the short cut's tokens leave them as they were) */
+    int64_t line;        /* 1-based line of its first byte */
+    int64_t line_at;     /* stream offset where that line starts (tok_column: the column) */
 } Token;
+
+/* The 1-based column of t's first byte: worked out only where it is needed (an error, a token
+ * put back), not for every token. */
+static inline int64_t tok_column(const Scanner *s, const Token *t)
+{
+    return s->base + (int64_t)t->start - t->line_at + 1;
+}
 
 /* Skips whitespace, BOMs and % escape lines; returns the next token. */
 static inline int tok_next(Scanner *s, Token *t);
@@ -112,64 +120,80 @@ static inline size_t tok_word_end(const unsigned char *b, size_t j, size_t n)
     return j;
 }
 
+/* A token of the short cut: a move (or a number the caller keeps) at b[i..end) on the scanner's
+ * line, `word` bytes of the word it starts; the scanner moves past it. */
+static inline int tok_short(Scanner *s, Token *t, int kind, int value, size_t i, size_t end, size_t word,
+                            int64_t line, int64_t line_at)
+{
+    t->kind = kind;
+    t->value = value;
+    t->line_start = line != s->last_token_line;
+    t->start = t->a = i;
+    t->len = end - i;
+    t->alen = word; /* the whole word, as the slow scan has it (12.Nf3: a number of 3 bytes) */
+    /* (b and blen are TOK_TAG's: not written) */
+    t->line = line;
+    t->line_at = line_at;
+    s->pos = end;
+    s->last_token_line = line;
+    return kind;
+}
+
+/* tok_next_slow from b[i] (tok_comment at a '{'): the short cut leaves the scanner's position to
+ * here, where it gives up. */
+static inline int tok_slow_at(Scanner *s, Token *t, size_t i)
+{
+    s->pos = i;
+    return i < s->len && s->buf[i] == '{' ? tok_comment(s, t) : tok_next_slow(s, t);
+}
+
 /* The bulk of movetext is "12. Nf3 Nc6 " or "12.Nf3 Nc6\r\n" -- a move or a move number after
  * at most one space or line end, ending inside the buffer. Those are scanned here, inline in the
  * caller, giving exactly the token (and scanner state) tok_next_slow would; anything else, and
- * any word reaching the buffer's end (it may continue in the next chunk), goes to tok_next_slow. */
-static inline int tok_scan(Scanner *s, Token *t, bool skip_numbers)
+ * any word reaching the buffer's end (it may continue in the next chunk), goes to tok_next_slow.
+ * A move number's value is only worked out when it is returned as a token. (Always inlined: as a
+ * call, its prologue and the token's stores through memory cost more than the scan.) */
+static inline __attribute__((always_inline)) int tok_scan(Scanner *s, Token *t, bool skip_numbers)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
     size_t i = s->pos, n = s->len;
-    int64_t line = s->line;
+    int64_t line = s->line, line_at = s->line_start_abs;
     if (i + 1 < n) {
         if (b[i] == ' ') {
             i++;
         } else if (b[i] == '\n' || (b[i] == '\r' && b[i + 1] == '\n')) {
             i += b[i] == '\r' ? 2 : 1;
             s->line = ++line;
-            s->line_start_abs = s->base + (int64_t)i;
+            s->line_start_abs = line_at = s->base + (int64_t)i;
         }
     }
-    s->pos = i;
     if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
-        return i < n && b[i] == '{' ? tok_comment(s, t) : tok_next_slow(s, t);
-    int kind = TOK_MOVE, value = 0;
-    bool line_start = line != s->last_token_line;
-    size_t j = i + 1, number_end = 0;
+        return tok_slow_at(s, t, i);
+    size_t j = i + 1;
     if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
-        int64_t number = b[i] - '0';
-        j = tok_digits(b, i + 1, n, &number);
+        while (j < n && b[j] >= '0' && b[j] <= '9')
+            j++;
         if (j < n && b[j] != '.' && !(tok_class[b[j]] & TOKC_DELIM))
-            return tok_next_slow(s, t); /* a result, or digits glued to other bytes */
+            return tok_slow_at(s, t, i); /* a result, or digits glued to other bytes */
         while (j < n && b[j] == '.')
             j++;
         size_t next = j < n && b[j] == ' ' ? j + 1 : j;
-        if (skip_numbers && next < n && (tok_class[b[next]] & TOKC_WORD)) {
-            i = s->pos = next; /* the move after it, on the number's line */
-            j = i + 1;
-            line_start = false;
-        } else {
-            kind = TOK_MOVE_NUMBER;
-            value = (int)number;
-            number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
+        if (!skip_numbers || next >= n || !(tok_class[b[next]] & TOKC_WORD)) {
+            size_t word = tok_word_end(b, j, n); /* "12.Nf3": the number ends at j, its word goes on */
+            if (word >= n)
+                return tok_slow_at(s, t, i);
+            int64_t number = 0;
+            tok_digits(b, i, j, &number);
+            return tok_short(s, t, TOK_MOVE_NUMBER, (int)number, i, j, word - i, line, line_at);
         }
+        s->last_token_line = line; /* (the number may be the line's first token: the move is not) */
+        i = next; /* the move after it, on the number's line */
+        j = i + 1;
     }
     j = tok_word_end(b, j, n);
     if (j >= n)
-        return tok_next_slow(s, t);
-    size_t end = kind == TOK_MOVE_NUMBER ? number_end : j;
-    t->kind = kind;
-    t->value = value;
-    t->line_start = line_start;
-    t->start = t->a = i;
-    t->len = end - i;
-    t->alen = j - i; /* the whole word, as the slow scan has it (12.Nf3: a number of 3 bytes) */
-    t->b = t->blen = 0;
-    t->line = line;
-    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
-    s->pos = end;
-    s->last_token_line = line;
-    return kind;
+        return tok_slow_at(s, t, i);
+    return tok_short(s, t, TOK_MOVE, 0, i, j, j - i, line, line_at);
 }
 
 static inline int tok_next(Scanner *s, Token *t) { return tok_scan(s, t, false); }
