@@ -545,6 +545,7 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
 static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
 {
     Scanner *sc = &r->sc;
+    const bool comments = replay_reads_comments(&r->opt);
     for (;;) {
         switch (k) {
         case TOK_END: return true;
@@ -577,7 +578,8 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
                 if (r->opt.strict)
                     game_add_error(r, g, ERR_SYNTAX, g->ply, t, 6);
             }
-            replay_comment(r, g, t);
+            if (comments)
+                replay_comment(r, g, t);
             break;
         case TOK_VAR_OPEN: replay_open_variation(r, g, t); break;
         case TOK_VAR_CLOSE: replay_close_variation(r, g, t); break;

@@ -682,7 +682,7 @@ static void note_clock_and_eval(Game *g, const char *text, size_t n)
                         (has & (HAS_EVAL_CP | HAS_EVAL_MATE) ? DERIVED_HAS_EVAL : 0);
 }
 
-void replay_comment(GameReader *r, Game *g, const Token *t)
+void replay_comment(GameReader *r, Game *g, const Token *t) /* (what it reads: replay_reads_comments) */
 {
     const char *text = r->sc.buf + t->a;
     if (g->cut) /* after the cut: dropped with the moves */
