@@ -6,6 +6,10 @@
 
 #include "chess.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum {
     TOK_END,          /* end of input */
     TOK_NEED_MORE,    /* the buffer ends inside a token, and more input follows */
@@ -68,7 +72,8 @@ static inline int tok_next(Scanner *s, Token *t);
 static inline int tok_next_movetext(Scanner *s, Token *t);
 /* tok_next for any input (tok_next itself only takes the common tokens' short cut). */
 int tok_next_slow(Scanner *s, Token *t);
-/* tok_next_slow at a '{' (tok_scan sends a comment here: one on one line takes a short cut). */
+/* tok_next_slow at a '{' (tok_scan sends a comment here when it does not end on its line with no
+ * brace inside: those take the short cut). */
 int tok_comment(Scanner *s, Token *t);
 /* tok_next in a tag section: a tag line alone on the line after the last token's line end (most
  * of them) read in one pass, anything else by tok_next (the same token and scanner state). */
@@ -120,17 +125,18 @@ static inline size_t tok_word_end(const unsigned char *b, size_t j, size_t n)
     return j;
 }
 
-/* A token of the short cut: a move (or a number the caller keeps) at b[i..end) on the scanner's
- * line, `word` bytes of the word it starts; the scanner moves past it. */
-static inline int tok_short(Scanner *s, Token *t, int kind, int value, size_t i, size_t end, size_t word,
-                            int64_t line, int64_t line_at)
+/* A token of the short cut at b[i..end) on the scanner's line, its payload b[a..a+alen): a move, a
+ * number the caller keeps, a comment on one line; the scanner moves past it. */
+static inline int tok_short(Scanner *s, Token *t, int kind, int value, size_t i, size_t end, size_t a,
+                            size_t alen, int64_t line, int64_t line_at)
 {
     t->kind = kind;
     t->value = value;
     t->line_start = line != s->last_token_line;
-    t->start = t->a = i;
+    t->start = i;
     t->len = end - i;
-    t->alen = word; /* the whole word, as the slow scan has it (12.Nf3: a number of 3 bytes) */
+    t->a = a;
+    t->alen = alen;
     /* (b and blen are TOK_TAG's: not written) */
     t->line = line;
     t->line_at = line_at;
@@ -139,12 +145,47 @@ static inline int tok_short(Scanner *s, Token *t, int kind, int value, size_t i,
     return kind;
 }
 
-/* tok_next_slow from b[i] (tok_comment at a '{'): the short cut leaves the scanner's position to
- * here, where it gives up. */
+/* Where the first of the bytes c0..c3 is in b[j..n) (n when none). One pass, 16 bytes a step:
+ * for the ~30 bytes of a Lichess move comment or a tag value, four memchr calls cost more. */
+static inline size_t tok_first_of4(const unsigned char *b, size_t j, size_t n, char c0, char c1, char c2, char c3)
+{
+#if defined(__SSE2__)
+    const __m128i v0 = _mm_set1_epi8(c0), v1 = _mm_set1_epi8(c1), v2 = _mm_set1_epi8(c2), v3 = _mm_set1_epi8(c3);
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, v0), _mm_cmpeq_epi8(v, v1)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, v2), _mm_cmpeq_epi8(v, v3)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask)
+            return j + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; j < n; j++)
+        if (b[j] == (unsigned char)c0 || b[j] == (unsigned char)c1 || b[j] == (unsigned char)c2 ||
+            b[j] == (unsigned char)c3)
+            return j;
+    return n;
+}
+
+/* tok_next_slow from b[i]: the short cut leaves the scanner's position to here, where it gives up. */
 static inline int tok_slow_at(Scanner *s, Token *t, size_t i)
 {
     s->pos = i;
-    return i < s->len && s->buf[i] == '{' ? tok_comment(s, t) : tok_next_slow(s, t);
+    return tok_next_slow(s, t);
+}
+
+/* The comment at b[i] == '{' when it ends on its line with no brace inside ({[%clk 0:03:00]}, one
+ * after every move of a Lichess export): its first '}', found in one pass, ends it. Anything
+ * else goes to tok_comment. */
+static inline int tok_short_comment(Scanner *s, Token *t, size_t i, int64_t line, int64_t line_at)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t stop = tok_first_of4(b, i + 1, s->len, '}', '{', '\n', '\r');
+    if (stop >= s->len || b[stop] != '}') { /* nested, on more lines, or cut by the buffer's end */
+        s->pos = i;
+        return tok_comment(s, t);
+    }
+    return tok_short(s, t, TOK_COMMENT, 0, i, stop + 1, i + 1, stop - (i + 1), line, line_at);
 }
 
 /* The bulk of movetext is "12. Nf3 Nc6 " or "12.Nf3 Nc6\r\n" -- a move or a move number after
@@ -168,7 +209,7 @@ static inline __attribute__((always_inline)) int tok_scan(Scanner *s, Token *t, 
         }
     }
     if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
-        return tok_slow_at(s, t, i);
+        return i < n && b[i] == '{' ? tok_short_comment(s, t, i, line, line_at) : tok_slow_at(s, t, i);
     size_t j = i + 1;
     if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
         while (j < n && b[j] >= '0' && b[j] <= '9')
@@ -179,12 +220,13 @@ static inline __attribute__((always_inline)) int tok_scan(Scanner *s, Token *t, 
             j++;
         size_t next = j < n && b[j] == ' ' ? j + 1 : j;
         if (!skip_numbers || next >= n || !(tok_class[b[next]] & TOKC_WORD)) {
-            size_t word = tok_word_end(b, j, n); /* "12.Nf3": the number ends at j, its word goes on */
+            /* "12.Nf3": the number ends at j; its payload is the whole word, as the slow scan has it */
+            size_t word = tok_word_end(b, j, n);
             if (word >= n)
                 return tok_slow_at(s, t, i);
             int64_t number = 0;
             tok_digits(b, i, j, &number);
-            return tok_short(s, t, TOK_MOVE_NUMBER, (int)number, i, j, word - i, line, line_at);
+            return tok_short(s, t, TOK_MOVE_NUMBER, (int)number, i, j, i, word - i, line, line_at);
         }
         s->last_token_line = line; /* (the number may be the line's first token: the move is not) */
         i = next; /* the move after it, on the number's line */
@@ -193,7 +235,7 @@ static inline __attribute__((always_inline)) int tok_scan(Scanner *s, Token *t, 
     j = tok_word_end(b, j, n);
     if (j >= n)
         return tok_slow_at(s, t, i);
-    return tok_short(s, t, TOK_MOVE, 0, i, j, j - i, line, line_at);
+    return tok_short(s, t, TOK_MOVE, 0, i, j, i, j - i, line, line_at);
 }
 
 static inline int tok_next(Scanner *s, Token *t) { return tok_scan(s, t, false); }
