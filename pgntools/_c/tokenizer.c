@@ -444,18 +444,28 @@ static inline size_t tag_value_stop(const unsigned char *b, size_t j, size_t n)
     return tok_first_of4(b, j, n, '"', '\\', '\n', '\r');
 }
 
-/* The next tag line of a tag section, `[Name "value"]` alone on the line after a line end (nearly
- * every tag line), read in one pass: the token and scanner state tok_next gives it (scan_tag's
- * clean case). Anything else goes to tok_next. */
+/* The next tag line of a tag section, `[Name "value"]` alone on the line after line ends (every
+ * tag line but a stray one; the blank line before a game's first tag too), read in one pass: the
+ * token and scanner state tok_next gives it (scan_tag's clean case). Anything else goes to
+ * tok_next, past those line ends (the movetext after the blank line: its "1." by the short cut). */
 int tok_next_tag(Scanner *s, Token *t)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
-    size_t i = s->pos, n = s->len;
-    if (i + 8 > n || (b[i] != '\n' && !(b[i] == '\r' && b[i + 1] == '\n')))
+    size_t i = s->pos, n = s->len, open = i;
+    int64_t line = s->line;
+    while (open + 1 < n && (b[open] == '\n' || (b[open] == '\r' && b[open + 1] == '\n'))) {
+        open += b[open] == '\r' ? 2 : 1;
+        line++;
+    }
+    if (open == i)
         return tok_next(s, t);
-    size_t open = i + 1 + (b[i] == '\r'), j = open + 1;
-    if (b[open] != '[')
+    if (open >= n || b[open] != '[') { /* as tok_next_slow's skip of the blank lines leaves it */
+        s->pos = open;
+        s->line = line;
+        s->line_start_abs = s->base + (int64_t)open;
         return tok_next(s, t);
+    }
+    size_t j = open + 1;
     while (j < n && TAG_NAME[b[j]])
         j++;
     if (j == open + 1 || j + 2 >= n || b[j] != ' ' || b[j + 1] != '"')
@@ -463,7 +473,6 @@ int tok_next_tag(Scanner *s, Token *t)
     size_t value = j + 2, close = tag_value_stop(b, value, n);
     if (close + 2 >= n || b[close] != '"' || b[close + 1] != ']' || (b[close + 2] != '\n' && b[close + 2] != '\r'))
         return tok_next(s, t);
-    int64_t line = s->line + 1;
     s->line = line;
     s->line_start_abs = s->base + (int64_t)open;
     t->kind = TOK_TAG;
