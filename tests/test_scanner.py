@@ -290,6 +290,9 @@ COMMENT_SHAPES = [
     ("{" + "x" * 40 + "}", "x" * 40, 0), ("{two\nlines}", "two\nlines", 1), ("{crlf\r\nends}", "crlf\r\nends", 1),
     ("{lone\rcr}", "lone\rcr", 1), ("{outer {inner} outer}", "outer {inner} outer", 0),
     ("{a stray { brace}", "a stray { brace", 0),
+    # bytes outside ' '..'z' that end no comment (the short cut looks again from them)
+    ("{tab\there}", "tab\there", 0), ("{très bien | ~ 0:01}", "très bien | ~ 0:01", 0),
+    ("{" + "é" * 20 + "}", "é" * 20, 0), ("{" + "x" * 20 + "\t{inner}}", "x" * 20 + "\t{inner}", 0),
 ]
 
 
