@@ -562,7 +562,9 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
     Scanner *sc = &r->sc;
     const bool comments = replay_reads_comments(&r->opt);
     for (;;) {
-        switch (k) {
+        if (k == TOK_MOVE) /* (most tokens: tested before the switch's jump table) */
+            replay_move(r, g, t);
+        else switch (k) {
         case TOK_END: return true;
         case TOK_NEED_MORE: return false;
         case TOK_TAG: tok_unread(sc, t); return true;
@@ -583,7 +585,6 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
             }
             game_add_error(r, g, ERR_SYNTAX, g->ply, t, 4); /* a result inside a variation */
             break;
-        case TOK_MOVE: replay_move(r, g, t); break;
         case TOK_MOVE_NUMBER: break;
         case TOK_NAG: replay_nag(r, g, t); break;
         case TOK_UNTERMINATED_COMMENT: game_add_error(r, g, ERR_UNTERMINATED_COMMENT, g->ply, t, 0); /* fall through */
