@@ -561,16 +561,18 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
 {
     Scanner *sc = &r->sc;
     const bool comments = replay_reads_comments(&r->opt);
+    size_t end = g->end; /* g->end, kept here and stored on the way out (nothing reads it before) */
     for (;;) {
         if (k == TOK_MOVE) /* (most tokens: tested before the switch's jump table) */
             replay_move(r, g, t);
         else switch (k) {
-        case TOK_END: return true;
+        case TOK_END: g->end = end; return true;
         case TOK_NEED_MORE: return false;
-        case TOK_TAG: tok_unread(sc, t); return true;
+        case TOK_TAG: tok_unread(sc, t); g->end = end; return true;
         case TOK_BAD_TAG:
             if (t->line_start) {
                 tok_unread(sc, t);
+                g->end = end;
                 return true;
             }
             game_add_error(r, g, ERR_SYNTAX, g->ply, t, 3);
@@ -601,7 +603,7 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
         case TOK_VAR_CLOSE: replay_close_variation(r, g, t); break;
         default: game_add_error(r, g, ERR_SYNTAX, g->ply, t, 5); break; /* a stray character */
         }
-        g->end = t->start + t->len;
+        end = sc->pos; /* the token's end: every token leaves the scanner there */
         k = tok_next_movetext(sc, t); /* (move numbers, which need nothing here, mostly passed over) */
     }
 }
