@@ -30,8 +30,9 @@ static void scanner_init(Scanner *s, const char *buf, size_t len, bool eof)
 static bool same_token(const Token *a, const Token *b)
 {
     return a->kind == b->kind && a->value == b->value && a->line_start == b->line_start && a->start == b->start &&
-           a->len == b->len && a->a == b->a && a->alen == b->alen && a->b == b->b && a->blen == b->blen &&
-           a->line == b->line && a->col == b->col;
+           a->len == b->len && a->a == b->a && a->alen == b->alen &&
+           (a->kind != TOK_TAG || (a->b == b->b && a->blen == b->blen)) && /* (b: TOK_TAG's payload) */
+           a->line == b->line && a->line_at == b->line_at;
 }
 
 static void check_token(const Token *t, size_t len, size_t prev_pos, const Scanner *s)
@@ -47,7 +48,8 @@ static void check_token(const Token *t, size_t len, size_t prev_pos, const Scann
         CHECK(t->a >= t->start && t->a + t->alen <= t->start + t->len, "payload a outside its token");
     if (t->kind == TOK_TAG)
         CHECK(t->b >= t->start && t->b + t->blen <= t->start + t->len, "payload b outside its token");
-    CHECK(t->line >= 1 && t->col >= 1, "token at line %lld column %lld", (long long)t->line, (long long)t->col);
+    CHECK(t->line >= 1 && tok_column(s, t) >= 1, "token at line %lld column %lld", (long long)t->line,
+          (long long)tok_column(s, t));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -217,6 +217,31 @@ def test_crlf_and_lone_cr_line_ends(tmp_path, newline):
     assert error.line == 11 and error.column == 4 and error.byte_offset == data.index(b"Ke3")
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["LF", "CRLF"])
+@pytest.mark.parametrize("blank", ["", " ", "\t"], ids=["empty", "space", "tab"])
+@pytest.mark.parametrize("blank_lines", [1, 2, 3])
+@pytest.mark.parametrize("buffer_size", [1 << 20, 4096])
+def test_blank_lines_before_tags_and_movetext(tmp_path, newline, blank, blank_lines, buffer_size):
+    """Runs of empty lines before a game's first tag, inside its tag section and before its
+    movetext are read in the tag line's one pass; a space or a tab on them takes the scanner's
+    long way. The games, and where their errors are, must not tell the two apart (200 games:
+    some across a small buffer's refills)."""
+    gap = (blank + "\n") * blank_lines
+    game = (gap + '[Event "e"]\n[White "W"]\n' + gap + '[Black "B"]\n' + gap +
+            "1. e4 { [%clk 0:01:00] } e5 2. Nf3 Nc6 3. Bc4 4. Ke3 *\n")
+    data = (game * 200).replace("\n", newline).encode()
+    games = read(tmp_path, data, buffer_size=buffer_size)
+    assert len(games) == 200
+    lines_a_game = 3 * blank_lines + 4
+    for n, g in enumerate(games):
+        assert g.tags == [("Event", "e"), ("White", "W"), ("Black", "B")] and g.uci == ITALIAN_UCI
+        assert g.line == n * lines_a_game + blank_lines + 1
+        error = g.errors[0]
+        assert (error.kind, error.ply, error.token) == ("illegal_move", 6, "Ke3")
+        assert error.line == (n + 1) * lines_a_game and error.column == 50
+        assert data[error.byte_offset:error.byte_offset + 3] == b"Ke3"
+
+
 def test_latin1_game_is_decoded_and_noted(tmp_path):
     latin = ('[Event "Café"]\n[White "Müller, Jörg"]\n[Black "Ñúñez"]\n\n'
              '1. e4 {très bien} e5 2. Nf3 Nc6 3. Bc4 *\n\n').encode("latin-1")
@@ -265,6 +290,9 @@ COMMENT_SHAPES = [
     ("{" + "x" * 40 + "}", "x" * 40, 0), ("{two\nlines}", "two\nlines", 1), ("{crlf\r\nends}", "crlf\r\nends", 1),
     ("{lone\rcr}", "lone\rcr", 1), ("{outer {inner} outer}", "outer {inner} outer", 0),
     ("{a stray { brace}", "a stray { brace", 0),
+    # bytes outside ' '..'z' that end no comment (the short cut looks again from them)
+    ("{tab\there}", "tab\there", 0), ("{très bien | ~ 0:01}", "très bien | ~ 0:01", 0),
+    ("{" + "é" * 20 + "}", "é" * 20, 0), ("{" + "x" * 20 + "\t{inner}}", "x" * 20 + "\t{inner}", 0),
 ]
 
 

@@ -1,5 +1,9 @@
 #include <stdio.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "fen.h"
 #include "game_hash.h"
 #include "game_reader.h"
@@ -143,7 +147,7 @@ void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, i
     COL_PUSH(b, E_PLY, int32_t, ply);
     COL_PUSH(b, E_OFFSET, int64_t, t ? r->sc.base + (int64_t)t->start : r->sc.base + (int64_t)g->end);
     COL_PUSH(b, E_LINE, int64_t, t ? t->line : r->sc.line);
-    COL_PUSH(b, E_COLUMN, int64_t, t ? t->col : 0);
+    COL_PUSH(b, E_COLUMN, int64_t, t ? tok_column(&r->sc, t) : 0);
     COL_PUSH(b, E_DETAIL, int32_t, detail);
     const char *text = t ? r->sc.buf + t->start : "";
     game_push_text(r, S_ERROR_TOKEN, text, token_prefix(text, t ? t->len : 0, 80, g->latin1), g->latin1);
@@ -293,17 +297,28 @@ static void write_pgn(GameReader *r, Game *g, const char *eco, size_t eco_len, c
         r->batch.failed = true;
 }
 
+/* Whether the 64 bytes at s are all ASCII (by SSE2: 4 loads and one byte mask for the lot). */
+static inline bool ascii64(const unsigned char *s)
+{
+#if defined(__SSE2__)
+    const __m128i *v = (const __m128i *)(const void *)s;
+    __m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+                               _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+    return _mm_movemask_epi8(any) == 0;
+#else
+    uint64_t w[8];
+    memcpy(w, s, 64);
+    return !((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) & 0x8080808080808080ULL);
+#endif
+}
+
 static bool valid_utf8(const unsigned char *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        if (i + 64 <= n) { /* ASCII runs (nearly all of a game) 64 bytes at a time */
-            uint64_t w[8];
-            memcpy(w, s + i, 64);
-            if (!((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) & 0x8080808080808080ULL)) {
-                i += 64;
-                continue;
-            }
+        if (i + 64 <= n && ascii64(s + i)) { /* ASCII runs (nearly all of a game) 64 bytes at a time */
+            i += 64;
+            continue;
         }
         if (i + 8 <= n) {
             uint64_t w;
@@ -545,14 +560,19 @@ static int read_tag_section(GameReader *r, Game *g, Token *t)
 static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
 {
     Scanner *sc = &r->sc;
+    const bool comments = replay_reads_comments(&r->opt);
+    size_t end = g->end; /* g->end, kept here and stored on the way out (nothing reads it before) */
     for (;;) {
-        switch (k) {
-        case TOK_END: return true;
+        if (k == TOK_MOVE) /* (most tokens: tested before the switch's jump table) */
+            replay_move(r, g, t);
+        else switch (k) {
+        case TOK_END: g->end = end; return true;
         case TOK_NEED_MORE: return false;
-        case TOK_TAG: tok_unread(sc, t); return true;
+        case TOK_TAG: tok_unread(sc, t); g->end = end; return true;
         case TOK_BAD_TAG:
             if (t->line_start) {
                 tok_unread(sc, t);
+                g->end = end;
                 return true;
             }
             game_add_error(r, g, ERR_SYNTAX, g->ply, t, 3);
@@ -567,7 +587,6 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
             }
             game_add_error(r, g, ERR_SYNTAX, g->ply, t, 4); /* a result inside a variation */
             break;
-        case TOK_MOVE: replay_move(r, g, t); break;
         case TOK_MOVE_NUMBER: break;
         case TOK_NAG: replay_nag(r, g, t); break;
         case TOK_UNTERMINATED_COMMENT: game_add_error(r, g, ERR_UNTERMINATED_COMMENT, g->ply, t, 0); /* fall through */
@@ -577,13 +596,14 @@ static bool read_movetext(GameReader *r, Game *g, Token *t, int k)
                 if (r->opt.strict)
                     game_add_error(r, g, ERR_SYNTAX, g->ply, t, 6);
             }
-            replay_comment(r, g, t);
+            if (comments)
+                replay_comment(r, g, t);
             break;
         case TOK_VAR_OPEN: replay_open_variation(r, g, t); break;
         case TOK_VAR_CLOSE: replay_close_variation(r, g, t); break;
         default: game_add_error(r, g, ERR_SYNTAX, g->ply, t, 5); break; /* a stray character */
         }
-        g->end = t->start + t->len;
+        end = sc->pos; /* the token's end: every token leaves the scanner there */
         k = tok_next_movetext(sc, t); /* (move numbers, which need nothing here, mostly passed over) */
     }
 }

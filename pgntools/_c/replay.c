@@ -149,7 +149,7 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
             t->line++;
             line_start = i + 1;
         }
-    t->col = (int64_t)(a - line_start) + 1;
+    t->line_at = r->sc.base + (int64_t)line_start;
 }
 
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
@@ -692,7 +692,7 @@ static void note_clock_and_eval(Game *g, const char *text, size_t n)
                         (has & (HAS_EVAL_CP | HAS_EVAL_MATE) ? DERIVED_HAS_EVAL : 0);
 }
 
-void replay_comment(GameReader *r, Game *g, const Token *t)
+void replay_comment(GameReader *r, Game *g, const Token *t) /* (what it reads: replay_reads_comments) */
 {
     const char *text = r->sc.buf + t->a;
     if (g->cut) /* after the cut: dropped with the moves */

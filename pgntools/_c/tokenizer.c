@@ -1,9 +1,5 @@
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "tokenizer.h"
 
 /* Bytes that end a move-like word. */
@@ -104,7 +100,7 @@ void tok_unread(Scanner *s, const Token *t)
 {
     s->pos = t->start;
     s->line = t->line;
-    s->line_start_abs = s->base + (int64_t)t->start - (t->col - 1);
+    s->line_start_abs = t->line_at;
     s->last_token_line = t->line_start ? t->line - 1 : t->line;
 }
 
@@ -422,60 +418,22 @@ static int scan_nag(Scanner *s, Token *t)
     return finish_on_line(s, t, TOK_NAG, i);
 }
 
-/* Where the first of the bytes c0..c3 is in b[j..n) (n when none). One pass, 16 bytes a step:
- * for the ~30 bytes of a Lichess move comment or a tag value, four memchr calls cost more. */
-static inline size_t first_of4(const unsigned char *b, size_t j, size_t n, char c0, char c1, char c2, char c3)
-{
-#if defined(__SSE2__)
-    const __m128i v0 = _mm_set1_epi8(c0), v1 = _mm_set1_epi8(c1), v2 = _mm_set1_epi8(c2), v3 = _mm_set1_epi8(c3);
-    for (; j + 16 <= n; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, v0), _mm_cmpeq_epi8(v, v1)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, v2), _mm_cmpeq_epi8(v, v3)));
-        int mask = _mm_movemask_epi8(hit);
-        if (mask)
-            return j + (size_t)__builtin_ctz((unsigned)mask);
-    }
-#endif
-    for (; j < n; j++)
-        if (b[j] == (unsigned char)c0 || b[j] == (unsigned char)c1 || b[j] == (unsigned char)c2 ||
-            b[j] == (unsigned char)c3)
-            return j;
-    return n;
-}
-
-/* Where the first of '}', '{', LF, CR is in b[j..n): a comment's end, unless the comment nests,
- * spans lines or is cut by the buffer (then scan_brace_comment decides). */
-static inline size_t comment_stop(const unsigned char *b, size_t j, size_t n)
-{
-    return first_of4(b, j, n, '}', '{', '\n', '\r');
-}
-
 /* A token starting at byte i: where it is (line, column, first on its line) and nothing else yet. */
 static inline void token_begin(const Scanner *s, Token *t, size_t i)
 {
     t->start = i;
     t->line = s->line;
-    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
+    t->line_at = s->line_start_abs;
     t->line_start = s->line != s->last_token_line;
     t->value = 0;
     t->a = t->alen = t->b = t->blen = 0;
 }
 
-/* The token at a '{' that tok_scan reached (no space, byte order mark or escape line before it):
- * the token tok_next_slow would make, without its detour; a comment on one line with no brace
- * inside (a Lichess export has one after every move) ends at the first '}', found in one pass. */
+/* The token at a '{' that tok_scan reached (no space, byte order mark or escape line before it)
+ * and could not end on its line: the token tok_next_slow would make, without its detour. */
 int tok_comment(Scanner *s, Token *t)
 {
-    const unsigned char *b = (const unsigned char *)s->buf;
-    size_t i = s->pos, n = s->len;
-    token_begin(s, t, i);
-    size_t stop = comment_stop(b, i + 1, n);
-    if (stop < n && b[stop] == '}') { /* what scan_brace_comment's searches find for it */
-        t->a = i + 1;
-        t->alen = stop - (i + 1);
-        return finish_on_line(s, t, TOK_COMMENT, stop + 1);
-    }
+    token_begin(s, t, s->pos);
     return scan_brace_comment(s, t);
 }
 
@@ -483,21 +441,31 @@ int tok_comment(Scanner *s, Token *t)
  * holds an escape or runs off its line (scan_tag then reads it). */
 static inline size_t tag_value_stop(const unsigned char *b, size_t j, size_t n)
 {
-    return first_of4(b, j, n, '"', '\\', '\n', '\r');
+    return tok_first_of4(b, j, n, '"', '\\', '\n', '\r');
 }
 
-/* The next tag line of a tag section, `[Name "value"]` alone on the line after a line end (nearly
- * every tag line), read in one pass: the token and scanner state tok_next gives it (scan_tag's
- * clean case). Anything else goes to tok_next. */
+/* The next tag line of a tag section, `[Name "value"]` alone on the line after line ends (every
+ * tag line but a stray one; the blank line before a game's first tag too), read in one pass: the
+ * token and scanner state tok_next gives it (scan_tag's clean case). Anything else goes to
+ * tok_next, past those line ends (the movetext after the blank line: its "1." by the short cut). */
 int tok_next_tag(Scanner *s, Token *t)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
-    size_t i = s->pos, n = s->len;
-    if (i + 8 > n || (b[i] != '\n' && !(b[i] == '\r' && b[i + 1] == '\n')))
+    size_t i = s->pos, n = s->len, open = i;
+    int64_t line = s->line;
+    while (open + 1 < n && (b[open] == '\n' || (b[open] == '\r' && b[open + 1] == '\n'))) {
+        open += b[open] == '\r' ? 2 : 1;
+        line++;
+    }
+    if (open == i)
         return tok_next(s, t);
-    size_t open = i + 1 + (b[i] == '\r'), j = open + 1;
-    if (b[open] != '[')
+    if (open >= n || b[open] != '[') { /* as tok_next_slow's skip of the blank lines leaves it */
+        s->pos = open;
+        s->line = line;
+        s->line_start_abs = s->base + (int64_t)open;
         return tok_next(s, t);
+    }
+    size_t j = open + 1;
     while (j < n && TAG_NAME[b[j]])
         j++;
     if (j == open + 1 || j + 2 >= n || b[j] != ' ' || b[j + 1] != '"')
@@ -505,7 +473,6 @@ int tok_next_tag(Scanner *s, Token *t)
     size_t value = j + 2, close = tag_value_stop(b, value, n);
     if (close + 2 >= n || b[close] != '"' || b[close + 1] != ']' || (b[close + 2] != '\n' && b[close + 2] != '\r'))
         return tok_next(s, t);
-    int64_t line = s->line + 1;
     s->line = line;
     s->line_start_abs = s->base + (int64_t)open;
     t->kind = TOK_TAG;
@@ -518,7 +485,7 @@ int tok_next_tag(Scanner *s, Token *t)
     t->b = value;
     t->blen = close - value;
     t->line = line;
-    t->col = 1;
+    t->line_at = s->line_start_abs;
     s->pos = close + 2;
     s->last_token_line = line;
     return TOK_TAG;

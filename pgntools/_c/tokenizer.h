@@ -6,6 +6,10 @@
 
 #include "chess.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum {
     TOK_END,          /* end of input */
     TOK_NEED_MORE,    /* the buffer ends inside a token, and more input follows */
@@ -47,9 +51,17 @@ typedef struct {
     bool line_start;     /* first token on its line */
     size_t start, len;   /* the whole token */
     size_t a, alen;      /* payload (see kinds) */
-    size_t b, blen;
-    int64_t line, col;
+    size_t b, blen;      /* TOK_TAG's value (the short cut's tokens leave them as they were) */
+    int64_t line;        /* 1-based line of its first byte */
+    int64_t line_at;     /* stream offset where that line starts (tok_column: the column) */
 } Token;
+
+/* The 1-based column of t's first byte: worked out only where it is needed (an error, a token
+ * put back), not for every token. */
+static inline int64_t tok_column(const Scanner *s, const Token *t)
+{
+    return s->base + (int64_t)t->start - t->line_at + 1;
+}
 
 /* Skips whitespace, BOMs and % escape lines; returns the next token. */
 static inline int tok_next(Scanner *s, Token *t);
@@ -60,7 +72,8 @@ static inline int tok_next(Scanner *s, Token *t);
 static inline int tok_next_movetext(Scanner *s, Token *t);
 /* tok_next for any input (tok_next itself only takes the common tokens' short cut). */
 int tok_next_slow(Scanner *s, Token *t);
-/* tok_next_slow at a '{' (tok_scan sends a comment here: one on one line takes a short cut). */
+/* tok_next_slow at a '{' (tok_scan sends a comment here when it does not end on its line with no
+ * brace inside: those take the short cut). */
 int tok_comment(Scanner *s, Token *t);
 /* tok_next in a tag section: a tag line alone on the line after the last token's line end (most
  * of them) read in one pass, anything else by tok_next (the same token and scanner state). */
@@ -112,64 +125,140 @@ static inline size_t tok_word_end(const unsigned char *b, size_t j, size_t n)
     return j;
 }
 
+/* A token of the short cut at b[i..end) on the scanner's line, its payload b[a..a+alen): a move, a
+ * number the caller keeps, a comment on one line; the scanner moves past it. */
+static inline int tok_short(Scanner *s, Token *t, int kind, int value, size_t i, size_t end, size_t a,
+                            size_t alen, int64_t line, int64_t line_at)
+{
+    t->kind = kind;
+    t->value = value;
+    t->line_start = line != s->last_token_line;
+    t->start = i;
+    t->len = end - i;
+    t->a = a;
+    t->alen = alen;
+    /* (b and blen are TOK_TAG's: not written) */
+    t->line = line;
+    t->line_at = line_at;
+    s->pos = end;
+    s->last_token_line = line;
+    return kind;
+}
+
+/* Where the first of the bytes c0..c3 is in b[j..n) (n when none). One pass, 16 bytes a step:
+ * for the ~30 bytes of a Lichess move comment or a tag value, four memchr calls cost more. */
+static inline size_t tok_first_of4(const unsigned char *b, size_t j, size_t n, char c0, char c1, char c2, char c3)
+{
+#if defined(__SSE2__)
+    const __m128i v0 = _mm_set1_epi8(c0), v1 = _mm_set1_epi8(c1), v2 = _mm_set1_epi8(c2), v3 = _mm_set1_epi8(c3);
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + j));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, v0), _mm_cmpeq_epi8(v, v1)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, v2), _mm_cmpeq_epi8(v, v3)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask)
+            return j + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; j < n; j++)
+        if (b[j] == (unsigned char)c0 || b[j] == (unsigned char)c1 || b[j] == (unsigned char)c2 ||
+            b[j] == (unsigned char)c3)
+            return j;
+    return n;
+}
+
+/* Where the first byte outside ' '..'z' is in b[j..n) (n when none): a one-line comment's end
+ * '}' is one, and so are the '{', LF and CR that make it a longer scan, but the bytes of a
+ * Lichess comment ("[%eval 0.3] [%clk 0:01:00]") are not. Three vector steps a 16 bytes against
+ * tok_first_of4's seven; the caller looks at which byte it found. */
+static inline size_t tok_printable_end(const unsigned char *b, size_t j, size_t n)
+{
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' '), past_z = _mm_set1_epi8('z' + 1 - ' ');
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(b + j)), space);
+        int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, past_z), v)); /* v - ' ' >= past_z */
+        if (mask)
+            return j + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; j < n; j++)
+        if (b[j] < ' ' || b[j] > 'z')
+            return j;
+    return n;
+}
+
+/* tok_next_slow from b[i]: the short cut leaves the scanner's position to here, where it gives up. */
+static inline int tok_slow_at(Scanner *s, Token *t, size_t i)
+{
+    s->pos = i;
+    return tok_next_slow(s, t);
+}
+
+/* The comment at b[i] == '{' when it ends on its line with no brace inside ({[%clk 0:03:00]}, one
+ * after every move of a Lichess export): its first '}', found in one pass, ends it. Anything
+ * else goes to tok_comment. */
+static inline int tok_short_comment(Scanner *s, Token *t, size_t i, int64_t line, int64_t line_at)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    size_t stop = tok_printable_end(b, i + 1, s->len);
+    if (stop < s->len && b[stop] != '}') /* a tab, a byte of UTF-8 text...: the exact search from there */
+        stop = tok_first_of4(b, stop, s->len, '}', '{', '\n', '\r');
+    if (stop >= s->len || b[stop] != '}') { /* nested, on more lines, or cut by the buffer's end */
+        s->pos = i;
+        return tok_comment(s, t);
+    }
+    return tok_short(s, t, TOK_COMMENT, 0, i, stop + 1, i + 1, stop - (i + 1), line, line_at);
+}
+
 /* The bulk of movetext is "12. Nf3 Nc6 " or "12.Nf3 Nc6\r\n" -- a move or a move number after
  * at most one space or line end, ending inside the buffer. Those are scanned here, inline in the
  * caller, giving exactly the token (and scanner state) tok_next_slow would; anything else, and
- * any word reaching the buffer's end (it may continue in the next chunk), goes to tok_next_slow. */
-static inline int tok_scan(Scanner *s, Token *t, bool skip_numbers)
+ * any word reaching the buffer's end (it may continue in the next chunk), goes to tok_next_slow.
+ * A move number's value is only worked out when it is returned as a token. (Always inlined: as a
+ * call, its prologue and the token's stores through memory cost more than the scan.) */
+static inline __attribute__((always_inline)) int tok_scan(Scanner *s, Token *t, bool skip_numbers)
 {
     const unsigned char *b = (const unsigned char *)s->buf;
     size_t i = s->pos, n = s->len;
-    int64_t line = s->line;
+    int64_t line = s->line, line_at = s->line_start_abs;
     if (i + 1 < n) {
         if (b[i] == ' ') {
             i++;
         } else if (b[i] == '\n' || (b[i] == '\r' && b[i + 1] == '\n')) {
             i += b[i] == '\r' ? 2 : 1;
             s->line = ++line;
-            s->line_start_abs = s->base + (int64_t)i;
+            s->line_start_abs = line_at = s->base + (int64_t)i;
         }
     }
-    s->pos = i;
     if (i >= n || !(tok_class[b[i]] & (TOKC_WORD | TOKC_DIGIT)))
-        return i < n && b[i] == '{' ? tok_comment(s, t) : tok_next_slow(s, t);
-    int kind = TOK_MOVE, value = 0;
-    bool line_start = line != s->last_token_line;
-    size_t j = i + 1, number_end = 0;
+        return i < n && b[i] == '{' ? tok_short_comment(s, t, i, line, line_at) : tok_slow_at(s, t, i);
+    size_t j = i + 1;
     if (tok_class[b[i]] & TOKC_DIGIT) { /* digits, then dots or nothing: a move number */
-        int64_t number = b[i] - '0';
-        j = tok_digits(b, i + 1, n, &number);
+        while (j < n && b[j] >= '0' && b[j] <= '9')
+            j++;
         if (j < n && b[j] != '.' && !(tok_class[b[j]] & TOKC_DELIM))
-            return tok_next_slow(s, t); /* a result, or digits glued to other bytes */
+            return tok_slow_at(s, t, i); /* a result, or digits glued to other bytes */
         while (j < n && b[j] == '.')
             j++;
         size_t next = j < n && b[j] == ' ' ? j + 1 : j;
-        if (skip_numbers && next < n && (tok_class[b[next]] & TOKC_WORD)) {
-            i = s->pos = next; /* the move after it, on the number's line */
-            j = i + 1;
-            line_start = false;
-        } else {
-            kind = TOK_MOVE_NUMBER;
-            value = (int)number;
-            number_end = j; /* "12.Nf3": the number ends here, though its word goes on */
+        if (!skip_numbers || next >= n || !(tok_class[b[next]] & TOKC_WORD)) {
+            /* "12.Nf3": the number ends at j; its payload is the whole word, as the slow scan has it */
+            size_t word = tok_word_end(b, j, n);
+            if (word >= n)
+                return tok_slow_at(s, t, i);
+            int64_t number = 0;
+            tok_digits(b, i, j, &number);
+            return tok_short(s, t, TOK_MOVE_NUMBER, (int)number, i, j, i, word - i, line, line_at);
         }
+        s->last_token_line = line; /* (the number may be the line's first token: the move is not) */
+        i = next; /* the move after it, on the number's line */
+        j = i + 1;
     }
     j = tok_word_end(b, j, n);
     if (j >= n)
-        return tok_next_slow(s, t);
-    size_t end = kind == TOK_MOVE_NUMBER ? number_end : j;
-    t->kind = kind;
-    t->value = value;
-    t->line_start = line_start;
-    t->start = t->a = i;
-    t->len = end - i;
-    t->alen = j - i; /* the whole word, as the slow scan has it (12.Nf3: a number of 3 bytes) */
-    t->b = t->blen = 0;
-    t->line = line;
-    t->col = s->base + (int64_t)i - s->line_start_abs + 1;
-    s->pos = end;
-    s->last_token_line = line;
-    return kind;
+        return tok_slow_at(s, t, i);
+    return tok_short(s, t, TOK_MOVE, 0, i, j, i, j - i, line, line_at);
 }
 
 static inline int tok_next(Scanner *s, Token *t) { return tok_scan(s, t, false); }
