@@ -523,6 +523,34 @@ void lean_move_extras(GameReader *r, Game *g, const Position *p, bool took)
     derived_reached(&g->derived, p, took, r->opt.positions, r->opt.materials);
 }
 
+/* A mainline move of a game of which only the PGN is written (validate -o: no move rows, clock
+ * rows or position rows), as replay_move_general would make and write it, without its tests: made
+ * in one pass, its text (less the check marker) taken as the SAN when the pass gave no note.
+ * False, with nothing changed, for any other move (the general path then makes it). */
+static bool pgn_mainline_move(GameReader *r, Game *g, const Token *t)
+{
+    Level *M = &r->levels.data[0];
+    const char *text = r->sc.buf + t->a;
+    uint16_t notes;
+    int check;
+    char san[16];
+    size_t san_len = 0;
+    move_t m = san_play_inline(&M->pos, text, t->alen, &M->undo, &notes, &check);
+    if (m == MOVE_NONE)
+        return false;
+    if (!san_mainline_text(text, t->alen, t->a + 8 <= r->sc.len, notes, san, &san_len)) {
+        pos_unmake(&M->pos, &M->undo); /* Nbd7 where Nd7 is unique, ...: formatted by the general path */
+        return false;
+    }
+    bool black = M->undo.state.turn == BLACK;
+    int status = lean_mainline_move(r, g, M, t, m, notes, check);
+    if (status)
+        san[san_len++] = status == 2 ? '#' : '+';
+    em_move(&r->em, !black || g->need_number, M->undo.state.fullmove, black, san, san_len);
+    g->need_number = false;
+    return true;
+}
+
 /* replay_move (replay.h) for every move its lean front does not make (`tried`: it tried the one pass on
  * this mainline move, which declined). */
 void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
@@ -540,6 +568,12 @@ void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
     }
     if (!g->replaying || g->stopped)
         return;
+    if (!tried && !g->depth && !g->outcome && r->opt.pgn && !g->cut && !r->opt.moves && !r->opt.clock_rows &&
+        !r->opt.position_rows) {
+        if (pgn_mainline_move(r, g, t))
+            return;
+        tried = true; /* (the one pass declined: not tried again below) */
+    }
 
     Level *L = &r->levels.data[g->depth];
     bool mainline = g->depth == 0;

@@ -62,11 +62,12 @@ static inline void track_mainline_end(GameReader *r, Game *g, const Position *p,
         decide_mainline_end(g, r, p, maybe_dead, seen);
 }
 
-/* A mainline move the one-pass path made (g->lean: nothing records the move itself): what
+/* A mainline move the one-pass path made (g->lean: nothing records the move itself; or the PGN
+ * alone, pgn_mainline_move): what
  * replay_move's general path does after such a move, without the tests that cannot hold here
  * (a null move, en passant, a promotion, a variation, SAN text, move rows, PGN). */
-static inline __attribute__((always_inline)) void lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t,
-                                                                     move_t m, uint16_t notes, int check)
+static inline __attribute__((always_inline)) int lean_mainline_move(GameReader *r, Game *g, Level *L, const Token *t,
+                                                                    move_t m, uint16_t notes, int check)
 {
     bool took = L->undo.captured != 0; /* (a plain move: no en passant, no promotion) */
     int ply = g->ply + 1; /* (the mainline level's ply is the game's) */
@@ -92,6 +93,7 @@ static inline __attribute__((always_inline)) void lean_mainline_move(GameReader 
     if (ply == 1)
         g->first_move = (uint16_t)(mv_from(m) | mv_to(m) << 6 | PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
     g->pending_ply = ply;
+    return status; /* (pos_check_status's: 0, 1 check, 2 checkmate) */
 }
 
 /* A move token. Most moves of validate and to-fen are a mainline move of a game nothing records,
