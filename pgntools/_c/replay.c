@@ -152,6 +152,13 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
     t->line_at = r->sc.base + (int64_t)line_start;
 }
 
+/* Whether the options record each mainline move (move rows, clock rows, position rows): then
+ * neither the lean front (replay.h) nor pgn_mainline_move makes it. */
+static inline bool records_moves(const GameOptions *o)
+{
+    return o->moves || o->clock_rows || o->position_rows;
+}
+
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
     Level *L = &r->levels.data[0];
@@ -209,7 +216,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     note_history(r, &L->pos);
     if (g->replaying)
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
-    g->lean = g->replaying && !r->opt.pgn && !r->opt.moves && !r->opt.clock_rows && !r->opt.position_rows;
+    g->lean = g->replaying && !r->opt.pgn && !records_moves(&r->opt);
     g->need_number = true;
     if (r->opt.pgn) {
         r->movetext.len = 0;
@@ -568,8 +575,7 @@ void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
     }
     if (!g->replaying || g->stopped)
         return;
-    if (!tried && !g->depth && !g->outcome && r->opt.pgn && !g->cut && !r->opt.moves && !r->opt.clock_rows &&
-        !r->opt.position_rows) {
+    if (!tried && !g->depth && !g->outcome && r->opt.pgn && !records_moves(&r->opt)) {
         if (pgn_mainline_move(r, g, t))
             return;
         tried = true; /* (the one pass declined: not tried again below) */
