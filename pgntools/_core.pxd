@@ -35,21 +35,26 @@ cdef extern from "position.h":
         move_t move
         uint8_t captured
     void pos_make_undo(Position *p, move_t m, Undo *u)
+    void pos_unmake(Position *p, const Undo *u)
+    void pos_rehash(Position *p)
+    void pos_init_start(Position *p) nogil
+    bint pos_in_check(const Position *p)
+    void pos_make(Position *p, move_t m) nogil
+    bint pos_is_insufficient_material(const Position *p)
+    int pos_repetition_count(const uint64_t *history, int n, int halfmove)
+    uint64_t pos_key(const Position *p)
+
+cdef extern from "movegen.h":
     ctypedef struct MoveList:
         move_t moves[256]
         int n
     int GEN_ALL
-    void pos_init_start(Position *p) nogil
-    bint pos_in_check(const Position *p)
     void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
     bint pos_has_legal_move(const Position *p)
-    void pos_make(Position *p, move_t m) nogil
     uint64_t pos_perft(const Position *p, int depth) nogil
     bint pos_is_checkmate(const Position *p)
     bint pos_is_stalemate(const Position *p)
-    bint pos_is_insufficient_material(const Position *p)
-    int pos_repetition_count(const uint64_t *history, int n, int halfmove)
-    uint64_t pos_key(const Position *p)
+    int pos_check_status(const Position *p)
 
 cdef extern from "polyglot_random.h":
     int POLYGLOT_RANDOM_COUNT
@@ -65,23 +70,24 @@ cdef extern from "fen.h":
     size_t fen_format(const Position *p, char *out, int options)
 
 cdef extern from "san.h":
-    int SAN_OK, SAN_INVALID, NOTE_COUNT, NOTE_MISSING_CHECK_MARKER, NOTE_WRONG_CHECK_MARKER
+    int SAN_OK, SAN_INVALID, SAN_ILLEGAL, SAN_AMBIGUOUS, SAN_INVALID_PROMOTION, NOTE_COUNT, NOTE_MISSING_CHECK_MARKER, NOTE_WRONG_CHECK_MARKER
+    int SAN_KIND_MOVE, SAN_KIND_CASTLE_KING
     ctypedef struct SanMove:
-        uint8_t check
+        uint8_t kind, piece, to, promo, capture, check, san_len
+        signed char from_file, from_rank
         uint16_t notes
     int san_parse(const char *text, size_t len, SanMove *out)
     int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes) nogil
     int san_resolve(const Position *p, SanMove *sm, move_t *out)
-    move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes, int *check)
+    int san_read(const Position *p, const char *text, size_t len, SanMove *sm, move_t *out)
+    int san_read_general(const Position *p, const char *text, size_t len, SanMove *sm, move_t *out)
+    size_t san_format_base(const Position *p, move_t m, char *out)
     size_t san_format(const Position *p, move_t m, char *out)
     size_t uci_format(const Position *p, move_t m, char *out)
     int uci_to_move(const Position *p, const char *text, size_t len, move_t *out)
     const char *san_error_name(int kind)
     const char *san_note_name(int bit_index)
     uint16_t san_check_notes(int written, int actual)
-
-cdef extern from "position.h":
-    int pos_check_status(const Position *p)
 
 cdef extern from "tokenizer.h":
     ctypedef struct Scanner:

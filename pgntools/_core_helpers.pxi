@@ -73,7 +73,7 @@ cdef bint _same_position(const Position *a, const Position *b):
 
 
 cdef int _play_text(char *text, int shape, int to):
-    """Text `shape` of san_play_inline's shapes to square `to`; its length. 0: e4; 1-10: Nf3..Kf3,
+    """Text `shape` of the common shapes to square `to`; its length. 0: e4; 1-10: Nf3..Kf3,
     Nxf3..Kxf3; 11-18: axf3..hxf3; 19-178: N, B, R, Q, K with an origin file or rank, bare or x."""
     cdef const char *letters = b"NBRQK"
     cdef const char *origins = b"abcdefgh12345678"
@@ -100,36 +100,82 @@ cdef int _play_text(char *text, int shape, int to):
     return n
 
 
+cdef bint _same_san_move(const SanMove *a, const SanMove *b):
+    return (a.kind == b.kind and a.piece == b.piece and a.from_file == b.from_file and a.from_rank == b.from_rank
+            and a.to == b.to and a.promo == b.promo and a.capture == b.capture and a.check == b.check
+            and a.san_len == b.san_len and a.notes == b.notes)
+
+
+cdef int _expected(const Position *pos, const SanMove *sm, move_t *out):
+    """What the text means by the whole legal move list (pos_gen_legal, no narrowing): SAN_OK with
+    the one move, SAN_ILLEGAL or SAN_AMBIGUOUS."""
+    cdef MoveList ml
+    cdef int i, count = 0, frm, side
+    cdef move_t m
+    pos_gen_legal(pos, &ml, GEN_ALL, <bb_t>-1, <bb_t>-1)
+    for i in range(ml.n):
+        m = ml.moves[i]
+        frm = m & 63
+        if sm.kind != SAN_KIND_MOVE:  # castling: the king takes its rook on that side
+            side = 0 if sm.kind == SAN_KIND_CASTLE_KING else 1
+            if mv_type(m) != MT_CASTLE or pos.castle[pos.turn][side] != (m >> 6) & 63:
+                continue
+        else:
+            if mv_type(m) == MT_CASTLE or (m >> 6) & 63 != sm.to or pos.board[frm] & 7 != sm.piece:
+                continue
+            if sm.from_file >= 0 and frm % 8 != sm.from_file or sm.from_rank >= 0 and frm // 8 != sm.from_rank:
+                continue
+            if sm.piece == 1 and sm.from_file < 0 and frm % 8 != sm.to % 8:  # a pawn without an origin pushes
+                continue
+        count += 1
+        out[0] = m
+    return SAN_OK if count == 1 else SAN_ILLEGAL if count == 0 else SAN_AMBIGUOUS
+
+
 cdef int _check_play_text(const Position *pos, char *text, int n, long *made) except -1:
-    """One text at pos: san_play_inline against san_parse + san_resolve + pos_make_undo."""
-    cdef int check = 0
-    cdef Position fast, slow
-    cdef Undo fu, su
-    cdef SanMove sm
-    cdef move_t fm, sm_move = 0
-    cdef uint16_t notes = 0
-    fast = pos[0]
-    fm = san_play_inline(&fast, text, n, &fu, &notes, &check)
-    if fm == 0:
-        if not _same_position(&fast, pos):
-            raise AssertionError(f"{text[:n].decode()}: not made, yet the position changed")
+    """One text at pos through the one move path: san_read (the common shapes' front) must agree
+    with san_read_general (the general parser, then san_resolve) in every field; its answer must be
+    the whole legal move list's; the move made must leave the incremental state (hash, checkers,
+    en passant) a recomputation gives, and pos_unmake must restore the position to the bit; a text
+    that is SAN with no note must be san_format_base's SAN."""
+    cdef Position after, fresh
+    cdef Undo u
+    cdef SanMove fast, general
+    cdef move_t m = 0, g = 0, want = 0
+    cdef char san[16]
+    cdef int rc = san_read(pos, text, n, &fast, &m)
+    cdef int rg = san_read_general(pos, text, n, &general, &g)
+    label = text[:n].decode()
+    if rc != rg or (rc == SAN_OK and m != g) or not _same_san_move(&fast, &general):
+        raise AssertionError(f"{label}: the shape front says {rc} {m} notes {fast.notes}, the general parser {rg} {g} "
+                             f"notes {general.notes}")
+    if rc == SAN_INVALID_PROMOTION and general.piece == 1 and (general.to < 8 or general.to >= 56):
+        return 0  # a pawn to its last rank without a piece (or to its first rank)
+    if rc != SAN_OK and rc != SAN_ILLEGAL and rc != SAN_AMBIGUOUS:
+        raise AssertionError(f"{label}: {rc} for a text of a common shape")
+    if _expected(pos, &general, &want) != rc or (rc == SAN_OK and want != m):
+        raise AssertionError(f"{label}: san_read says {rc} {m}, the legal moves {want}")
+    if rc != SAN_OK:
         return 0
     made[0] += 1
-    slow = pos[0]
-    if san_parse(text, n, &sm) != SAN_OK or san_resolve(&slow, &sm, &sm_move) != SAN_OK or sm_move != fm:
-        raise AssertionError(f"{text[:n].decode()}: made {fm}, san_resolve says otherwise")
-    if sm.notes != notes or sm.check != check:
-        raise AssertionError(f"{text[:n].decode()}: notes {notes} check {check}, san_resolve's {sm.notes} {sm.check}")
-    pos_make_undo(&slow, fm, &su)
-    if not _same_position(&fast, &slow) or not _same_state(&fu.state, &su.state) or fu.move != su.move \
-            or fu.captured != su.captured:
-        raise AssertionError(f"{text[:n].decode()}: made otherwise than pos_make_undo")
+    if fast.notes == 0 and fast.san_len:
+        if san_format_base(pos, m, san) != fast.san_len or memcmp(san, text, fast.san_len) != 0:
+            raise AssertionError(f"{label}: taken as SAN, but SAN is {san.decode()}")
+    after = pos[0]
+    pos_make_undo(&after, m, &u)
+    fresh = after
+    pos_rehash(&fresh)
+    if not _same_position(&after, &fresh):
+        raise AssertionError(f"{label}: the state kept while making it differs from a recomputation")
+    pos_unmake(&after, &u)
+    if not _same_position(&after, pos):
+        raise AssertionError(f"{label}: pos_unmake does not restore the position")
     return 0
 
 
 cdef long _check_play_node(const Position *pos, int depth, int shapes, long *made) except -1:
-    """Every text of san_play_inline's shapes at pos against san_parse + san_resolve + pos_make_undo:
-    to every square, and O-O, O-O-O (each bare, with + and with #)."""
+    """Every text of the common shapes at pos: to every square, and O-O, O-O-O (each bare, with +
+    and with #)."""
     cdef char text[8]
     cdef int to, shape, n, suffix
     cdef long texts = 0
@@ -159,12 +205,11 @@ cdef long _check_play_node(const Position *pos, int depth, int shapes, long *mad
     return texts
 
 
-def check_play_inline(str fen, int depth, bint chess960=False, bint origins=False, bint castling_only=False):
+def check_move_path(str fen, int depth, bint chess960=False, bint origins=False, bint castling_only=False):
     """Test helper: at every node of fen's move tree to `depth` (1: the position alone), every text
-    of the shapes san_play_inline reads (e4, Nf3, Nxf3, exf3 to every square; with `origins` also
-    Nbf3, N1xf3, ...; O-O and O-O-O, alone with `castling_only`; each bare, with + and with #) is tried: a move it makes must be
-    san_resolve's, with its notes, made exactly as pos_make_undo makes it; one it declines must
-    leave the position as it was. Returns (texts tried, moves made)."""
+    of the common shapes (e4, Nf3, Nxf3, exf3 to every square; with `origins` also Nbf3, N1xf3, ...;
+    O-O and O-O-O, alone with `castling_only`; each bare, with + and with #) goes through the one
+    move path and is checked as _check_play_text says. Returns (texts tried, moves made)."""
     cdef Position pos
     cdef long made = 0
     data = fen.encode()

@@ -1,11 +1,12 @@
-"""The replay's one-pass path (san_play_inline: the common SAN shapes resolved and made together)
-against the general one (san_parse + san_resolve + pos_make_undo), exhaustively: at every node of
-each position's move tree, every text of those shapes to every square (e4, Nf3, Nxf3, exf3) and
+"""The one move path (san_read: san_shape + san_find for the common shapes, san_parse_general +
+san_resolve for the rest; pos_make_undo; pos_unmake), exhaustively: at every node of each
+position's move tree, every text of the common shapes to every square (e4, Nf3, Nxf3, exf3) and
 castling (O-O, O-O-O), bare and with a check marker (e4+, Nf3#, O-O+).
-A move the one-pass path makes must be the one san_resolve finds, with the same notes and check
-marker, and the position and undo record after it must be pos_make_undo's to the bit (hash,
-checkers, en passant, castling rights, clocks); a text it declines must leave the position
-untouched.
+The shapes' front must read every text exactly as the general parser does (every field, the notes
+and the answer too); the answer must be what the whole legal move list says (the one move, illegal
+or ambiguous); the state pos_make keeps as it goes (hash, checkers, en passant) must be what a
+recomputation gives, pos_unmake must restore the position to the bit, and a text taken as SAN
+(no note) must be san_format_base's SAN.
 
 The positions: the perft positions of tests/test_perft.py (pins, checks, en passant, promotions,
 castling rights lost by captures), Chess960 starts, and a few made for the cases the path must
@@ -41,21 +42,21 @@ CHESS960 = [
 
 
 @pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in CASES])
-def test_one_pass_matches_resolve_and_make(fen, depth):
-    texts, made = _core.check_play_inline(fen, depth)
+def test_move_path_against_the_legal_moves(fen, depth):
+    texts, made = _core.check_move_path(fen, depth)
     assert texts > 0
     assert made > 0  # the path was taken: the comparison is not vacuous
 
 
 @pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in CHESS960])
-def test_one_pass_matches_resolve_and_make_chess960(fen, depth):
-    texts, made = _core.check_play_inline(fen, depth, chess960=True)
+def test_move_path_against_the_legal_moves_chess960(fen, depth):
+    texts, made = _core.check_move_path(fen, depth, chess960=True)
     assert made > 0
 
 
-def test_one_pass_declines_what_it_cannot_make():
-    # double check: only the king may move, and Rh2/Rxa1 are left to san_resolve
-    texts, made = _core.check_play_inline("4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1", 1)
+def test_move_path_in_double_check():
+    # double check: only the king may move (Rh2, Rxa1 are illegal)
+    texts, made = _core.check_move_path("4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1", 1)
     assert texts == 64 * 19 * 3 + 6  # (and O-O, O-O-O: bare, + and #)
     assert made >= 1  # a king step out of both checks
 
@@ -79,23 +80,23 @@ CHESS960_CASTLING = [
 
 
 @pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in CASTLING_CASES])
-def test_one_pass_castling_matches_resolve_and_make(fen, depth):
-    texts, made = _core.check_play_inline(fen, depth)
+def test_move_path_castling(fen, depth):
+    texts, made = _core.check_move_path(fen, depth)
     assert made > 0
 
 
 @pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in CHESS960_CASTLING])
-def test_one_pass_castling_matches_resolve_and_make_chess960(fen, depth):
-    texts, made = _core.check_play_inline(fen, depth, chess960=True)
+def test_move_path_castling_chess960(fen, depth):
+    texts, made = _core.check_move_path(fen, depth, chess960=True)
     assert made > 0
 
 
-def test_one_pass_castles():
+def test_move_path_castles():
     # the castling texts alone: O-O and O-O-O, each bare, with + and with #, are made in one pass
     # where both are legal, and declined where the king is in check or the rights are gone
-    assert _core.check_play_inline("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 1, castling_only=True) == (6, 6)
-    assert _core.check_play_inline("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1", 1, castling_only=True) == (6, 0)
-    assert _core.check_play_inline("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", 1, castling_only=True) == (6, 3)
+    assert _core.check_move_path("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 1, castling_only=True) == (6, 6)
+    assert _core.check_move_path("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1", 1, castling_only=True) == (6, 0)
+    assert _core.check_move_path("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", 1, castling_only=True) == (6, 3)
 
 
 # an origin written (Nbd7, R1xe2): the move, and whether the origin was needed (the
@@ -111,8 +112,8 @@ ORIGIN_CASES = [
 
 
 @pytest.mark.parametrize("fen, depth", [pytest.param(f, d, id=n) for n, f, d in ORIGIN_CASES])
-def test_one_pass_with_an_origin_matches_resolve_and_make(fen, depth):
-    texts, made = _core.check_play_inline(fen, depth, origins=True)
+def test_move_path_with_an_origin(fen, depth):
+    texts, made = _core.check_move_path(fen, depth, origins=True)
     assert made > 0
 
 

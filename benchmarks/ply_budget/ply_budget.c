@@ -112,7 +112,7 @@ static int64_t run_reader(bool replay, int64_t *plies)
 static void print_digests(void)
 {
     digesting = true;
-    for (int set = 0; set < 7; set++) {
+    for (int set = 0; set < 9; set++) {
         GameOptions o;
         memset(&o, 0, sizeof o);
         o.replay = true;
@@ -135,6 +135,17 @@ static void print_digests(void)
             o.strict = set == 5;
             o.allow_null_moves = o.repair_truncate = set == 6;
             o.automatic_ends = set == 5 ? AUTO_END_ENFORCE : AUTO_END_TRUNCATE;
+        }
+        if (set >= 7) { /* the other recorders: position rows with planes, clock rows, keys every ply
+                         * (7: with the move table; 8: the clock rows alone, as stats reads them) */
+            static const PositionRowOptions rows = {0, 0, -1, 7, true};
+            o.moves = set == 7;
+            o.clock_rows = true;
+            o.keys_every_ply = set == 7;
+            o.pgn = o.comments = o.fen_every_ply = o.strict = false;
+            o.allow_null_moves = true;
+            o.automatic_ends = AUTO_END_NOTE;
+            o.position_rows = set == 7 ? &rows : NULL;
         }
         o.movetext_hash = o.position_hash = o.counters = true; /* (every column: what validate skips too) */
         digest = 1469598103934665603ULL;

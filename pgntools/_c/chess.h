@@ -27,6 +27,9 @@ enum { NO_TYPE = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING 
 typedef uint16_t move_t;
 enum { MT_NORMAL = 0, MT_PROMOTION = 1, MT_EN_PASSANT = 2, MT_CASTLE = 3 };
 #define MOVE_NONE ((move_t)0)
+/* A null move (--, Z0: the side to move passes; only with --allow-null-moves): of the castling
+ * type from a1 to a1, which no castling is, so that pos_make's rare path takes it. */
+#define MOVE_NULL ((move_t)(MT_CASTLE << 14))
 
 static inline move_t mv_make(int from, int to, int type, int promo)
 {

@@ -13,36 +13,6 @@
 
 static void push_keys(GameReader *r, Game *g, const Position *final);
 
-static const char *const ERROR_NAMES[ERR_COUNT] = {
-    "ok", "invalid_san", "illegal_move", "ambiguous_move", "invalid_promotion", "null_move", "drop",
-    "invalid_start_position", "unsupported_variant", "move_after_game_end", "result_mismatch",
-    "result_contradicts_position", "syntax_error", "unterminated_comment", "unterminated_variation",
-    "nonstandard_notation", "game_too_large",
-};
-static const char *const GAME_NOTE_NAMES[NOTE_KIND_COUNT - NOTE_COUNT] = {
-    "latin1_encoding", "fen_without_setup", "duplicate_tag", "missing_result_tag", "fifty_move_claimable",
-    "threefold_claimable", "invalid_tag_value", "play_after_automatic_end", "nested_comment",
-    "missing_result", "opening_tags_differ", "comment_in_tags",
-};
-static const char *const FIX_NAMES[FIX_KIND_COUNT] = {
-    "truncated_at_automatic_end", "tag_doubled_quotes", "tag_unescaped_quotes", "tag_missing_bracket",
-    "tag_missing_quote", "tag_without_value", "tag_trailing_backslash", "tag_trailing_text", "fen_castling",
-    "fen_en_passant", "fen_fullmove",
-};
-_Static_assert((int)FIXK_TAG_TRAILING_TEXT == (int)TAG_TRAILING_TEXT &&
-                   (int)TAG_DAMAGE_COUNT == (int)FIXK_FEN_CASTLING,
-               "a tag fix for each damage the scanner reads past");
-
-const char *game_error_name(int kind) { return kind > 0 && kind < ERR_COUNT ? ERROR_NAMES[kind] : "unknown"; }
-const char *game_note_name(int kind)
-{
-    if (kind >= 0 && kind < NOTE_COUNT)
-        return san_note_name(kind);
-    return kind < NOTE_KIND_COUNT ? GAME_NOTE_NAMES[kind - NOTE_COUNT] : "unknown";
-}
-
-const char *game_fix_name(int kind) { return kind >= 0 && kind < FIX_KIND_COUNT ? FIX_NAMES[kind] : "unknown"; }
-
 /* ---------------------------------------------------------------- reader lifecycle */
 
 GameReader *gr_new(const GameOptions *opt)
@@ -119,75 +89,6 @@ void gr_swap_batch(GameReader *r, Batch *other)
     *other = full;
 }
 
-/* ---------------------------------------------------------------- errors and notes */
-
-void game_push_text(GameReader *r, int strcol, const char *s, size_t n, bool latin1)
-{
-    StrCol *c = &r->batch.strs[strcol];
-    if (!bytes_add_text(&c->data, s, n, latin1) || !strcol_end(c))
-        r->batch.failed = true;
-}
-
-/* At most `max` bytes of a token for a report, not cutting a UTF-8 sequence in two. */
-static size_t token_prefix(const char *s, size_t n, size_t max, bool latin1)
-{
-    if (n <= max)
-        return n;
-    while (!latin1 && max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-        max--;
-    return max;
-}
-
-void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail)
-{
-    if (g->n_errors++ >= r->opt.max_errors)
-        return;
-    Batch *b = &r->batch;
-    COL_PUSH(b, E_KIND, uint8_t, kind);
-    COL_PUSH(b, E_PLY, int32_t, ply);
-    COL_PUSH(b, E_OFFSET, int64_t, t ? r->sc.base + (int64_t)t->start : r->sc.base + (int64_t)g->end);
-    COL_PUSH(b, E_LINE, int64_t, t ? t->line : r->sc.line);
-    COL_PUSH(b, E_COLUMN, int64_t, t ? tok_column(&r->sc, t) : 0);
-    COL_PUSH(b, E_DETAIL, int32_t, detail);
-    const char *text = t ? r->sc.buf + t->start : "";
-    game_push_text(r, S_ERROR_TOKEN, text, token_prefix(text, t ? t->len : 0, 80, g->latin1), g->latin1);
-}
-
-void game_add_note(Game *g, int kind, int ply, const Token *t)
-{
-    if (g->note_count[kind]++ == 0) {
-        g->note_kinds |= 1u << kind;
-        g->note_ply[kind] = ply;
-        g->note_at[kind] = t ? t->start : 0;
-        g->note_len[kind] = t ? t->len : 0;
-    }
-}
-
-void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
-                  const char *from, size_t from_len, const char *to, size_t to_len)
-{
-    Batch *b = &r->batch;
-    g->n_fixes++;
-    COL_PUSH(b, F_KIND, uint8_t, kind);
-    COL_PUSH(b, F_PLY, int32_t, ply);
-    game_push_text(r, S_FIX_FIELD, field, field_len, g->latin1);
-    game_push_text(r, S_FIX_FROM, from, token_prefix(from, from_len, 200, g->latin1), g->latin1);
-    game_push_text(r, S_FIX_TO, to, to_len, g->latin1);
-}
-
-static void push_notes(GameReader *r, Game *g)
-{
-    Batch *b = &r->batch;
-    for (uint32_t kinds = g->note_kinds; kinds; kinds &= kinds - 1) { /* most games have none */
-        int k = __builtin_ctz(kinds);
-        COL_PUSH(b, O_KIND, uint8_t, k);
-        COL_PUSH(b, O_PLY, int32_t, g->note_ply[k]);
-        COL_PUSH(b, O_COUNT, int32_t, g->note_count[k]);
-        const char *text = r->sc.buf + g->note_at[k];
-        game_push_text(r, S_NOTE_TOKEN, text, token_prefix(text, g->note_len[k], 80, g->latin1), g->latin1);
-    }
-}
-
 /* ---------------------------------------------------------------- the game record */
 
 /* The game's tag values with its FEN tag's as repaired (a start FEN fix; rare): a copy in *copy,
@@ -223,7 +124,7 @@ static void cut_comment(GameReader *r, Game *g)
     char text[320];
     int k = snprintf(text, sizeof text, "pgntools: truncated at ply %d (%s), dropped: ", g->ply + 1, kind);
     size_t room = sizeof text - (size_t)k - 4;
-    size_t take = token_prefix(b + g->cut_at, n, room, g->latin1);
+    size_t take = game_text_prefix(b + g->cut_at, n, room, g->latin1);
     memcpy(text + k, b + g->cut_at, take);
     for (size_t i = (size_t)k; i < (size_t)k + take; i++) /* the dropped text's own comments, as (...) */
         if (text[i] == '{' || text[i] == '}')
@@ -380,7 +281,7 @@ static void finish_game(GameReader *r, Game *g)
         bool keep = r->opt.raw_all || status == STATUS_INVALID || status == STATUS_TRUNCATED;
         game_push_text(r, S_RAW, r->sc.buf + g->start, keep ? g->end - g->start : 0, false);
     }
-    push_notes(r, g);
+    game_push_notes(r, g);
     COL_PUSH(b, G_OFFSET, int64_t, r->sc.base + (int64_t)g->start);
     COL_PUSH(b, G_LENGTH, int64_t, (int64_t)(g->end - g->start));
     COL_PUSH(b, G_LINE, int64_t, g->line);

@@ -96,7 +96,7 @@ typedef struct {
     bool strip_comments, strip_variations, reduced;
     bool tag_columns;     /* G_TAG_SLOTS: where each of the TAG_COLUMN_COUNT tags is, per game */
     bool skip_tag_values; /* every tag value an empty string (the rows stay), for outputs that show
-                           * no tags: 1 % of validate's replay. Ignored with pgn, which writes them */
+                           * no tags (validate): no value is copied. Ignored with pgn, which writes them */
     int fen_options;      /* FEN_EP_ALWAYS | FEN_SHREDDER */
     int max_games;        /* games per batch */
     size_t max_batch_bytes; /* a batch also ends once it holds this much (games with huge comments) */

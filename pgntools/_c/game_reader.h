@@ -40,18 +40,41 @@ struct GameReader {
     bool filter_tags;              /* opt.tag_filter is decided: the tags it reads are recorded */
     int64_t batch_filtered;        /* games the tag filter dropped since the batch began (counted only) */
     int64_t last_offset;           /* stream offset of the last game read, recorded or dropped (-1: none) */
-    VEC(Position) ply_positions;   /* with opt.position_rows: the mainline's positions, before each move */
+    VEC(Position) ply_positions;   /* with opt.position_rows: the mainline's start position and the one after each move */
 };
 
-/* What one game needs while it is read. */
+/* A move just made, as a recorder sees it. */
 typedef struct {
+    const Token *token;
+    Level *level;       /* the position after the move, and its undo record */
+    move_t move;        /* (MOVE_NULL: a null move) */
+    int ply;
+    int status;         /* pos_check_status after it: 0, 1 check, 2 checkmate */
+    bool took, material_changed;
+    const char *san;    /* its SAN with the check marker, when the recorders read it */
+    size_t san_len;
+} PlayedMove;
+
+typedef struct GameState Game;
+/* What a game records of each move it makes (a move row, the PGN written, the mainline key, ...):
+ * chosen once a game in replay_start, the way a sink says what it needs. */
+typedef void (*MoveRecorder)(GameReader *r, Game *g, const PlayedMove *pm);
+enum { MAX_RECORDERS = 8 };
+typedef struct {
+    MoveRecorder fn[MAX_RECORDERS];
+    uint8_t n;
+    bool san; /* one of them reads the move's SAN */
+} Recorders;
+
+/* What one game needs while it is read. */
+struct GameState {
     bool latin1;
     int depth;
     int ply;
     bool replaying;  /* the start position is valid and moves are being replayed */
-    bool lean;       /* replaying, not stopped, and no move table, clock rows, position rows or PGN:
-                      * replay_move's short path (replay_start sets it, stop_replay clears it) */
-    bool lean_extras; /* that path follows an opening, the mainline key, counters or targets too */
+    bool playing;    /* replaying and not stopped: the moves are made (replay_start sets it, an error or
+                      * a cut clears it) */
+    Recorders recorders[2]; /* what each move records: [0] the mainline's, [1] the variations' */
     bool filtered;   /* its tags fail opt.tag_filter: read past (skip_movetext), counted, not recorded */
     bool stopped;    /* an error stopped the replay */
     bool need_number;
@@ -94,9 +117,9 @@ typedef struct {
     uint64_t mainline_key[2]; /* the mainline's key so far (game_hash.h; --dedup, movetext_hash) */
     const BatchMark *mark; /* the batch where the game starts: gr_fill's, where it checks the */
                            /* batch's size (a pointer: the Game is cleared for every game) */
-} Game;
+};
 
-/* game.c: the game record's errors, notes and text columns */
+/* findings.c: the game record's errors, notes, fixes and text columns */
 void game_push_text(GameReader *r, int strcol, const char *s, size_t n, bool latin1);
 /* An error of the game (the first max_errors are kept); t: where (NULL: the game's end). */
 void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail);
@@ -106,6 +129,10 @@ void game_add_note(Game *g, int kind, int ply, const Token *t);
  * (a tag name, a FEN field, a rule), the text as read and what was made of it. */
 void game_add_fix(GameReader *r, Game *g, int kind, int ply, const char *field, size_t field_len,
                   const char *from, size_t from_len, const char *to, size_t to_len);
+/* At most `max` bytes of a text for a report, not cutting a UTF-8 sequence in two. */
+size_t game_text_prefix(const char *s, size_t n, size_t max, bool latin1);
+/* The notes counted so far, a row each kind, at the game's end. */
+void game_push_notes(GameReader *r, Game *g);
 
 /* position_rows.c: the game's rows of the positions dataset, at its end (G_POSITION_START always) */
 void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len);

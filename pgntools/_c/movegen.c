@@ -1,6 +1,6 @@
-/* Legal move generation with check and pin masks, filtered by piece type and square masks so
- * that SAN resolution generates only the few candidate moves it needs. */
-#include "position.h"
+/* Legal move generation with check and pin masks, filtered by piece type and square masks; the
+ * game-end status; perft. */
+#include "movegen.h"
 
 static inline void add(MoveList *ml, int from, int to, int type, int promo)
 {
@@ -83,15 +83,13 @@ int pos_gen_castling_to(const Position *p, int rsq, move_t *out)
     return count;
 }
 
-static void gen_en_passant(const Position *p, MoveList *ml, int ksq, bb_t from_mask)
+static void gen_en_passant(const Position *p, MoveList *ml, bb_t from_mask)
 {
-    int us = p->turn, ep = p->ep, captured = ep ^ 8;
+    int us = p->turn, ep = p->ep;
     bb_t candidates = BB_PAWN_ATTACKS[us ^ 1][ep] & pos_pieces(p, us, PAWN) & from_mask;
     while (candidates) {
         int from = bb_pop(&candidates);
-        bb_t occ = (pos_occ(p) ^ BB(from) ^ BB(captured)) | BB(ep);
-        bb_t checkers = pos_attackers(p, ksq, occ) & p->by_color[us ^ 1] & ~BB(captured);
-        if (!checkers)
+        if (pos_ep_capture_legal(p, from))
             add(ml, from, ep, MT_EN_PASSANT, 0);
     }
 }
@@ -146,7 +144,7 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
             add_pawn_moves(ml, from, moves);
         }
         if (p->ep != NO_SQ && (BB(p->ep) & to_mask))
-            gen_en_passant(p, ml, ksq, from_mask);
+            gen_en_passant(p, ml, from_mask);
     }
     for (int type = KNIGHT; type <= QUEEN; type++) {
         if (!(gen & (1 << type)))
@@ -185,6 +183,9 @@ bool pos_has_legal_move(const Position *p)
     pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL); /* Chess960 castling can be the only legal move */
     return ml.n > 0;
 }
+
+bool pos_is_checkmate(const Position *p) { return pos_in_check(p) && !pos_has_legal_move(p); }
+bool pos_is_stalemate(const Position *p) { return !pos_in_check(p) && !pos_has_legal_move(p); }
 
 uint64_t pos_perft(const Position *p, int depth)
 {

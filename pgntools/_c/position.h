@@ -1,5 +1,6 @@
 /* A chess position: bitboards + mailbox, castling rights by rook square (Chess960-ready),
- * clocks and an incrementally kept Zobrist hash (Polyglot's numbers). Also legal move generation and status. */
+ * clocks and an incrementally kept Zobrist hash (Polyglot's numbers); making and taking back a
+ * move. Legal move generation and the game-end status are movegen.h's. */
 #ifndef PGNT_POSITION_H
 #define PGNT_POSITION_H
 
@@ -23,15 +24,9 @@ typedef struct {
     bb_t checkers;         /* enemy pieces giving check to the side to move (kept by pos_make) */
 } Position;
 
-typedef struct {
-    move_t moves[256];
-    int n;
-} MoveList;
-
-/* Filter bits for pos_gen_legal: one bit per piece type (1 << type), plus castling. */
-#define GEN_ALL_PIECES 0x7E
-#define GEN_CASTLING 0x80
-#define GEN_ALL (GEN_ALL_PIECES | GEN_CASTLING)
+/* Zobrist keys: the Polyglot numbers by piece code and square, castling [color][side], en-passant
+ * file, white to move (zobrist.c). */
+extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[2][2], ZOBRIST_EP[8], ZOBRIST_TURN;
 
 void pos_init_start(Position *p);
 void pos_clear(Position *p);
@@ -68,18 +63,66 @@ static inline bool pos_attacked_by(const Position *p, int sq, int color, bb_t oc
 }
 static inline bool pos_in_check(const Position *p) { return p->checkers != 0; }
 
-/* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.
- * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */
-void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
-bool pos_has_legal_move(const Position *p);
-/* The legal castling moves with the rook on rsq (as pos_gen_legal with GEN_CASTLING, from the
- * king's square to rsq, finds them, without the rest of generation): their count, the last in
- * *out. */
-int pos_gen_castling_to(const Position *p, int rsq, move_t *out);
-/* Whether the king on ksq (not in check) may castle with the rook on rsq = castle[turn][side]. */
-bool pos_castling_legal(const Position *p, int ksq, int side, int rsq);
+/* Whether our pawn on `from` may take en passant (on p->ep): our king is not attacked once both
+ * pawns have left their squares and ours stands on p->ep (FIDE 3.7d; the taken pawn may have been
+ * the checker, and the two pawns leaving one rank may uncover a rook's line). */
+static inline bool pos_ep_capture_legal(const Position *p, int from)
+{
+    int us = p->turn, ksq = pos_king(p, us), taken = p->ep ^ 8;
+    if (ksq == NO_SQ)
+        return false;
+    bb_t occ = (pos_occ(p) ^ BB(from) ^ BB(taken)) | BB(p->ep);
+    return !(pos_attackers(p, ksq, occ) & p->by_color[us ^ 1] & ~BB(taken));
+}
 bool pos_has_legal_ep(const Position *p);
-void pos_make(Position *p, move_t m); /* m must be legal; callers copy the position to undo */
+/* ---------------------------------------------------------------- making a move
+ * Inline: a game makes one a ply. */
+
+/* Whether sq is one of the four castling rook squares: the four bytes compared at once. */
+static inline bool pos_is_castle_square(const Position *p, int sq)
+{
+    uint32_t rights, x;
+    memcpy(&rights, p->castle, 4);
+    x = rights ^ (0x01010101u * (uint32_t)sq); /* a zero byte where the square is */
+    return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
+}
+
+/* Whether any castling right is left (most of a game: none). */
+static inline bool pos_any_castle_rights(const Position *p)
+{
+    uint32_t rights;
+    memcpy(&rights, p->castle, 4);
+    return rights != 0x01010101u * NO_SQ;
+}
+
+/* The pieces giving check after a move from -> to that put no piece elsewhere (the side to move
+ * is already the defender): the moved piece itself, and a slider uncovered on the line through
+ * `from` (a discovered check). */
+static inline bb_t pos_checkers_after(const Position *p, int from, int to)
+{
+    int ksq = pos_king(p, p->turn), att = p->turn ^ 1;
+    if (ksq == NO_SQ)
+        return 0;
+    bb_t occ = pos_occ(p);
+    int type = PIECE_TYPE(p->board[to]);
+    bb_t reach = type == PAWN ? BB_PAWN_ATTACKS[att][to] : BB_PIECE_PSEUDO[type][to];
+    bb_t checkers = (reach & BB(ksq)) && !(BB_BETWEEN[to][ksq] & occ) ? BB(to) : 0;
+    /* the line from the king through `from`, unless the piece stayed on it */
+    bb_t line = BB_LINE[ksq][from];
+    line = line & BB(to) ? 0 : line;
+    bb_t straight = BB_ROOK_PSEUDO[ksq] & BB(from) ? ~0ULL : 0;
+    bb_t sliders = (((p->by_type[ROOK] & straight) | (p->by_type[BISHOP] & ~straight)) | p->by_type[QUEEN]) &
+                   p->by_color[att] & line;
+    if (sliders)
+        checkers |= bb_attacks_along(ksq, from, occ) & sliders;
+    return checkers;
+}
+
+/* Out of line (position.c), each rare: castling (the king takes its own rook: FIDE 3.8.2), en
+ * passant (3.7d) and the null move; the castling rights a king or rook move or a rook taken ends
+ * (3.8.2.1), p->turn still the mover. */
+void pos_make_special(Position *p, move_t m);
+void pos_lose_castling(Position *p, int piece, int from, int to, bool captured);
 
 /* Position's fields from `turn` on, in the same order: all that pos_make changes besides the
  * pieces. With the move and the piece it took, they take the move back (pos_unmake), which
@@ -109,47 +152,70 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
                    offsetof(PosState, ep) == offsetof(Position, ep) - offsetof(Position, turn),
                "PosState mirrors the tail of Position");
 
-/* Makes m (legal) and records in u what pos_unmake needs to take it back. */
+/* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
+ * pos_unmake needs to take it back. */
+static inline void pos_make(Position *p, move_t m)
+{
+    int type = mv_type(m);
+    if (type >= MT_EN_PASSANT) { /* en passant, castling, a null move */
+        pos_make_special(p, m);
+        return;
+    }
+    int us = p->turn, them = us ^ 1, from = mv_from(m), to = mv_to(m);
+    uint8_t pc = p->board[from], captured = p->board[to];
+    uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
+    int piece = PIECE_TYPE(pc);
+    uint64_t h = p->hash ^ ZOBRIST_TURN ^ ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[landing][to] ^
+                 ZOBRIST_PIECE[captured][to]; /* (ZOBRIST_PIECE[0] is all zeros: no capture) */
+    if (p->ep_hashed)
+        h ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    /* the piece taken, if any, off its bitboards without a branch (by_type[0] is unused) */
+    bb_t taken = BB(to) & (0 - (bb_t)(captured != 0)), moved = BB(from) | BB(to);
+    p->by_type[PIECE_TYPE(captured)] ^= taken;
+    p->by_color[them] ^= taken;
+    p->by_color[us] ^= moved;
+    p->by_type[piece] ^= BB(from);
+    p->by_type[PIECE_TYPE(landing)] ^= BB(to);
+    p->board[from] = 0;
+    p->board[to] = landing;
+    /* FIDE 9.3: a capture or a pawn move sets the half-move clock to 0; else it counts on
+     * (saturating: a FEN may start it at 65535) */
+    uint16_t halfmove = p->halfmove;
+    halfmove += halfmove != UINT16_MAX;
+    p->halfmove = (uint16_t)(halfmove & (0u - (unsigned)!((piece == PAWN) | (captured != 0))));
+    p->ep = piece == PAWN && (from ^ to) == 16 ? (uint8_t)((from + to) / 2) : NO_SQ;
+    p->ep_hashed = 0;
+    p->hash = h;
+    if (pos_any_castle_rights(p) && ((int)(piece == KING) | ((piece == ROOK) & (int)pos_is_castle_square(p, from)) |
+                                     ((captured != 0) & (int)pos_is_castle_square(p, to))))
+        pos_lose_castling(p, piece, from, to, captured != 0);
+    p->turn = (uint8_t)them;
+    p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
+    p->checkers = pos_checkers_after(p, from, to);
+    /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
+     * legal: asked only when an enemy pawn stands beside the pawn that stepped */
+    if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, them, PAWN)) && pos_has_legal_ep(p)) {
+        p->ep_hashed = 1;
+        p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    }
+}
+
 static inline void pos_make_undo(Position *p, move_t m, Undo *u)
 {
     memcpy(&u->state, &p->turn, sizeof u->state);
     u->move = m;
-    u->captured = mv_type(m) == MT_CASTLE ? 0 : p->board[mv_to(m)];
+    u->captured = mv_type(m) == MT_CASTLE ? 0 : p->board[mv_to(m)]; /* (MOVE_NULL is of the castling type) */
     pos_make(p, m);
 }
-/* A common SAN move resolved and made in one pass (position.c): a pawn push to `to`, a pawn
- * capture from `from_file`, a knight, bishop, rook or queen (`piece`) or the king to `to`. Each
- * returns the move, made on p and recorded in u as pos_make_undo records it; or MOVE_NONE, p
- * untouched, when it is not exactly one legal plain move (san_resolve then says what it is). */
-move_t pos_play_pawn_push(Position *p, int to, Undo *u);
-move_t pos_play_pawn_capture(Position *p, int from_file, int to, Undo *u);
-move_t pos_play_piece(Position *p, int piece, int to, Undo *u);
-move_t pos_play_king(Position *p, int to, Undo *u);
-/* Castling on `side` (0 king side, 1 queen side: O-O, O-O-O) as san_resolve finds it and
- * pos_make_undo makes it. */
-move_t pos_play_castle(Position *p, int side, Undo *u);
-/* pos_play_piece with an origin written (Nbd7, R1e2): the one legal move from from_mask, and in
- * *others the other pieces of the type that could legally go to `to` (whether the origin was
- * needed). */
-move_t pos_play_piece_from(Position *p, int piece, int to, bb_t from_mask, Undo *u, bb_t *others);
+
 /* Takes back the move recorded in u (the last one made on p): p is then as before it. */
 void pos_unmake(Position *p, const Undo *u);
-uint64_t pos_perft(const Position *p, int depth);
 
 /* Castling geometry for the side `side` (0 king side, 1 queen side) of `color`. */
 static inline int castle_king_target(int color, int side) { return SQ(side == 0 ? 6 : 2, color == WHITE ? 0 : 7); }
 static inline int castle_rook_target(int color, int side) { return SQ(side == 0 ? 5 : 3, color == WHITE ? 0 : 7); }
 static inline int castle_side_of(const Position *p, int color, int rook_sq) { return rook_sq == p->castle[color][0] ? 0 : 1; }
 
-/* 0 no check, 1 check, 2 checkmate: the suffix SAN writes. Inline: asked after every move. */
-static inline int pos_check_status(const Position *p)
-{
-    if (!pos_in_check(p))
-        return 0;
-    return pos_has_legal_move(p) ? 1 : 2;
-}
-bool pos_is_checkmate(const Position *p);
-bool pos_is_stalemate(const Position *p);
 bool pos_color_has_insufficient_material(const Position *p, int color);
 /* Neither side can mate. A pawn, rook or queen of either side settles it at once (the common
  * case: this is asked after every capture). */
@@ -160,9 +226,6 @@ static inline bool pos_is_insufficient_material(const Position *p)
     return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
 }
 
-/* Zobrist keys: the Polyglot numbers by piece code and square, castling [color][side], en-passant
- * file, white to move (zobrist.c). */
-extern uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[2][2], ZOBRIST_EP[8], ZOBRIST_TURN;
 
 /* The position's Polyglot key (python-chess's chess.polyglot.zobrist_hash). p->hash differs in
  * one rare case: it counts the en-passant file only when the capture is legal (FIDE: positions

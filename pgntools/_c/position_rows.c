@@ -133,7 +133,7 @@ void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, s
     /* an invalid game's moves stop anywhere and its result is not to be trusted: no rows */
     if (!o || !r->opt.moves || status == STATUS_INVALID || !g->replaying)
         return;
-    int n = (int)r->ply_positions.len; /* positions a mainline move was played from */
+    int n = (int)r->ply_positions.len - 1; /* positions a mainline move was played from (the last: the final one) */
     int lo = o->min_ply, hi = o->max_ply < 0 || o->max_ply > n - 1 ? n - 1 : o->max_ply;
     if (lo > hi || COL_LEN(b, M_PLY) != g->mark->cols[M_PLY] + (size_t)n)
         return;

@@ -152,12 +152,7 @@ static void fen_tag_token(const GameReader *r, const Game *g, Token *t)
     t->line_at = r->sc.base + (int64_t)line_start;
 }
 
-/* Whether the options record each mainline move (move rows, clock rows, position rows): then
- * neither the lean front (replay.h) nor pgn_mainline_move makes it. */
-static inline bool records_moves(const GameOptions *o)
-{
-    return o->moves || o->clock_rows || o->position_rows;
-}
+static void choose_recorders(GameReader *r, Game *g);
 
 void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 {
@@ -169,7 +164,6 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant == 1;
     g->replaying = r->opt.replay;
-    g->lean_extras = r->opt.openings || r->opt.movetext_hash || r->opt.counters || r->opt.positions || r->opt.materials;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
         TagView tags = {g->tag_slot, values->offsets.data, values->data.data, names->offsets.data, names->data.data,
@@ -214,9 +208,13 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     r->ply_positions.len = 0;
     memset(r->history_last, 0, sizeof r->history_last);
     note_history(r, &L->pos);
-    if (g->replaying)
+    if (g->replaying) {
         derived_start(&g->derived, &L->pos, r->opt.positions, r->opt.materials);
-    g->lean = g->replaying && !r->opt.pgn && !records_moves(&r->opt);
+        if (r->opt.position_rows) /* (the positions before each move: the start, then after each) */
+            VEC_PUSH_OR_FAIL(r->ply_positions, L->pos, r->batch.failed);
+        choose_recorders(r, g);
+    }
+    g->playing = g->replaying;
     g->need_number = true;
     if (r->opt.pgn) {
         r->movetext.len = 0;
@@ -225,30 +223,6 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 }
 
 /* ---------------------------------------------------------------- moves */
-
-/* A null move (--allow-null-moves; the side to move is not in check): the side passes, the
- * en-passant chance is gone, the clocks count on. Recorded in u as MOVE_NONE (take_back). */
-static void make_null_move(Position *p, Undo *u)
-{
-    memcpy(&u->state, &p->turn, sizeof u->state);
-    u->move = MOVE_NONE;
-    u->captured = 0;
-    if (p->turn == BLACK)
-        p->fullmove++;
-    p->turn ^= 1;
-    p->ep = NO_SQ;
-    p->halfmove++;
-    pos_rehash(p); /* rare: the hash from scratch */
-}
-
-/* Takes back the move recorded in u, a null move too. */
-static void take_back(Position *p, const Undo *u)
-{
-    if (u->move == MOVE_NONE)
-        memcpy(&p->turn, &u->state, sizeof u->state);
-    else
-        pos_unmake(p, u);
-}
 
 static bool emitting(const GameReader *r, const Game *g)
 {
@@ -359,21 +333,22 @@ static inline void put_move_row(Batch *b, const MoveRow *v)
 
 /* The move row, from the position after the move and what the move changed (u). */
 static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u,
-                          const char san[16], size_t san_len, int status)
+                          const char *san, size_t san_len, int status)
 {
     Batch *b = &r->batch;
     move_t m = u->move;
-    int from = mv_from(m), to = mv_to(m), type = mv_type(m), us = u->state.turn;
+    bool null = m == MOVE_NULL;
+    int from = mv_from(m), to = mv_to(m), type = null ? MT_NORMAL : mv_type(m), us = u->state.turn;
     uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
                               (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
-                              (m == MOVE_NONE ? MF_NULL : 0));
+                              (null ? MF_NULL : 0));
     /* castling goes to the king's square, as UCI has it (Chess960: king takes rook); the king
      * stands there now */
     int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
     int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
-    if (m == MOVE_NONE) { /* a null move: the king stands still (the moves table has a piece and */
-        piece = KING;     /* squares for every row); its SAN is --, its UCI 0000 */
+    if (null) {       /* a null move: the king stands still (the moves table has a piece and */
+        piece = KING; /* squares for every row); its SAN is --, its UCI 0000 */
         from = uci_to = pos_king(after, us);
     }
     char text[FEN_MAX];
@@ -385,8 +360,8 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     MoveRow row = {g->ply, (uint8_t)from, (uint8_t)uci_to, (uint8_t)piece, captured, (uint8_t)mv_promo(m), flags,
                    after->halfmove, (int32_t)COL_LEN(b, N_NAG)};
     put_move_row(b, &row);
-    size_t uci_len = m == MOVE_NONE ? 4 : uci_text(from, uci_to, mv_promo(m), text);
-    if (m == MOVE_NONE)
+    size_t uci_len = null ? 4 : uci_text(from, uci_to, mv_promo(m), text);
+    if (null)
         memcpy(text, "0000", 4);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
         b->failed = true;
@@ -395,13 +370,14 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     if (r->opt.keys_every_ply) /* (not a move column batch_reserve_move_row grows: checked push) */
         COL_PUSH(b, M_KEY, uint64_t, pos_key(after));
     g->pending = true;
+    g->pending_ply = g->ply;
 }
 
 static void stop_replay(GameReader *r, Game *g, int kind, int ply, const Token *t, int detail)
 {
     game_add_error(r, g, kind, ply, t, detail);
     g->stopped = true;
-    g->lean = false;
+    g->playing = false;
     /* --repair truncate: a bad mainline move after at least one good one cuts the game there */
     if (r->opt.repair_truncate && g->depth == 0 && kind > 0 && kind < SAN_ERROR_COUNT && ply > 1 &&
         g->n_errors == 1) {
@@ -445,7 +421,7 @@ static bool play_after_automatic_end(GameReader *r, Game *g, const Token *t, int
         game_add_fix(r, g, FIXK_TRUNCATED_AT_AUTOMATIC_END, g->outcome_ply, rule, strlen(rule),
                      r->sc.buf + t->a, t->alen, "", 0);
         g->cut = g->stopped = true; /* the rest of the movetext is read, not replayed or written */
-        g->lean = false;
+        g->playing = false;
         return false;
     }
     if (!g->played_on) {
@@ -502,210 +478,165 @@ static inline void note_opening(GameReader *r, Game *g, const Position *p)
     }
 }
 
-/* The canonical SAN of a move san_play_inline made without a note (e4, exd5, Nf3, Nxd5, Kf1,
- * and Nbd7 / R1xe2 where that origin is the one SAN writes): its text less the check marker,
- * which the caller adds from the position. False when a note was needed (the text is not SAN). */
-static inline bool san_mainline_text(const char *text, size_t n, bool can_read_8, uint16_t notes, char san[16],
-                                     size_t *len)
+/* ---------------------------------------------------------------- the recorders
+ * Each records one thing of a move just made (after_move, replay.h); choose_recorders picks the
+ * ones the options ask for, once a game. */
+
+static void record_key(GameReader *r, Game *g, const PlayedMove *pm) /* --dedup moves, movetext_hash */
 {
-    if (notes)
-        return false;
-    n -= text[n - 1] == '+' || text[n - 1] == '#';
-    if (can_read_8) { /* one 8-byte copy (the bytes past n are not part of the row's SAN) */
-        memcpy(san, text, 8);
-    } else {
-        for (size_t i = 0; i < 5; i++) /* (2 to 5 bytes; no call to memcpy) */
-            san[i] = i < n ? text[i] : 0;
-    }
-    *len = n;
-    return true;
+    (void)r;
+    gh_move(g->mainline_key, pm->move == MOVE_NULL ? MOVE_NONE : pm->move);
 }
 
-/* What a lean mainline move may also have to follow besides the mainline key and the counters
- * (lean_mainline_move, replay.h): the opening, position and material targets. */
-void lean_move_extras(GameReader *r, Game *g, const Position *p, bool took)
+static void record_counters(GameReader *r, Game *g, const PlayedMove *pm)
 {
-    if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
-        note_opening(r, g, p);
-    derived_reached(&g->derived, p, took, r->opt.positions, r->opt.materials);
+    (void)r;
+    derived_count(&g->derived, &pm->level->pos, pm->move, pm->took, pm->status);
 }
 
-/* A mainline move of a game of which only the PGN is written (validate -o: no move rows, clock
- * rows or position rows), as replay_move_general would make and write it, without its tests: made
- * in one pass, its text (less the check marker) taken as the SAN when the pass gave no note.
- * False, with nothing changed, for any other move (the general path then makes it). */
-static bool pgn_mainline_move(GameReader *r, Game *g, const Token *t)
+static void record_opening(GameReader *r, Game *g, const PlayedMove *pm) /* --classify, ECO columns */
 {
-    Level *M = &r->levels.data[0];
-    const char *text = r->sc.buf + t->a;
-    uint16_t notes;
-    int check;
-    char san[16];
-    size_t san_len = 0;
-    move_t m = san_play_inline(&M->pos, text, t->alen, &M->undo, &notes, &check);
-    if (m == MOVE_NONE)
-        return false;
-    if (!san_mainline_text(text, t->alen, t->a + 8 <= r->sc.len, notes, san, &san_len)) {
-        pos_unmake(&M->pos, &M->undo); /* Nbd7 where Nd7 is unique, ...: formatted by the general path */
-        return false;
-    }
-    bool black = M->undo.state.turn == BLACK;
-    int status = lean_mainline_move(r, g, M, t, m, notes, check);
-    if (status)
-        san[san_len++] = status == 2 ? '#' : '+';
-    em_move(&r->em, !black || g->need_number, M->undo.state.fullmove, black, san, san_len);
+    if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && pm->ply <= OPENING_MAX_PLY)
+        note_opening(r, g, &pm->level->pos);
+}
+
+static void record_targets(GameReader *r, Game *g, const PlayedMove *pm) /* --where-position, --material */
+{
+    derived_reached(&g->derived, &pm->level->pos, pm->material_changed, r->opt.positions, r->opt.materials);
+}
+
+static void record_row(GameReader *r, Game *g, const PlayedMove *pm) /* the moves table */
+{
+    push_move_row(r, g, &pm->level->pos, &pm->level->undo, pm->san, pm->san_len, pm->status);
+}
+
+static void record_clock(GameReader *r, Game *g, const PlayedMove *pm) /* the clock rows alone (stats) */
+{
+    (void)pm;
+    finish_pending(r, g);
+    g->pending = true; /* the comments after the move are read for a [%clk] */
+    g->pending_ply = g->ply;
+}
+
+static void record_position(GameReader *r, Game *g, const PlayedMove *pm) /* the positions dataset */
+{
+    (void)g;
+    VEC_PUSH_OR_FAIL(r->ply_positions, pm->level->pos, r->batch.failed);
+}
+
+static void record_pgn(GameReader *r, Game *g, const PlayedMove *pm) /* the PGN written */
+{
+    const PosState *before = &pm->level->undo.state;
+    bool black = before->turn == BLACK;
+    em_move(&r->em, !black || g->need_number, before->fullmove, black, pm->san, pm->san_len);
     g->need_number = false;
-    return true;
 }
 
-/* replay_move (replay.h) for every move its lean front does not make (`tried`: it tried the one pass on
- * this mainline move, which declined). */
-void replay_move_general(GameReader *r, Game *g, const Token *t, bool tried)
+void record_move(GameReader *r, Game *g, const Recorders *rec, const PlayedMove *pm)
+{
+    if (rec->san && pm->status) /* (room: san has 16 bytes, a SAN at most 7 without it) */
+        ((char *)pm->san)[((PlayedMove *)pm)->san_len++] = pm->status == 2 ? '#' : '+';
+    for (int i = 0; i < rec->n; i++)
+        rec->fn[i](r, g, pm);
+}
+
+static void add_recorder(Recorders *rs, MoveRecorder fn)
+{
+    rs->fn[rs->n++] = fn;
+}
+
+static void choose_recorders(GameReader *r, Game *g)
+{
+    const GameOptions *o = &r->opt;
+    Recorders *mainline = &g->recorders[0], *variations = &g->recorders[1];
+    if (o->movetext_hash)
+        add_recorder(mainline, record_key);
+    if (o->counters)
+        add_recorder(mainline, record_counters);
+    if (g->opening & (OPENING_NAMED | OPENING_UNNAMED))
+        add_recorder(mainline, record_opening);
+    if (o->positions || o->materials)
+        add_recorder(mainline, record_targets);
+    if (o->moves)
+        add_recorder(mainline, record_row);
+    else if (o->clock_rows)
+        add_recorder(mainline, record_clock);
+    if (o->position_rows)
+        add_recorder(mainline, record_position);
+    if (o->pgn) {
+        add_recorder(mainline, record_pgn);
+        if (!o->strip_variations && !o->reduced)
+            add_recorder(variations, record_pgn);
+    }
+    mainline->san = o->pgn || o->moves;
+    variations->san = variations->n > 0;
+}
+
+/* ---------------------------------------------------------------- moves that are not made */
+
+/* A move that is no legal move where it is played: illegal (no legal move at all: the game had
+ * ended there), ambiguous, or text that is no move. */
+static void refuse_move(GameReader *r, Game *g, const Token *t, int rc)
+{
+    const Position *p = &r->levels.data[g->depth].pos;
+    int ply = r->levels.data[g->depth].ply + 1;
+    if (rc == SAN_ILLEGAL && !pos_has_legal_move(p)) {
+        int end = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+        if (g->depth == 0) {
+            g->outcome = end;
+            g->outcome_ply = g->ply;
+        }
+        stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
+    } else {
+        stop_replay(r, g, rc, ply, t, 0);
+    }
+}
+
+void replay_move_otherwise(GameReader *r, Game *g, const Token *t)
 {
     const char *text = r->sc.buf + t->a;
-    if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart */
-        if (g->replaying && !g->stopped && r->levels.data[g->depth].has_move)
+    if (t->alen == 4 && memcmp(text, "e.p.", 4) == 0) { /* "exd6 e.p." written apart: no move */
+        if (g->playing && r->levels.data[g->depth].has_move)
             add_move_notes(r, g, NOTE_EN_PASSANT_SUFFIX, g->ply, t);
         return;
     }
     g->has_content = true;
-    if (!g->move_syntax) {
-        SanMove probe;
-        g->move_syntax = san_parse(text, t->alen, &probe) != SAN_INVALID;
-    }
-    if (!g->replaying || g->stopped)
+    SanMove sm;
+    if (!g->playing) { /* (not replayed: whether the movetext holds a move at all is all there is to know) */
+        if (!g->move_syntax)
+            g->move_syntax = san_parse(text, t->alen, &sm) != SAN_INVALID;
         return;
-    if (!tried && !g->depth && !g->outcome && r->opt.pgn && !records_moves(&r->opt)) {
-        if (pgn_mainline_move(r, g, t))
-            return;
-        tried = true; /* (the one pass declined: not tried again below) */
     }
-
+    int parsed = san_parse(text, t->alen, &sm);
+    g->move_syntax |= parsed != SAN_INVALID;
     Level *L = &r->levels.data[g->depth];
     bool mainline = g->depth == 0;
-    int ply = L->ply + 1;
     int ended = mainline ? g->outcome : L->ended;
     if (ended && !mainline && r->opt.automatic_ends != AUTO_END_ENFORCE) {
-        L->ended = ended = 0; /* a variation plays on after a dead position or 75 moves too */
-    } else if (ended && (!is_automatic_draw(ended) || !play_after_automatic_end(r, g, t, ply))) {
+        L->ended = 0; /* a variation plays on after a dead position or 75 moves too */
+    } else if (ended && (!is_automatic_draw(ended) || !play_after_automatic_end(r, g, t, L->ply + 1))) {
         if (!is_automatic_draw(ended)) /* after checkmate no legal move exists */
-            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, ended);
+            stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, L->ply + 1, t, ended);
         return;
     }
-    char san[16];
-    size_t san_len = 0;
-    bool want_san = r->opt.pgn || (mainline && r->opt.moves);
-    bool null_move = false;
-    uint16_t written_notes = 0; /* the notes the text itself needed (sm.notes) */
-    int written_check = 0;
-    move_t m = MOVE_NONE;
-    /* most moves: resolved and made in one pass, when nothing needs the position before it; a
-     * mainline move's SAN (move rows, PGN) too, when the one pass needed no note: its text, but
-     * for the check marker, is the canonical SAN then (san_mainline_text) */
-    if (!tried && (!want_san || mainline) && !(mainline && r->opt.position_rows)) {
-        m = san_play_inline(&L->pos, text, t->alen, &L->undo, &written_notes, &written_check);
-        bool can_read_8 = t->a + 8 <= r->sc.len;
-        if (m != MOVE_NONE && want_san &&
-            !san_mainline_text(text, t->alen, can_read_8, written_notes, san, &san_len)) {
-            pos_unmake(&L->pos, &L->undo); /* Nbd7 where Nd7 is unique, ...: formatted below */
-            m = MOVE_NONE;
-        }
-    }
-    if (m == MOVE_NONE) {
-        SanMove sm;
-        int rc = san_parse_inline(text, t->alen, &sm);
-        null_move = rc == SAN_NULL_MOVE && r->opt.allow_null_moves;
-        if (null_move) /* a pass: not out of check, and not where no move exists (the game is over) */
-            rc = pos_in_check(&L->pos) || !pos_has_legal_move(&L->pos) ? SAN_ILLEGAL : SAN_OK;
-        else if (rc == SAN_OK)
-            rc = san_resolve(&L->pos, &sm, &m);
-        if (rc != SAN_OK) {
-            if (rc == SAN_ILLEGAL && !pos_has_legal_move(&L->pos)) {
-                int end = pos_in_check(&L->pos) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
-                if (mainline) {
-                    g->outcome = end;
-                    g->outcome_ply = g->ply;
-                }
-                stop_replay(r, g, ERR_MOVE_AFTER_GAME_END, ply, t, end);
-            } else {
-                stop_replay(r, g, rc, ply, t, 0);
-            }
-            return;
-        }
-        if (!null_move) {
-            written_notes = sm.notes;
-            written_check = sm.check;
-        }
-        if (want_san && null_move) {
-            memcpy(san, "--", 2);
-            san_len = 2;
-        } else if (want_san) {
-            if (san_text_is_canonical(&sm, text, t->alen, &san_len)) { /* 2 to 4 bytes, no call */
-                san[0] = text[0], san[1] = text[1];
-                if (san_len > 2)
-                    san[2] = text[2];
-                if (san_len > 3)
-                    san[3] = text[3];
-            } else
-                san_len = san_format_resolved(&L->pos, m, &sm, san);
-        }
-        if (mainline && r->opt.position_rows) { /* the position the move is played from (position_rows.c) */
-            if (VEC_RESERVE(r->ply_positions, 1))
-                r->ply_positions.data[r->ply_positions.len++] = L->pos;
-            else
-                r->batch.failed = true;
-        }
-        if (null_move)
-            make_null_move(&L->pos, &L->undo);
-        else
-            pos_make_undo(&L->pos, m, &L->undo);
-    }
-    /* (bitwise: whether a move takes is as good as random) */
-    bool took = (L->undo.captured != 0) | (mv_type(m) == MT_EN_PASSANT);
-    bool material_changed = took | (mv_type(m) == MT_PROMOTION);
-    L->has_move = true;
-    L->ply = ply;
-    int status = pos_check_status(&L->pos);
-    if (want_san && status)
-        san[san_len++] = status == 2 ? '#' : '+';
-    uint16_t notes = null_move ? 0 : written_notes | san_check_notes(written_check, status);
-    if (notes) /* most moves need none */
-        add_move_notes(r, g, notes, ply, t);
+    if (parsed == SAN_NULL_MOVE && r->opt.allow_null_moves) /* (resolved as a pass) */
+        parsed = SAN_OK;
+    move_t m;
+    int rc = parsed == SAN_OK ? san_resolve(&L->pos, &sm, &m) : parsed;
+    if (rc != SAN_OK)
+        refuse_move(r, g, t, rc);
+    else
+        play_move(r, g, L, t, &sm, m, mainline);
+}
 
-    if (emitting(r, g)) {
-        bool black = L->undo.state.turn == BLACK;
-        em_move(&r->em, !black || g->need_number, L->undo.state.fullmove, black, san, san_len);
-        g->need_number = false;
-    }
-    if (!mainline) { /* the dead-position and 75-move ends apply in variations too */
-        if (material_changed && pos_is_insufficient_material(&L->pos))
-            L->ended = OUTCOME_INSUFFICIENT;
-        else if (L->pos.halfmove >= 150 && status != 2)
-            L->ended = OUTCOME_SEVENTYFIVE;
-    }
-    if (mainline) {
-        g->ply++;
-        if ((g->opening & (OPENING_NAMED | OPENING_UNNAMED)) && g->ply <= OPENING_MAX_PLY)
-            note_opening(r, g, &L->pos);
-        if (r->opt.movetext_hash) /* (2 lanes of mixing a ply: ~3 % of validate, which reads no key) */
-            gh_move(g->mainline_key, null_move ? MOVE_NONE : m);
-        if (status == 2) {
-            g->outcome = OUTCOME_CHECKMATE;
-            g->outcome_ply = g->ply;
-        }
-        if (r->opt.counters)
-            derived_count(&g->derived, &L->pos, m, took, status);
-        derived_reached(&g->derived, &L->pos, material_changed, r->opt.positions, r->opt.materials);
-        track_mainline_end(r, g, &L->pos, material_changed);
-        if (g->ply == 1) /* (stats' first moves: squares and piece, no SAN needed from the start) */
-            g->first_move = null_move ? 0xFFFF : (uint16_t)(mv_from(m) | mv_to(m) << 6 |
-                                                           PIECE_TYPE(L->pos.board[mv_to(m)]) << 12);
-        if (r->opt.moves)
-            push_move_row(r, g, &L->pos, &L->undo, san, san_len, status);
-        else if (r->opt.clock_rows)
-            finish_pending(r, g), g->pending = true; /* the comments after it are read for a [%clk] */
-        g->pending_ply = g->ply;
-    }
+/* The automatic ends of FIDE 9.6 in a variation too (a dead position, 75 moves): checkmate ends
+ * none of them but the line itself. */
+void decide_variation_end(Level *L, bool material_changed, int status)
+{
+    if (material_changed && pos_is_insufficient_material(&L->pos))
+        L->ended = OUTCOME_INSUFFICIENT;
+    else if (L->pos.halfmove >= 150 && status != 2)
+        L->ended = OUTCOME_SEVENTYFIVE;
 }
 
 /* has_clock, has_eval: a comment after a mainline move holds a [%clk] / [%eval] that reads (as
@@ -788,7 +719,7 @@ void replay_open_variation(GameReader *r, Game *g, const Token *t)
     r->levels.len = (size_t)g->depth + 1;
     V->pos = L->pos;
     if (L->has_move)
-        take_back(&V->pos, &L->undo);
+        pos_unmake(&V->pos, &L->undo);
     V->has_move = false;
     V->ply = L->ply - 1;
     V->ended = 0;

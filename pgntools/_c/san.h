@@ -3,7 +3,7 @@
 #ifndef PGNT_SAN_H
 #define PGNT_SAN_H
 
-#include "position.h"
+#include "movegen.h"
 
 /* Error kinds, shared with the game replay: stable, and named in san_error_name. */
 enum {
@@ -33,7 +33,7 @@ enum {
     NOTE_COUNT = 11
 };
 
-enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN };
+enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN, SAN_KIND_NULL };
 
 typedef struct {
     uint8_t kind;
@@ -44,141 +44,176 @@ typedef struct {
     uint8_t promo;       /* 0, or the piece letter's type (may be KING or PAWN: rejected on resolve) */
     uint8_t capture;     /* 'x' or ':' written */
     uint8_t check;       /* 0 none, 1 '+', 2 '#' */
+    uint8_t san_len;     /* the text's length without its suffixes (check marker, !?, e.p.) when it
+                          * is spelt as SAN spells (not ':', zeros, a dash or UCI); else 0 */
     uint16_t notes;
 } SanMove;
 
-/* Syntax only. Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE or SAN_DROP. */
-int san_parse(const char *text, size_t len, SanMove *out);
-
 extern const uint8_t SAN_PIECE_OF_LETTER[256]; /* PAWN..KING by letter, else NO_TYPE */
 
-/* san_parse, with the shapes most moves have (e4, Nf3, exd5, Nxd5: no suffix) read inline where
- * the move is replayed; the same answer as san_parse for every text. */
-static inline int san_parse_inline(const char *s, size_t n, SanMove *out)
+/* The shapes most moves have, read into *out (every field): e4, Nf3, exd5, Nxd5, Nbd7, R1xe2, Kf1,
+ * O-O, O-O-O, with one check marker or none, no promotion. False for any other text. */
+static inline bool san_shape(const char *s, size_t n, SanMove *out)
 {
-    if (n < 2 || n > 4 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
-        return san_parse(s, n, out);
-    SanMove m = {.kind = SAN_KIND_MOVE, .from_file = -1, .from_rank = -1};
-    int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
-    m.to = (uint8_t)SQ(s[n - 2] - 'a', s[n - 1] - '1');
-    if (n == 2) {
-        m.piece = PAWN;
-    } else if (n == 3 && piece > PAWN) {
-        m.piece = (uint8_t)piece;
-    } else if (n == 4 && s[1] == 'x' && piece > PAWN) {
-        m.piece = (uint8_t)piece;
-        m.capture = 1;
-    } else if (n == 4 && s[1] == 'x' && s[0] >= 'a' && s[0] <= 'h') {
-        m.piece = PAWN;
-        m.capture = 1;
-        m.from_file = (int8_t)(s[0] - 'a');
-    } else {
-        return san_parse(s, n, out);
+    bool plus = n && s[n - 1] == '+', mate = n && s[n - 1] == '#';
+    size_t k = n - (plus | mate); /* the text without its check marker */
+    if (k < 2 || k > 5 || s[k - 1] < '1' || s[k - 1] > '8' || s[k - 2] < 'a' || s[k - 2] > 'h') {
+        /* O-O, O-O-O (byte by byte: memcmp of a length not known here is a call) */
+        if ((k != 3 && k != 5) || s[0] != 'O' || s[1] != '-' || s[2] != 'O' || (k == 5 && (s[3] != '-' || s[4] != 'O')))
+            return false;
+        *out = (SanMove){.kind = k == 3 ? SAN_KIND_CASTLE_KING : SAN_KIND_CASTLE_QUEEN, .piece = KING,
+                         .from_file = -1, .from_rank = -1, .check = (uint8_t)(plus + 2 * mate), .san_len = (uint8_t)k};
+        return true;
     }
+    SanMove m = {.kind = SAN_KIND_MOVE, .piece = PAWN, .from_file = -1, .from_rank = -1,
+                 .to = (uint8_t)SQ(s[k - 2] - 'a', s[k - 1] - '1'), .check = (uint8_t)(plus + 2 * mate),
+                 .san_len = (uint8_t)k};
+    if (k > 2) {
+        int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
+        bool capture = s[k - 3] == 'x';
+        if (piece > PAWN) {
+            size_t origin = k - 3 - capture; /* the bytes between the letter and the 'x' or the target */
+            char c = s[1];
+            if (origin == 1 && c >= 'a' && c <= 'h')
+                m.from_file = (int8_t)(c - 'a');
+            else if (origin == 1 && c >= '1' && c <= '8')
+                m.from_rank = (int8_t)(c - '1');
+            else if (origin != 0)
+                return false;
+            m.piece = (uint8_t)piece;
+        } else if (k == 4 && capture && s[0] >= 'a' && s[0] <= 'h') {
+            m.from_file = (int8_t)(s[0] - 'a');
+        } else {
+            return false;
+        }
+        m.capture = capture;
+    }
+    if (m.piece == PAWN && (s[k - 1] == '1' || s[k - 1] == '8')) /* (a promotion, or no pawn move) */
+        return false;
     *out = m;
-    return SAN_OK;
-}
-/* Whether a resolved move's text (its token, n bytes) is canonical SAN already, but for its check
- * marker: e4, Nf3, exd5 or Nxd5 (at most a '+' or '#' after it) that san_resolve took without a
- * note (so the capture mark is right, and no origin was needed). *core: its length without the
- * marker. Writing the text then skips formatting the move again (most moves of real games). */
-static inline bool san_text_is_canonical(const SanMove *sm, const char *s, size_t n, size_t *core)
-{
-    if (n && (s[n - 1] == '+' || s[n - 1] == '#'))
-        n--;
-    if (sm->notes || sm->kind != SAN_KIND_MOVE || sm->promo || sm->from_rank >= 0)
-        return false;
-    bool pawn = sm->piece == PAWN, capture = sm->capture != 0;
-    size_t want = pawn ? (capture ? 4 : 2) : 3 + (size_t)capture; /* (":" for "x", "ee4": other lengths) */
-    if (n != want || (capture && s[1] != 'x') || (sm->from_file >= 0) != (pawn && capture))
-        return false;
-    *core = n;
     return true;
 }
 
-/* The notes an origin written for a piece (Nbd7, R1e2) needs: over-disambiguation when the file
- * or rank written was not needed to tell the move from the others (the pieces of its type that
- * could legally go to the same square), as canonical SAN decides it (san_format_base). */
-static inline uint16_t san_origin_notes(int from, bb_t others, bool file_written)
+/* Every form but the common shapes (castling, promotions, suffixes, long algebraic, null moves,
+ * drops): out of line. */
+int san_parse_general(const char *text, size_t len, SanMove *out);
+
+/* The move text's syntax, without a board (PGN standard 8.2.3; the other notations of real files
+ * with a note each). Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE (kind SAN_KIND_NULL) or SAN_DROP. */
+static inline int san_parse(const char *s, size_t n, SanMove *out)
 {
-    bool need_file = false, need_rank = false;
-    if (others) {
-        bool same_file = (others & (FILE_A << FILE_OF(from))) != 0;
-        bool same_rank = (others & (RANK_1 << (8 * RANK_OF(from)))) != 0;
-        need_file = !same_file || same_rank;
-        need_rank = same_file;
-    }
-    return (file_written ? need_file : need_rank) ? 0 : NOTE_OVER_DISAMBIGUATION;
+    return san_shape(s, n, out) ? SAN_OK : san_parse_general(s, n, out);
 }
 
-/* O-O and O-O-O (n bytes, the check marker taken off; zeros are san_parse's, with their note)
- * for san_play_inline: castling made in one pass, or MOVE_NONE, p untouched. */
-static inline move_t san_play_castle_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes,
-                                            int *check, int marker)
+/* Which of the origin's file and rank SAN writes for a move of a piece from `from` when `rivals`
+ * (the other pieces of its type that may legally go to the same square) exist (PGN standard
+ * 8.2.3.4: the file if it tells them apart, else the rank, else both). */
+static inline void san_disambiguation(int from, bb_t rivals, bool *file, bool *rank)
 {
-    /* (byte by byte: memcmp of a length not known here is a call) */
-    if ((n != 3 && n != 5) || s[0] != 'O' || s[1] != '-' || s[2] != 'O' || (n == 5 && (s[3] != '-' || s[4] != 'O')))
-        return MOVE_NONE;
-    *notes = 0;
-    *check = marker;
-    return pos_play_castle(p, n == 5, u);
+    *file = *rank = false;
+    if (!rivals)
+        return;
+    bool same_file = (rivals & (FILE_A << FILE_OF(from))) != 0;
+    bool same_rank = (rivals & (RANK_1 << (8 * RANK_OF(from)))) != 0;
+    *file = !same_file || same_rank;
+    *rank = same_file;
 }
 
-/* The common SAN shapes (e4, exd5, Nf3, Nxd5, and with one origin Nbd7, R1xe2), with or without
- * one check marker (+ or #), resolved and made in one pass (pos_play_*): the move, made on p and
- * recorded in u, with the notes san_resolve would give it (a capture marker missing or wrong, an
- * origin not needed) in *notes and the marker written (0, 1 '+', 2 '#') in *check; MOVE_NONE,
- * p untouched, for any other text, or when it is not one legal plain move (san_parse and
- * san_resolve then read it, and say what it is). */
-static inline move_t san_play_inline(Position *p, const char *s, size_t n, Undo *u, uint16_t *notes, int *check)
+/* Castling on `side` (0 king side, 1 queen side) where it is legal (FIDE 3.8.2): SAN_OK with *out,
+ * else SAN_ILLEGAL. */
+int san_castle(const Position *p, int side, move_t *out);
+
+/* The one legal move of sm's piece to its target from the origin written, among the few pieces of
+ * that type that may go there (movegen.h's narrowed searches); sm is an ordinary move (not
+ * castling, a null move or coordinate notation), its promotion checked. SAN_OK with *out,
+ * SAN_ILLEGAL or SAN_AMBIGUOUS. The notes the text needs against the board are decided here
+ * (a capture marker missing or wrong, an origin not needed: PGN standard 8.2.3). */
+static inline __attribute__((always_inline)) int san_find(const Position *p, SanMove *sm, move_t *out)
 {
-    /* the marker taken off without a branch (a check is as good as random) */
-    bool plus = s[n - 1] == '+', mate = s[n - 1] == '#';
-    n -= plus | mate;
-    if (n < 2 || n > 5 || s[n - 1] < '1' || s[n - 1] > '8' || s[n - 2] < 'a' || s[n - 2] > 'h')
-        return san_play_castle_inline(p, s, n, u, notes, check, plus + 2 * mate);
-    int to = SQ(s[n - 2] - 'a', s[n - 1] - '1');
-    *notes = 0;
-    *check = plus + 2 * mate;
-    if (n == 2)
-        return pos_play_pawn_push(p, to, u);
-    int piece = SAN_PIECE_OF_LETTER[(unsigned char)s[0]];
-    bool capture = s[n - 3] == 'x';
-    if (piece > PAWN) {
-        size_t origin = n - 3 - capture; /* bytes between the letter and the 'x' or the target */
-        move_t m;
-        if (origin == 0) {
-            m = piece == KING ? pos_play_king(p, to, u) : pos_play_piece(p, piece, to, u);
-        } else if (origin == 1 && piece != KING) {
-            char c = s[1];
-            bool file = c >= 'a' && c <= 'h';
-            if (!file && (c < '1' || c > '8'))
-                return MOVE_NONE;
-            bb_t others, mask = file ? FILE_A << (c - 'a') : RANK_1 << (8 * (c - '1'));
-            m = pos_play_piece_from(p, piece, to, mask, u, &others);
-            if (m != MOVE_NONE)
-                *notes = san_origin_notes(mv_from(m), others, file);
-        } else {
-            return MOVE_NONE;
-        }
-        if (m != MOVE_NONE && (u->captured != 0) != capture)
-            *notes |= capture ? NOTE_WRONG_CAPTURE_MARKER : NOTE_MISSING_CAPTURE_MARKER;
-        return m;
+    int to = sm->to, piece = sm->piece;
+    bool file_written = sm->from_file >= 0, rank_written = sm->from_rank >= 0;
+    bb_t from_mask = file_written ? FILE_A << sm->from_file : ~0ULL;
+    if (rank_written)
+        from_mask &= RANK_1 << (8 * sm->from_rank);
+    bb_t legal, origins; /* the pieces of the type that may legally go to `to`; those written */
+    if (piece == PAWN) {
+        if (!file_written)
+            from_mask = FILE_A << FILE_OF(to); /* a pawn move without origin file is a push */
+        legal = origins = pos_pawn_origins(p, to, from_mask);
+    } else if (piece == KING) {
+        legal = pos_king_step_legal(p, to) ? pos_pieces(p, p->turn, KING) : 0;
+        origins = legal & from_mask;
+    } else {
+        legal = pos_piece_origins(p, piece, to);
+        origins = legal & from_mask;
     }
-    if (n == 4 && capture && s[0] >= 'a' && s[0] <= 'h')
-        return pos_play_pawn_capture(p, s[0] - 'a', to, u);
-    return MOVE_NONE;
+    if (!origins)
+        return SAN_ILLEGAL;
+    if (origins & (origins - 1))
+        return SAN_AMBIGUOUS;
+    int from = bb_lsb(origins);
+    bool en_passant = piece == PAWN && to == p->ep;
+    *out = mv_make(from, to, en_passant ? MT_EN_PASSANT : sm->promo ? MT_PROMOTION : MT_NORMAL, sm->promo);
+    /* (the long forms write no capture marker) */
+    bool capture = (p->board[to] != 0) | en_passant;
+    bool written_long = sm->notes & (NOTE_LONG_ALGEBRAIC | NOTE_UCI_NOTATION);
+    if ((capture != (sm->capture != 0)) & !(capture & written_long))
+        sm->notes |= capture ? NOTE_MISSING_CAPTURE_MARKER : NOTE_WRONG_CAPTURE_MARKER;
+    if ((piece != PAWN) & !written_long & (file_written | rank_written)) {
+        bool need_file = false, need_rank = false;
+        if (piece != KING)
+            san_disambiguation(from, legal & ~BB(from), &need_file, &need_rank);
+        if ((file_written && !need_file) || (rank_written && !need_rank))
+            sm->notes |= NOTE_OVER_DISAMBIGUATION;
+    }
+    return SAN_OK;
 }
-/* Finds the one legal move; on success may add notes (over-disambiguation, check markers). */
+
+/* The one legal move the parsed text means in p (FIDE 3): castling, a null move (SAN_KIND_NULL,
+ * resolved only where the caller allows it: MOVE_NULL, illegal in check and where no move
+ * exists), coordinate notation (the board names the piece), a promotion (FIDE 3.7e), and every
+ * ordinary move through san_find. SAN_OK with *out, SAN_ILLEGAL, SAN_AMBIGUOUS or
+ * SAN_INVALID_PROMOTION; on success sm->notes gains the notes the text needed against the board;
+ * the check marker's are the caller's (san_check_notes), who sees the position after the move. */
 int san_resolve(const Position *p, SanMove *sm, move_t *out);
-/* Both steps. */
+/* san_read's other texts: parsed by san_parse_general, resolved by san_resolve. */
+int san_read_general(const Position *p, const char *text, size_t len, SanMove *sm, move_t *out);
+
+/* Text to move in one step: san_parse, then san_resolve (a parse error as san_parse gives it).
+ * Inline for the common shapes, which go straight to san_find. */
+static inline int san_read(const Position *p, const char *s, size_t n, SanMove *sm, move_t *out)
+{
+    if (san_shape(s, n, sm))
+        return sm->kind == SAN_KIND_MOVE ? san_find(p, sm, out) : san_castle(p, sm->kind == SAN_KIND_CASTLE_QUEEN, out);
+    SanMove general; /* (its own object: sm stays in registers for the common shapes) */
+    int rc = san_read_general(p, s, n, &general, out);
+    *sm = general;
+    return rc;
+}
+/* san_read with the notes alone. */
 int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes);
+
 
 /* Canonical SAN without the check suffix (callers that make the move anyway add it). */
 size_t san_format_base(const Position *p, move_t m, char *out);
-/* The same for a move san_resolve found from `sm` (faster: what the resolution proved is not
- * searched for again). */
-size_t san_format_resolved(const Position *p, move_t m, const SanMove *sm, char *out);
+/* The same for a move san_resolve found (origin_written: whether its text wrote an origin, or was
+ * castling: else no rival is looked for, the resolution found none). */
+size_t san_format_resolved(const Position *p, move_t m, bool origin_written, char *out);
+/* The SAN of a move san_resolve found from `sm`, without its check marker: the text itself when it
+ * is spelt as SAN and needed no note (most moves), else formatted. `can_read_8`: the 8 bytes from
+ * `text` may be read (one copy instead of a loop). */
+static inline size_t san_of_resolved(const Position *p, move_t m, const SanMove *sm, const char *text,
+                                     bool can_read_8, char out[16])
+{
+    if (sm->notes || !sm->san_len)
+        return san_format_resolved(p, m, sm->kind != SAN_KIND_MOVE || sm->from_file >= 0 || sm->from_rank >= 0, out);
+    if (can_read_8)
+        memcpy(out, text, 8); /* (the bytes past san_len are not part of the SAN) */
+    else
+        for (size_t i = 0; i < sm->san_len; i++)
+            out[i] = text[i];
+    return sm->san_len;
+}
 /* Canonical SAN with +/#; returns the length written (max 8 + NUL). */
 size_t san_format(const Position *p, move_t m, char *out);
 /* UCI; Chess960 castling as king-takes-rook, standard castling as e1g1. Returns the length. */
