@@ -142,10 +142,10 @@ def report_spec(report) -> SinkSpec:
 
 def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
     """The Workers fields for the parallel options (the policy: pgntools.options.workers_for)."""
-    if scheduler:  # Dask's own setting, read when its client connects (pgntools.dask.ClusterExecutor)
+    if scheduler:  # Dask's own setting, read when its client connects (pgntools.runner.cluster.ClusterExecutor)
         try:
             import dask
-        except ImportError:  # (pgntools.dask says how to install it)
+        except ImportError:  # (pgntools.runner.cluster says how to install it)
             pass
         else:
             dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})

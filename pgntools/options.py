@@ -85,7 +85,7 @@ class ReaderOptions(NamedTuple):
 RECORDING = ("moves", "clock_rows", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
              "detach", "openings", "keys_every_ply", "movetext_hash", "position_hash", "counters")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
-# the chunks of a parallel run are cut by the scanner (pgntools.chunks).
+# the chunks of a parallel run are cut by the scanner (pgntools.runner.chunks).
 RUN_NEEDS = ("numbered",)
 
 

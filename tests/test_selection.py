@@ -13,7 +13,7 @@ import pytest
 
 from pgntools import _core
 from pgntools.options import ReaderOptions, Workers
-from pgntools.pipeline import Run
+from pgntools.runner.run import Run
 from pgntools.reader import iter_batches
 from pgntools.selection import CHILD_TABLES, GAME_STRINGS, NAG_TABLE, TAG_SLOTS, Keep, take_games
 from pgntools.sinks.base import SinkSpec

@@ -7,8 +7,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntools.sinks.tables")
 # What a command needs once it runs, not for --help: the compiled core, the reader and the runner
-RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.io", "pgntools.pipeline",
-           "pgntools.outputs", "pgntools.selection", "pgntools.feed", "pgntools.summary", "pgntools.sinks.pgn")
+RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.io", "pgntools.runner.run",
+           "pgntools.outputs", "pgntools.selection", "pgntools.runner.feed", "pgntools.summary", "pgntools.sinks.pgn")
 # What only compressed inputs need (and tempfile, which AtomicOutput no longer uses: it brings shutil, random, bz2, lzma)
 COMPRESSION_AND_FILES = ("bz2", "lzma", "zlib", "gzip", "zstandard", "tempfile", "shutil", "random")
 
@@ -44,7 +44,7 @@ def test_import_cli_loads_nothing_heavy():
                           cwd=ROOT, capture_output=True, text=True, check=True)
     names = set(done.stdout.split())
     assert "pgntools.cli" in names
-    assert not names & set(HEAVY + ("pgntools.parallel",))
+    assert not names & set(HEAVY + ("pgntools.runner.parallel",))
 
 
 def test_import_cli_leaves_the_collector_as_it_was():
@@ -62,7 +62,7 @@ def test_help_loads_nothing_heavy():
                  ["split", "--help"], ["stats", "--help"], ["--version"]):
         names = loaded(*args)
         assert "click" in names
-        assert not names & set(HEAVY + RUNNING + ("pgntools.parallel",)), args
+        assert not names & set(HEAVY + RUNNING + ("pgntools.runner.parallel",)), args
 
 
 def test_import_pgntools_defers_the_core_and_the_reader():
@@ -82,10 +82,10 @@ def test_import_pgntools_defers_the_core_and_the_reader():
 
 def test_small_validate_stays_in_process(tmp_path):
     """A one-game file with the default --jobs is one chunk: read in this thread, without the
-    parallel machinery (pgntools.parallel, chunks, worker threads)."""
+    parallel machinery (pgntools.runner.parallel, chunks, worker threads)."""
     names = loaded("validate", str(ROOT / "fixtures" / "sample.pgn"))
     assert "pgntools.reader" in names
-    assert not names & set(HEAVY + ("pgntools.parallel", "pgntools.chunks", "pgntools.work"))
+    assert not names & set(HEAVY + ("pgntools.runner.parallel", "pgntools.runner.chunks", "pgntools.runner.worker"))
     assert "signal" not in names  # (the SIGTERM handler is set through _signal: no enums of signals)
     assert not names & set(DEFERRED)  # (pgntools/entry.py: Click's cleandoc and uuid's platform.system())
 
@@ -114,9 +114,9 @@ def test_a_file_output_loads_no_tempfile(tmp_path):
 
 
 def test_one_chunk_bound_matches_the_parallel_minimum():
-    from pgntools import parallel, pipeline
+    from pgntools.runner import parallel, run
 
-    assert pipeline.ONE_CHUNK <= parallel.MIN_CHUNK
+    assert run.ONE_CHUNK <= parallel.MIN_CHUNK
 
 
 def test_import_pgntools_loads_no_typing():

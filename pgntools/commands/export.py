@@ -86,7 +86,7 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
       pgntools export --positions pos/ --planes --sample-plies 8 --seed 1 --where "white_elo >= 2000" games.pgn.zst
     """
     from pgntools.outputs import check_dataset
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     seed = click.get_current_context().params.get("seed", 0)  # --seed (selection_options): --sample-plies' too
     table_options = [name for name, given in (("--columns", columns), ("--with-fen", with_fen),

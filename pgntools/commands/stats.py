@@ -38,7 +38,7 @@ def stats(files, html, json_path, report, summary, strict, fix_results, progress
       pgntools stats lichess_db_standard_rated_2024-01.pgn.zst --html report.html --json stats.json
       pgntools stats games.pgn --where "white_elo >= 2400" --html strong.html
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     report_sink = report_spec(report)
     run = Run("stats", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),

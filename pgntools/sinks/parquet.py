@@ -4,7 +4,7 @@ Tables are buffered to row-group size and written batch by batch, so memory stay
 files are written under hidden temporary names and renamed only when the whole run succeeds.
 OUT_DIR may be an fsspec URL (pgntools.storage): cluster workers then write their parts there.
 
-With ``--jobs``/``--scheduler`` (pgntools.parallel) each worker writes the parts of its chunk
+With ``--jobs``/``--scheduler`` (pgntools.runner.parallel) each worker writes the parts of its chunk
 under temporary names carrying a run- and chunk-unique prefix and hands their paths back
 (``finish_chunk``); the parent ``merge``s them in chunk order and numbers them at ``commit``.
 """
@@ -21,7 +21,7 @@ from pgntools.sinks.base import Sink
 from pgntools.sinks.parquet_file import ParquetPartFile
 from pgntools.sinks.schema import Column
 from pgntools.storage import LocalStorage, storage_for
-from pgntools.tasks import Pool
+from pgntools.threads import Pool
 
 GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072

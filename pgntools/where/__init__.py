@@ -82,7 +82,7 @@ class Choose(ByIndices):
     selection is ``done`` once it has that many (the run then stops reading). --dedup and a
     limit depend on the games before (``ordered``): ``local`` is each game's own choice (made
     wherever the game is read), ``decide`` the in-order rest, made in one place (in-process
-    here, in ``kept``; in a parallel run by the parent: pgntools.ordered)."""
+    here, in ``kept``; in a parallel run by the parent: pgntools.runner.in_order)."""
 
     before_replay = None  # (the tag filter goes to the reader through needs)
 
@@ -147,7 +147,7 @@ class Choose(ByIndices):
     @property
     def ordered(self) -> bool:
         """Whether a game's choice depends on the games before it (--dedup, --limit): made in
-        input order in one place, the parent of a parallel run (pgntools.ordered)."""
+        input order in one place, the parent of a parallel run (pgntools.runner.in_order)."""
         return self.dedup is not None or self.limit is not None
 
     def kept(self, batch) -> List[int]:

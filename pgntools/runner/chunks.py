@@ -1,4 +1,4 @@
-"""Game-aligned chunks of the inputs, for parallel runs (pgntools.parallel, pgntools.dask).
+"""Game-aligned chunks of the inputs, for parallel runs (pgntools.runner.parallel, pgntools.dask).
 
 A chunk is bytes [offset, offset + size) of one input's (decompressed) stream, cut where a game
 starts a line; the chunks of an input tile it exactly. A worker reads b"\\n" + chunk with the
