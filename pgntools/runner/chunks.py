@@ -29,7 +29,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 from pgntools import _core
 from pgntools.errors import InputError
-from pgntools.io import Input, open_inputs
+from pgntools.inputs.streams import Input, open_inputs
 from pgntools.options import MAX_GAME_SIZE, ReaderOptions
 from pgntools.reader import GameBatch
 

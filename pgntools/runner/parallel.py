@@ -30,7 +30,7 @@ from collections import deque
 from typing import List, Sequence
 
 from pgntools.runner.chunks import Chunk, iter_chunks, iter_seam_chunks
-from pgntools.inputs import InputInfo, plain_size
+from pgntools.inputs.sizes import InputInfo, plain_size
 from pgntools.options import ReaderOptions, Workers
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink, SinkSpec

@@ -12,7 +12,7 @@ import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
 from pgntools.runner.feed import abort_all, commit_all, feed
-from pgntools.io import check_games_found, check_inputs
+from pgntools.inputs.streams import check_games_found, check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
 from pgntools.reader import iter_batches
@@ -23,7 +23,7 @@ from pgntools.summary import Summary
 ONE_CHUNK = 1 << 20  # pgntools.runner.parallel.MIN_CHUNK: an input this small is one chunk of a parallel run
 
 if TYPE_CHECKING:
-    from pgntools.inputs import InputInfo
+    from pgntools.inputs.sizes import InputInfo
 
 
 class Progress:
@@ -95,14 +95,14 @@ class Run:
     def inputs(self) -> List[InputInfo]:
         """The inputs' sizes and kinds, found once (when first needed)."""
         if self._inputs is None:
-            from pgntools.inputs import describe  # only for a progress bar or a parallel run
+            from pgntools.inputs.sizes import describe  # only for a progress bar or a parallel run
 
             self._inputs = describe(self.sources)
         return self._inputs
 
     def total_size(self) -> Optional[int]:
         """The inputs' bytes on disk (None: one of them has no known size)."""
-        from pgntools.inputs import total_size
+        from pgntools.inputs.sizes import total_size
 
         return total_size(self.inputs())
 
