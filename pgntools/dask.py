@@ -45,8 +45,8 @@ def _arrow_to_pandas(table):
 def _games_partition(chunk: Chunk, options: ReaderOptions):
     import pyarrow as pa
 
-    from pgntools.sinks import schema
-    from pgntools.sinks.tables import games_table
+    from pgntools.tables import schema
+    from pgntools.tables.build import games_table
 
     tables = [games_table(batch) for batch in chunk_batches(chunk, chunk.read(), options)]
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else schema.GAMES.empty_table())
@@ -56,8 +56,8 @@ def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, 
                      with_keys: bool = False):
     import pyarrow as pa
 
-    from pgntools.sinks import schema
-    from pgntools.sinks.tables import moves_table
+    from pgntools.tables import schema
+    from pgntools.tables.build import moves_table
 
     tables = [moves_table(batch, with_comments, with_fen, with_keys)
               for batch in chunk_batches(chunk, chunk.read(), options)]
@@ -76,7 +76,7 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     ``pgntools export`` (pyarrow-backed pandas dtypes), one partition per chunk of the inputs."""
     import dask.dataframe as dd
 
-    from pgntools.sinks import schema
+    from pgntools.tables import schema
 
     options = _options(strict, fix_results, max_game_size, moves=True, final_fen=True, tag_columns=True,
                        en_passant=en_passant, openings=True)
@@ -96,7 +96,7 @@ def read_moves(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     (``comment``, ``fen`` and ``key`` columns on request), one partition per chunk of the inputs."""
     import dask.dataframe as dd
 
-    from pgntools.sinks import schema
+    from pgntools.tables import schema
 
     options = _options(strict, fix_results, max_game_size, moves=True, comments=with_comments,
                        fen_every_ply=with_fen, keys_every_ply=with_keys, en_passant=en_passant)

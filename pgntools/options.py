@@ -81,7 +81,7 @@ class ReaderOptions(NamedTuple):
 
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them; the mainline key ~3 %, and only the
-# games table's movetext_hash, --dedup moves and --where read it: pgntools.sinks.schema.reader_needs).
+# games table's movetext_hash, --dedup moves and --where read it: pgntools.tables.schema.reader_needs).
 RECORDING = ("moves", "clock_rows", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
              "detach", "openings", "keys_every_ply", "movetext_hash", "position_hash", "counters")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so

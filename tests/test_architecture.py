@@ -37,7 +37,7 @@ def imports_of(path: Path, modules: Set[str]) -> Set[str]:
         else:
             continue
         for target in targets:
-            while target and target not in modules:  # pgntools.sinks.schema.GAMES -> the module
+            while target and target not in modules:  # pgntools.tables.schema.GAMES -> the module
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)

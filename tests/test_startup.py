@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntools.sinks.tables")
+HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntools.tables.build")
 # What a command needs once it runs, not for --help: the compiled core, the reader and the runner
 RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.inputs.streams", "pgntools.runner.run",
            "pgntools.outputs", "pgntools.selection", "pgntools.runner.feed", "pgntools.summary", "pgntools.sinks.pgn")

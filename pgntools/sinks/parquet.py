@@ -16,10 +16,10 @@ from typing import List, Optional, Sequence
 from pgntools.errors import OutputError
 from pgntools.outputs import PART_NAME
 from pgntools.reader import GameBatch
-from pgntools.sinks import schema
+from pgntools.tables import schema
 from pgntools.sinks.base import Sink
-from pgntools.sinks.parquet_file import ParquetPartFile
-from pgntools.sinks.schema import Column
+from pgntools.parquet.part_file import ParquetPartFile
+from pgntools.tables.schema import Column
 from pgntools.storage import LocalStorage, storage_for
 from pgntools.threads import Pool
 
@@ -74,7 +74,7 @@ class Background:
 
 class TableParts:
     """The part files of `games` or `moves` (table), encoded straight from the batches' columns
-    (parquet_file.py) in row groups of GAME_ROWS_PER_GROUP / MOVE_ROWS_PER_GROUP rows or
+    (pgntools.parquet.part_file) in row groups of GAME_ROWS_PER_GROUP / MOVE_ROWS_PER_GROUP rows or
     GROUP_BYTES[table] bytes (read at each batch, so tests can change them). Parts are written
     under hidden temporary names, renamed at commit, removed at abort."""
 

@@ -2,7 +2,7 @@
 position (pgntools.position_rows; the columns: schema.position_row_columns).
 
 The rows come from the C reader in the batches' position_* columns and are encoded as export's
-tables are (parquet_file.py, on the writer thread from --jobs 2 on); parts are written under
+tables are (pgntools.parquet.part_file, on the writer thread from --jobs 2 on); parts are written under
 hidden temporary names and renamed when the run succeeds. A parallel run's workers write their
 chunks' parts and the parent takes them in chunk order (as ParquetDatasetSink does), so the
 files hold the same rows for any --jobs and on a cluster.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pgntools.position_rows import PositionRows, UniqueRows, row_count
 from pgntools.reader import GameBatch
-from pgntools.sinks import schema
+from pgntools.tables import schema
 from pgntools.sinks.base import Sink
 from pgntools.sinks.parquet import MOVE_ROWS_PER_PART, Background, TableParts, prepare_part_dir
 from pgntools.storage import storage_for

@@ -79,12 +79,12 @@ def group_values(batch: GameBatch, field: str) -> List[Optional[bytes]]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from pgntools.sinks import tables
+    from pgntools.tables import build
     from pgntools.where.check import names
 
     derived = DERIVED.get(field)
     column = names()[derived.column if derived else field].column
-    values = tables.table(batch, "games", [column]).column(0).combine_chunks()
+    values = build.table(batch, "games", [column]).column(0).combine_chunks()
     if isinstance(values.type, pa.DictionaryType):
         values = values.dictionary_decode()
     values = values.cast(pa.string())

@@ -1,5 +1,5 @@
 """The names of the --where language and their types, from the declaration of the `games` table
-(pgntools.sinks.schema), and the type check of a parsed expression: every mistake a user can
+(pgntools.tables.schema), and the type check of a parsed expression: every mistake a user can
 make in an expression is found here, before any input is read."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import functools
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from pgntools.sinks import schema
-from pgntools.sinks.schema import Built, Codes, Fixed, Flag, Strings, Tag
+from pgntools.tables import schema
+from pgntools.tables.schema import Built, Codes, Fixed, Flag, Strings, Tag
 from pgntools.where.parser import FUNCTIONS, Node, WhereError, close_names
 
 DATE_COLUMNS = ("date", "utc_date")  # PGN dates (YYYY.MM.DD, ?? for unknown parts), compared as dates
@@ -92,7 +92,7 @@ def regex_error(pattern: str) -> Optional[str]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from pgntools.sinks.arrays import text
+    from pgntools.tables.arrays import text
 
     try:
         pc.match_substring_regex(text([""]), pattern)

@@ -326,7 +326,7 @@ def _evaluated(node: Node) -> list:
     False or None."""
     import pyarrow as pa
 
-    from pgntools.sinks.arrays import text
+    from pgntools.tables.arrays import text
     from pgntools.where.evaluate import Evaluation
 
     evaluation = Evaluation.__new__(Evaluation)  # (no batch: the one column is every value speed takes)

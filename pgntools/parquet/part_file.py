@@ -28,10 +28,10 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
 from pgntools._core import COLUMN_FORMATS, BatchColumns, BatchFeeder, ColumnEncoder, encode_row_group
-from pgntools._core import thrift_struct  # (sinks/thrift.py's, compiled: the footers)
-from pgntools.sinks.arrow_ipc import ipc_schema
-from pgntools.sinks import schema
-from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
+from pgntools._core import thrift_struct  # (thrift.py's, compiled: the footers)
+from pgntools.parquet.arrow_ipc import ipc_schema
+from pgntools.tables import schema
+from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
@@ -292,7 +292,7 @@ def _errors_field(name: str) -> Field:
 
 
 def _fixes_field(name: str) -> Field:
-    from pgntools.sinks.fix_rows import KINDS, fix_rows
+    from pgntools.tables.fix_rows import KINDS, fix_rows
 
     leaves = (("kind", BYTE_ARRAY, "string"), ("ply", INT32, None), ("field", BYTE_ARRAY, "string"),
               ("before", BYTE_ARRAY, "string"), ("after", BYTE_ARRAY, "string"))

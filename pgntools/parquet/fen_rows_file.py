@@ -1,5 +1,5 @@
 """to-fen --format parquet: the positions table (schema.POSITION_COLUMNS: game_id, ply, san, fen)
-as one Parquet file, by the project's own writer (parquet_file.py) from the rows the C core
+as one Parquet file, by the project's own writer (part_file.py) from the rows the C core
 makes of each batch (_core.fen_rows, pgntools/_c/fen_rows.c): one row group a batch, no pyarrow.
 
 In a parallel run each worker encodes and compresses its chunk's row groups (in memory) and
@@ -11,8 +11,8 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import _core
 from pgntools.reader import STATUS_INVALID, GameBatch
-from pgntools.sinks import schema
-from pgntools.sinks.parquet_file import (BYTE_ARRAY, INT32, INT64, ParquetPartFile, RowGroup, _dict, _dict_strings,
+from pgntools.tables import schema
+from pgntools.parquet.part_file import (BYTE_ARRAY, INT32, INT64, ParquetPartFile, RowGroup, _dict, _dict_strings,
                                          _fixed, _plain_strings, _strings, flat)
 
 # The table's fields, in POSITION_COLUMNS' order: game ids and plies repeat (dictionary pages),
@@ -31,7 +31,7 @@ class PositionRows(NamedTuple):
 
 def position_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]],
                   include_invalid: bool) -> PositionRows:
-    """The rows of to-fen's table formats (sinks/positions.py's, made in C)."""
+    """The rows of to-fen's table formats (pgntools/tables/fen_rows.py's, made in C)."""
     n, game_id, ply, san, fen = _core.fen_rows(batch.raw, batch.ids, batch.first_game, per_ply,
                                                sorted(set(plies)) if plies else None, include_invalid, STATUS_INVALID)
     return PositionRows(n, {"game_id": game_id, "ply": ply, "san": san, "fen": fen})
