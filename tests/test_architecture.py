@@ -100,6 +100,27 @@ def test_sinks_do_not_import_the_runners():
             assert not runners, (module, runners)
 
 
+def test_where_and_the_sinks_do_not_import_each_other():
+    """--where and the sinks both read the table model (pgntools.tables), never each other."""
+    graph = import_graph()
+    for one, other in (("pgntools.where", "pgntools.sinks"), ("pgntools.sinks", "pgntools.where")):
+        for module, targets in graph.items():
+            if in_package(module, one):
+                assert not {t for t in targets if in_package(t, other)}, (module, other)
+    for package in ("pgntools.where", "pgntools.sinks"):
+        assert any(in_package(t, "pgntools.tables") for m, targets in graph.items() if in_package(m, package)
+                   for t in targets)
+
+
+def test_the_table_model_imports_no_sinks_runner_or_where():
+    graph = import_graph()
+    for module, targets in graph.items():
+        if in_package(module, "pgntools.tables") or in_package(module, "pgntools.parquet"):
+            users = {t for t in targets if any(in_package(t, p) for p in
+                                              ("pgntools.sinks", "pgntools.where", "pgntools.runner", "pgntools.dask"))}
+            assert not users, (module, users)
+
+
 # ---------------------------------------------------------------- ARCHITECTURE.md's "add an output"
 
 class GameLines(Sink):

@@ -3,8 +3,9 @@
 ``WhereError`` says what and where); the ``Where`` it returns is a selection: it keeps the games
 of a batch for which the condition is true.
 
-The language (the README's reference): parser.py (grammar), check.py (names and types),
-evaluate.py (a batch at a time, with Arrow compute; null semantics).
+The language (the README's reference): parser.py (grammar), check.py (types; the names are the
+games columns of pgntools.tables.game_fields), evaluate.py (a batch at a time, with Arrow
+compute; null semantics).
 """
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ if TYPE_CHECKING:
     from pgntools.where.check import Checked
 
 
-def __getattr__(name: str):  # names(): the checker (and the games table's declaration) loads on first use
+def __getattr__(name: str):  # names(): the games table's declaration (pgntools.tables.game_fields) loads on first use
     if name == "names":
-        from pgntools.where.check import names
+        from pgntools.tables.game_fields import names
 
         return names
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,13 +19,14 @@ import pyarrow.compute as pc
 from pgntools.reader import GameBatch
 from pgntools.tables import build
 from pgntools.tables.arrays import ints, scalar, strings, text
-from pgntools.where.check import Checked, names
+from pgntools.tables.game_fields import names
+from pgntools.where.check import Checked
 from pgntools.where.parser import Node
 
 UNKNOWN = text(["?", "-"])
 NULL_STRING = pa.nulls(1, pa.string())[0]
 NULL_BOOL = pa.nulls(1, pa.bool_())[0]
-# Constants made from buffers: a Python value given to Arrow compute imports pandas (see arrays.py).
+# Constants made from buffers: a Python value given to Arrow compute imports pandas (see pgntools/tables/arrays.py).
 TRUE, FALSE = pc.equal(ints([0, 0], pa.int8()), ints([0, 1], pa.int8()))
 EMPTY, FIRST, LAST_MONTH, LAST_DAY, DOT = text(["", "01", "12", "31", "."])
 # A PGN date: year, month and day, each digits or question marks.

@@ -22,7 +22,8 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from pgntools import _core
-from pgntools.where.check import Checked, names
+from pgntools.tables.game_fields import names
+from pgntools.where.check import Checked
 from pgntools.where.parser import Node
 
 C = _core.TAG_FILTER_CODES
