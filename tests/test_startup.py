@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("pyarrow", "numpy", "dask", "pandas", "json", "pgntools.where", "pgntools.tables.build")
 # What a command needs once it runs, not for --help: the compiled core, the reader and the runner
 RUNNING = ("pgntools._core", "pgntools.reader", "pgntools.records", "pgntools.inputs.streams", "pgntools.runner.run",
-           "pgntools.outputs", "pgntools.selection", "pgntools.runner.feed", "pgntools.summary", "pgntools.sinks.pgn")
+           "pgntools.outputs", "pgntools.selection", "pgntools.runner.feed", "pgntools.sinks.summary", "pgntools.sinks.pgn")
 # What only compressed inputs need (and tempfile, which AtomicOutput no longer uses: it brings shutil, random, bz2, lzma)
 COMPRESSION_AND_FILES = ("bz2", "lzma", "zlib", "gzip", "zstandard", "tempfile", "shutil", "random")
 

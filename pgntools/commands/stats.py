@@ -46,7 +46,7 @@ def stats(files, html, json_path, report, summary, strict, fix_results, progress
               progress=progress, workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)),
               selection=selection)
 
-    from pgntools.stats.sink import StatsSink  # imports pyarrow: only for this command
+    from pgntools.sinks.stats import StatsSink  # imports pyarrow: only for this command
 
     command_line = "pgntools stats " + " ".join(os.path.basename(f) for f in files)
     finish(run.execute([SinkSpec(("text", "html", "json"), functools.partial(StatsSink, command_line=command_line)),

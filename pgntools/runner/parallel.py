@@ -34,7 +34,7 @@ from pgntools.inputs.sizes import InputInfo, plain_size
 from pgntools.options import ReaderOptions, Workers
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink, SinkSpec
-from pgntools.summary import Summary
+from pgntools.sinks.summary import Summary
 from pgntools.threads import Pool, Task
 from pgntools.runner.worker import ChunkWork, read_here, run_chunk
 

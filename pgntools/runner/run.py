@@ -18,7 +18,7 @@ from pgntools.outputs import open_outputs
 from pgntools.reader import iter_batches
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
-from pgntools.summary import Summary
+from pgntools.sinks.summary import Summary
 
 ONE_CHUNK = 1 << 20  # pgntools.runner.parallel.MIN_CHUNK: an input this small is one chunk of a parallel run
 

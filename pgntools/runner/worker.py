@@ -11,7 +11,7 @@ from pgntools.runner.feed import abort_all, feed
 from pgntools.options import ReaderOptions
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, build_chunk_sinks
-from pgntools.summary import Summary
+from pgntools.sinks.summary import Summary
 
 
 class ChunkWork(NamedTuple):
