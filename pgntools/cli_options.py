@@ -184,7 +184,7 @@ def selection_options(f):
         if where is not None or sample is not None or limit is not None or dedup is not None or where_position \
                 or material:
             from pgntools.where import Choose, WhereError
-            from pgntools.where.position import SelectionError
+            from pgntools.where.targets import SelectionError
 
             try:
                 selection = Choose(where, sample, seed, limit, dedup, where_position, material)

@@ -57,8 +57,8 @@ class ReaderOptions(NamedTuple):
     repair: str = "none"           # "truncate": a game stopped by a bad mainline move kept as its prefix
     openings: bool = False         # each game's opening classified (pgntools.openings; the opening_* columns)
     opening_tags: str = "none"     # validate --classify: the PGN output's ECO/Opening tags, "missing" or "overwrite"
-    positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.position)
-    materials: tuple = ()          # --material: signatures as counts (pgntools.where.position)
+    positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.targets)
+    materials: tuple = ()          # --material: signatures as counts (pgntools.where.targets)
     position_rows: tuple = ()      # the positions dataset: (sample_plies, min_ply, max_ply, seed, planes)
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":

@@ -118,7 +118,7 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
             ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression, writer_thread=writer_thread,
             en_passant=en_passant, overwrite=overwrite, with_keys=with_keys)))
     if rows is not None:
-        from pgntools.sinks.position_dataset import PositionDatasetSink
+        from pgntools.sinks.positions_dataset import PositionDatasetSink
 
         check_dataset(positions_dir, files, tables=("",), option="--positions")
         if scheduler and not is_url(positions_dir):

@@ -23,27 +23,26 @@ FIELDS = [flat("game_id", INT64, None, _dict(8), _fixed("game_id", "i64")),
           flat("fen", BYTE_ARRAY, "string", _plain_strings, _strings("fen"))]
 
 
-class PositionRows(NamedTuple):
+class FenRows(NamedTuple):
     """One batch's rows, as the encoders take a batch's columns (``raw``)."""
     n_rows: int
     raw: dict
 
 
-def position_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]],
-                  include_invalid: bool) -> PositionRows:
+def fen_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]], include_invalid: bool) -> FenRows:
     """The rows of to-fen's table formats (pgntools/tables/fen_rows.py's, made in C)."""
     n, game_id, ply, san, fen = _core.fen_rows(batch.raw, batch.ids, batch.first_game, per_ply,
                                                sorted(set(plies)) if plies else None, include_invalid, STATUS_INVALID)
-    return PositionRows(n, {"game_id": game_id, "ply": ply, "san": san, "fen": fen})
+    return FenRows(n, {"game_id": game_id, "ply": ply, "san": san, "fen": fen})
 
 
-class PositionsFile(ParquetPartFile):
+class FenRowsFile(ParquetPartFile):
     """The positions table's file on an opened output: ``add(rows)`` writes a row group."""
 
     def __init__(self, file, compression: str = "zstd"):
         super().__init__(file, "positions", schema.POSITION_COLUMNS, compression, fields=FIELDS)
 
-    def add(self, rows: PositionRows):
+    def add(self, rows: FenRows):
         if not rows.n_rows:
             return
         for leaf, encoder in zip(self.leaves, self.encoders):

@@ -34,9 +34,9 @@ class PositionSink(Sink):
         self.header_written = not getattr(output, "starts_run", True)
         self.parquet = None
         if fmt == "parquet":  # (our own writer: no pyarrow, pgntools/parquet/fen_rows_file.py)
-            from pgntools.parquet.fen_rows_file import PositionsFile
+            from pgntools.parquet.fen_rows_file import FenRowsFile
 
-            self.parquet = PositionsFile(output.file)
+            self.parquet = FenRowsFile(output.file)
 
     def final_lines_only(self) -> bool:
         """The default output: one final FEN a game (made in one pass in C), no invalid-game markers."""
@@ -50,10 +50,10 @@ class PositionSink(Sink):
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
         if self.format == "parquet":
-            from pgntools.parquet.fen_rows_file import position_rows
+            from pgntools.parquet.fen_rows_file import fen_rows
 
-            self.parquet.add(position_rows(batch, self.every_ply or self.plies is not None, self.plies,
-                                           self.include_invalid))
+            self.parquet.add(fen_rows(batch, self.every_ply or self.plies is not None, self.plies,
+                                      self.include_invalid))
             return
         from pgntools.tables.fen_rows import positions_table
 

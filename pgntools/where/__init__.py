@@ -90,7 +90,7 @@ class Choose(ByIndices):
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
                  limit: Optional[int] = None, dedup: Optional[str] = None, positions: Sequence[str] = (),
                  materials: Sequence[str] = ()):
-        from pgntools.where.position import signatures, targets
+        from pgntools.where.targets import signatures, targets
 
         self.where = Where(where) if where else None
         self.decided = False  # the reader's tag filter decides the whole condition (nothing to evaluate)

@@ -1,5 +1,5 @@
 """The positions dataset of `export --positions DIR`: DIR/part-NNNNN.parquet, one row per sampled
-position (pgntools.position_rows; the columns: schema.position_row_columns).
+position (pgntools.positions_dataset; the columns: schema.position_row_columns).
 
 The rows come from the C reader in the batches' position_* columns and are encoded as export's
 tables are (pgntools.parquet.part_file, on the writer thread from --jobs 2 on); parts are written under
@@ -9,7 +9,7 @@ files hold the same rows for any --jobs and on a cluster.
 """
 from __future__ import annotations
 
-from pgntools.position_rows import PositionRows, UniqueRows, row_count
+from pgntools.positions_dataset import PositionRows, UniqueRows, row_count
 from pgntools.reader import GameBatch
 from pgntools.tables import schema
 from pgntools.sinks.base import Sink
