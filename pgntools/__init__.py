@@ -19,8 +19,8 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # (for type checkers; at run time each is imported on first use, below)
     from pgntools._core import Board
-    from pgntools.reader import iter_batches, read_games
     from pgntools.positions_dataset import positions
+    from pgntools.reader import iter_batches, read_games
     from pgntools.records import Finding, Game, GameError, Move
 
 # Imported on first use, not with the package (issue 23): the command line's --help and a small

@@ -23,10 +23,10 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 from pgntools import _core  # noqa: E402
 from pgntools._core import rle_hybrid  # noqa: E402
-from pgntools.reader import iter_batches  # noqa: E402
-from pgntools.tables import schema  # noqa: E402
 from pgntools.parquet.arrow_ipc import ipc_schema  # noqa: E402
 from pgntools.parquet.part_file import GAME_FIELDS, MOVE_FIELDS, ParquetPartFile  # noqa: E402
+from pgntools.reader import iter_batches  # noqa: E402
+from pgntools.tables import schema  # noqa: E402
 from pgntools.tables.build import games_table, moves_table  # noqa: E402
 
 # ---------------------------------------------------------------- the hybrid encoding

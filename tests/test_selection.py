@@ -13,8 +13,8 @@ import pytest
 
 from pgntools import _core
 from pgntools.options import ReaderOptions, Workers
-from pgntools.runner.run import Run
 from pgntools.reader import iter_batches
+from pgntools.runner.run import Run
 from pgntools.selection import CHILD_TABLES, GAME_STRINGS, NAG_TABLE, TAG_SLOTS, Keep, take_games
 from pgntools.sinks.base import SinkSpec
 from pgntools.sinks.pgn import PgnSink, RejectsSink

@@ -30,9 +30,9 @@ from pgntools import __version__
 from pgntools._core import COLUMN_FORMATS, BatchColumns, BatchFeeder, ColumnEncoder, encode_row_group
 from pgntools._core import thrift_struct  # (thrift.py's, compiled: the footers)
 from pgntools.parquet.arrow_ipc import ipc_schema
+from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 from pgntools.tables import schema
 from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
-from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
 

@@ -27,11 +27,11 @@ from collections import deque
 from typing import List, Optional, Tuple
 
 from pgntools import _core
-from pgntools.runner.chunks import Chunk, Unreadable, chunk_batches, iter_chunks
 from pgntools.dedup import Candidates, Duplicate
 from pgntools.inputs.sizes import plain_size
-from pgntools.selection import Selection, take_games
+from pgntools.runner.chunks import Chunk, Unreadable, chunk_batches, iter_chunks
 from pgntools.runner.worker import ChunkWork, _run_chunk, run_chunk
+from pgntools.selection import Selection, take_games
 
 
 # ---------------------------------------------------------------- the worker side

@@ -29,14 +29,14 @@ import uuid
 from collections import deque
 from typing import List, Sequence
 
-from pgntools.runner.chunks import Chunk, iter_chunks, iter_seam_chunks
 from pgntools.inputs.sizes import InputInfo, plain_size
 from pgntools.options import ReaderOptions, Workers
+from pgntools.runner.chunks import Chunk, iter_chunks, iter_seam_chunks
+from pgntools.runner.worker import ChunkWork, read_here, run_chunk
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink, SinkSpec
 from pgntools.sinks.summary import Summary
 from pgntools.threads import Pool, Task
-from pgntools.runner.worker import ChunkWork, read_here, run_chunk
 
 MIN_CHUNK = 1 << 20
 # The 2 x N chunks in flight hold their output bytes: chunks of one fixed size keep peak RSS the

@@ -11,11 +11,11 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
-from pgntools.runner.feed import abort_all, commit_all, feed
 from pgntools.inputs.streams import check_games_found, check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
 from pgntools.reader import iter_batches
+from pgntools.runner.feed import abort_all, commit_all, feed
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
 from pgntools.sinks.summary import Summary

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 from typing import List, NamedTuple, Optional
 
-from pgntools.runner.chunks import Chunk, Unreadable, chunk_batches, seam_holds
 from pgntools.errors import InputError
-from pgntools.runner.feed import abort_all, feed
 from pgntools.options import ReaderOptions
+from pgntools.runner.chunks import Chunk, Unreadable, chunk_batches, seam_holds
+from pgntools.runner.feed import abort_all, feed
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, build_chunk_sinks
 from pgntools.sinks.summary import Summary

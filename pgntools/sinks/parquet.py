@@ -15,12 +15,12 @@ from typing import List, Optional, Sequence
 
 from pgntools.errors import OutputError
 from pgntools.outputs import PART_NAME
-from pgntools.reader import GameBatch
-from pgntools.tables import schema
-from pgntools.sinks.base import Sink
 from pgntools.parquet.part_file import ParquetPartFile
-from pgntools.tables.schema import Column
+from pgntools.reader import GameBatch
+from pgntools.sinks.base import Sink
 from pgntools.storage import LocalStorage, storage_for
+from pgntools.tables import schema
+from pgntools.tables.schema import Column
 from pgntools.threads import Pool
 
 GAME_ROWS_PER_GROUP = 65_536

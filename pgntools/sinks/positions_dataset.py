@@ -9,13 +9,13 @@ files hold the same rows for any --jobs and on a cluster.
 """
 from __future__ import annotations
 
+from pgntools.errors import OutputError
 from pgntools.positions_dataset import PositionRows, UniqueRows, row_count
 from pgntools.reader import GameBatch
-from pgntools.tables import schema
 from pgntools.sinks.base import Sink
 from pgntools.sinks.parquet import MOVE_ROWS_PER_PART, Background, TableParts, prepare_part_dir
 from pgntools.storage import storage_for
-from pgntools.errors import OutputError
+from pgntools.tables import schema
 
 
 class PositionDatasetSink(Sink):
