@@ -18,7 +18,7 @@ from typing import List, Optional, Sequence, Union
 
 from pgntools.options import MAX_GAME_SIZE, ReaderOptions
 from pgntools.runner.chunks import Chunk, chunk_batches, iter_chunks
-from pgntools.runner.cluster import ClusterExecutor  # (in __all__: the executor was public here before the runner package)
+from pgntools.runner.cluster import ClusterExecutor  # (in __all__: public here before runner/ held it)
 
 __all__ = ["ClusterExecutor", "read_games", "read_moves"]
 

@@ -21,7 +21,8 @@ GAME = '[Event "e"]\n[White "w"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5
 def test_readme_column_tables_are_the_declaration():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert schema.update_readme(readme) == readme, \
-        "README's column tables differ from pgntools/tables/schema.py: run python -m pgntools.tables.schema --update README.md"
+        ("README's column tables differ from pgntools/tables/schema.py: "
+         "run python -m pgntools.tables.schema --update README.md")
 
 
 def test_tag_columns_are_the_tags_the_reader_finds():

@@ -326,7 +326,7 @@ def _fixes_field(name: str) -> Field:
         Leaf((*element, "after"), BYTE_ARRAY, nested(4, 1, "plain_string"), strings("afters"))])
 
 
-# ---------------------------------------------------------------- fields from the declaration (pgntools/tables/schema.py)
+# ---------------------------------------------------------------- fields from the declaration (tables/schema.py)
 
 # A declared value type: its physical type, annotation, the encoders' name of its batch values,
 # and their width in a dictionary or plain page.

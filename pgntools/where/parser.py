@@ -20,7 +20,7 @@ Grammar (lowest precedence first; keywords are case-insensitive, names fold to l
     primary    := NUMBER | STRING | TRUE | FALSE | NAME | 'tags' '[' STRING ']' | FUNC '(' expr, ... ')' | '(' expr ')'
 
 Types: number, string, date (a PGN date column), bool (a predicate). The names and their types
-come from the declaration of the `games` table (pgntools.tables.schema).
+are the games columns of pgntools.tables.game_fields.
 """
 from __future__ import annotations
 
