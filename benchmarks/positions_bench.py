@@ -158,7 +158,7 @@ def python_chess_rows(data: bytes, planes: bool, ecos: dict, out_path: Path):
                 columns[name].append(value)
             previous[0 if mover == chess.WHITE else 1] = node
             board.push(move)
-    from pgntools.sinks import schema  # the dataset's types (uint64 keys and planes)
+    from pgntools.tables import schema  # the dataset's types (uint64 keys and planes)
 
     types = schema.position_rows_schema(planes)
     table = pa.table({name: pa.array(values, types.field(name).type) for name, values in columns.items()})

@@ -19,8 +19,8 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # (for type checkers; at run time each is imported on first use, below)
     from pgntools._core import Board
+    from pgntools.positions_dataset import positions
     from pgntools.reader import iter_batches, read_games
-    from pgntools.position_rows import positions
     from pgntools.records import Finding, Game, GameError, Move
 
 # Imported on first use, not with the package (issue 23): the command line's --help and a small
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # (for type checkers; at run time each is imported on first u
 _LAZY = {"Board": "pgntools._core", "iter_batches": "pgntools.reader", "read_games": "pgntools.reader",
          "Game": "pgntools.records", "Move": "pgntools.records", "Finding": "pgntools.records",
          "GameError": "pgntools.records",
-         "positions": "pgntools.position_rows"}  # the positions dataset as Arrow batches (imports pyarrow)
+         "positions": "pgntools.positions_dataset"}  # the positions dataset as Arrow batches (imports pyarrow)
 
 
 def __getattr__(name: str):

@@ -1,4 +1,4 @@
-from pgntools.entry import main
+from pgntools.cli import main
 
 if __name__ == "__main__":
     main()

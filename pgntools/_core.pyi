@@ -133,7 +133,7 @@ def take_slots(slots: bytes, n_games: int, runs: bytes, shifts: bytes) -> bytes:
 def polyglot_random() -> List[int]: ...  # the 781 Polyglot numbers the C core holds
 def check_move_path(fen: str, depth: int, chess960: bool = False, origins: bool = False, castling_only: bool = False) -> Tuple[int, int]: ...  # tests: the one move path against the legal move list
 
-# the positions dataset (pgntools.position_rows; _core_positions.pxi)
+# the positions dataset (pgntools.positions_dataset; _core_positions.pxi)
 POSITION_HAS_BITS: Dict[str, int]  # the position_has column's bits: result, white_elo, ..., eco
 def sample_mix(game_id: int, seed: int) -> int: ...  # where a game's --sample-plies draw starts
 class PositionKeys:

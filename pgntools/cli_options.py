@@ -142,10 +142,10 @@ def report_spec(report) -> SinkSpec:
 
 def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) -> dict:
     """The Workers fields for the parallel options (the policy: pgntools.options.workers_for)."""
-    if scheduler:  # Dask's own setting, read when its client connects (pgntools.dask.ClusterExecutor)
+    if scheduler:  # Dask's own setting, read when its client connects (pgntools.runner.cluster.ClusterExecutor)
         try:
             import dask
-        except ImportError:  # (pgntools.dask says how to install it)
+        except ImportError:  # (pgntools.runner.cluster says how to install it)
             pass
         else:
             dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
@@ -184,7 +184,7 @@ def selection_options(f):
         if where is not None or sample is not None or limit is not None or dedup is not None or where_position \
                 or material:
             from pgntools.where import Choose, WhereError
-            from pgntools.where.position import SelectionError
+            from pgntools.where.targets import SelectionError
 
             try:
                 selection = Choose(where, sample, seed, limit, dedup, where_position, material)

@@ -1,98 +1,29 @@
-"""Dask: the commands on a cluster (``--scheduler tcp://HOST:PORT``), and the games as Dask
-DataFrames. Needs the dask extra: ``pip install 'pgntools-chess[dask]'``.
+"""The games as Dask DataFrames (the commands on a cluster, ``--scheduler``: pgntools.runner.cluster).
+Needs the dask extra: ``pip install 'pgntools-chess[dask]'``.
 
     import pgntools.dask
     games = pgntools.dask.read_games(["2024-01.pgn", "2024-02.pgn"])       # one partition per chunk
     moves = pgntools.dask.read_moves("2024-01.pgn", with_fen=True)
     games.groupby("eco").size().compute()  # export's column names (lower-case)
 
-Both use the numbered chunks of pgntools.chunks: this process reads the inputs once with the scanner to
-find game-aligned chunks (and number the games); the workers replay them. A chunk of a plain
-file is sent as (path, byte range) and read by the worker itself, so the path must be readable
-at the same place on every worker (a shared filesystem); chunks of compressed files and stdin
-are sent as bytes. For the commands, a worker that cannot read the path makes the client send
-the bytes instead; a DataFrame's partitions always read paths.
+Both use the numbered chunks of pgntools.runner.chunks: this process reads the inputs once with
+the scanner to find game-aligned chunks (and number the games); the workers replay them. A
+partition reads its chunk from the path itself, so the path must be readable at the same place on
+every worker (a shared filesystem).
 """
 from __future__ import annotations
 
 import os
 from typing import List, Optional, Sequence, Union
 
-from pgntools.errors import PgnToolsError
-from pgntools.chunks import Chunk, chunk_batches, iter_chunks
 from pgntools.options import MAX_GAME_SIZE, ReaderOptions
-from pgntools.work import ChunkWork, read_here, run_chunk
+from pgntools.runner.chunks import Chunk, chunk_batches, iter_chunks
+from pgntools.runner.cluster import ClusterExecutor  # (in __all__: public here before runner/ held it)
 
 __all__ = ["ClusterExecutor", "read_games", "read_moves"]
 
 DATAFRAME_CHUNK = 64 << 20  # (a partition's PGN bytes)
 
-
-def _distributed():
-    try:
-        import distributed
-    except ImportError:
-        raise PgnToolsError("Dask is not installed: pip install 'pgntools-chess[dask]' (or '.[dask]' in a "
-                             "checkout of pgntools)") from None
-    return distributed
-
-
-class ClusterExecutor:
-    """Runs the chunks of a run on a Dask cluster; the interface of pgntools.parallel.LocalThreads."""
-
-    def __init__(self, address: str):
-        distributed = _distributed()
-        try:  # the connect timeout is Dask's (distributed.comm.timeouts.connect: the CLI's --connect-timeout)
-            self.client = distributed.Client(address, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise PgnToolsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        threads = sum(self.client.nthreads().values())
-        self.window = 2 * max(threads, 1)
-        self.paths_readable = True
-        self.futures: list = []
-
-    holds = False  # a task's batches do not outlive it (pgntools.ordered reads a chunk again)
-
-    def submit(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
-        """``fn(work, chunk, data, *extra)`` (default run_chunk) on a worker (data None: the worker
-        reads the chunk)."""
-        fn = fn or run_chunk
-        if chunk.data is None and self.paths_readable:
-            future = self.client.submit(fn, work, chunk, None, *extra, pure=False)
-        else:
-            data = chunk.read() if chunk.data is not None else read_here(chunk)
-            scattered = self.client.scatter(data, hash=False)
-            future = self.client.submit(fn, work, chunk.without_data(), scattered, *extra, pure=False)
-        self.futures.append(future)
-        if len(self.futures) > 4 * self.window:
-            self.futures = [f for f in self.futures if not f.done()]
-        return future
-
-    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
-        self.paths_readable = False
-        return self.submit(work, chunk, fn, extra)
-
-    @staticmethod
-    def result(future) -> dict:
-        return future.result()
-
-    @staticmethod
-    def done(future) -> bool:
-        return future.done()
-
-    def close(self):
-        self.client.close()
-
-    def abort(self):
-        """Cancels what has not finished (a task already running on a worker runs to its end;
-        the Parquet parts it writes have temporary names that the parent removes)."""
-        try:
-            self.client.cancel([f for f in self.futures if not f.done()], force=True)
-        finally:
-            self.client.close()
-
-
-# ---------------------------------------------------------------- DataFrames
 
 def _sources(paths) -> List[str]:
     if isinstance(paths, (str, os.PathLike)):
@@ -114,8 +45,8 @@ def _arrow_to_pandas(table):
 def _games_partition(chunk: Chunk, options: ReaderOptions):
     import pyarrow as pa
 
-    from pgntools.sinks import schema
-    from pgntools.sinks.tables import games_table
+    from pgntools.tables import schema
+    from pgntools.tables.build import games_table
 
     tables = [games_table(batch) for batch in chunk_batches(chunk, chunk.read(), options)]
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else schema.GAMES.empty_table())
@@ -125,8 +56,8 @@ def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, 
                      with_keys: bool = False):
     import pyarrow as pa
 
-    from pgntools.sinks import schema
-    from pgntools.sinks.tables import moves_table
+    from pgntools.tables import schema
+    from pgntools.tables.build import moves_table
 
     tables = [moves_table(batch, with_comments, with_fen, with_keys)
               for batch in chunk_batches(chunk, chunk.read(), options)]
@@ -145,7 +76,7 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     ``pgntools export`` (pyarrow-backed pandas dtypes), one partition per chunk of the inputs."""
     import dask.dataframe as dd
 
-    from pgntools.sinks import schema
+    from pgntools.tables import schema
 
     options = _options(strict, fix_results, max_game_size, moves=True, final_fen=True, tag_columns=True,
                        en_passant=en_passant, openings=True)
@@ -165,7 +96,7 @@ def read_moves(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     (``comment``, ``fen`` and ``key`` columns on request), one partition per chunk of the inputs."""
     import dask.dataframe as dd
 
-    from pgntools.sinks import schema
+    from pgntools.tables import schema
 
     options = _options(strict, fix_results, max_game_size, moves=True, comments=with_comments,
                        fen_every_ply=with_fen, keys_every_ply=with_keys, en_passant=en_passant)

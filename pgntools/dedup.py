@@ -5,7 +5,7 @@ en passant; not the clocks). Both are 128-bit keys computed by the replay (_c/ga
 game without one (not replayed to its end) is never a duplicate and is not remembered.
 
 The decision is made in input order, in one place: the run's selection stage in-process, the
-parent of a parallel run (pgntools.ordered: the workers send each chunk's keys, the parent decides
+parent of a parallel run (pgntools.runner.in_order: the workers send each chunk's keys, the parent decides
 and sends back which games to write). Memory is the C key set's (_c/keyset.h: 16-byte slots, at
 most 3/4 full), in that one place.
 """

@@ -57,8 +57,8 @@ class ReaderOptions(NamedTuple):
     repair: str = "none"           # "truncate": a game stopped by a bad mainline move kept as its prefix
     openings: bool = False         # each game's opening classified (pgntools.openings; the opening_* columns)
     opening_tags: str = "none"     # validate --classify: the PGN output's ECO/Opening tags, "missing" or "overwrite"
-    positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.position)
-    materials: tuple = ()          # --material: signatures as counts (pgntools.where.position)
+    positions: tuple = ()          # --where-position: (fen, chess960) pairs (pgntools.where.targets)
+    materials: tuple = ()          # --material: signatures as counts (pgntools.where.targets)
     position_rows: tuple = ()      # the positions dataset: (sample_plies, min_ply, max_ply, seed, planes)
 
     def for_sinks(self, needs: Iterable[Mapping[str, object]]) -> "ReaderOptions":
@@ -81,11 +81,11 @@ class ReaderOptions(NamedTuple):
 
 # Fields a run derives from its sinks (each off unless a sink needs it: tag values, e.g., cost 1 %
 # of validate's replay, and only -o and --report show them; the mainline key ~3 %, and only the
-# games table's movetext_hash, --dedup moves and --where read it: pgntools.sinks.schema.reader_needs).
+# games table's movetext_hash, --dedup moves and --where read it: pgntools.tables.schema.reader_needs).
 RECORDING = ("moves", "clock_rows", "comments", "fen_every_ply", "final_fen", "pgn", "raw_invalid", "raw_all", "tag_columns", "tag_values",
              "detach", "openings", "keys_every_ply", "movetext_hash", "position_hash", "counters")
 # Needs that are the run's, not the reader's: "numbered", an output names games (ids, lines), so
-# the chunks of a parallel run are cut by the scanner (pgntools.chunks).
+# the chunks of a parallel run are cut by the scanner (pgntools.runner.chunks).
 RUN_NEEDS = ("numbered",)
 
 

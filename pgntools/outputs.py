@@ -15,7 +15,7 @@ from pgntools.storage import LocalStorage, is_url, storage_for
 
 # The command-line option of each named output (for the messages of the checks below).
 OPTION_NAMES = {"pgn": "-o", "positions": "-o", "book": "-o", "rejects": "--rejects", "report": "--report", "summary": "--summary"}
-# Outputs compressed by suffix, as inputs are read (pgntools.io.SUFFIXES). '-' stays plain.
+# Outputs compressed by suffix, as inputs are read (pgntools.inputs.streams.SUFFIXES). '-' stays plain.
 COMPRESSED_SUFFIXES = {".gz": "gz", ".bz2": "bz2", ".xz": "xz", ".zst": "zst", ".zstd": "zst"}
 # The part files an export writes into OUT_DIR/games and OUT_DIR/moves (what --overwrite replaces).
 PART_NAME = re.compile(r"part-\d+\.parquet")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, 
 
 from pgntools import _core
 from pgntools.errors import InputError
-from pgntools.io import open_inputs
+from pgntools.inputs.streams import open_inputs
 from pgntools.options import ReaderOptions
 
 if TYPE_CHECKING:  # for the annotations; imported where records are made (see pgntools.records)

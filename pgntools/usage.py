@@ -109,7 +109,7 @@ def check_positions(out_dir: Optional[str], positions_dir: Optional[str], planes
         conflict(f"--positions {positions_dir} is a table directory of --parquet {out_dir}: choose another")
     if max_ply is not None and min_ply > max_ply:
         conflict(f"--min-ply {min_ply} is above --max-ply {max_ply}: no position could be taken")
-    from pgntools.position_rows import PositionRows
+    from pgntools.positions_dataset import PositionRows
 
     return PositionRows(sample_plies, min_ply, max_ply, seed, planes, unique).checked()
 

@@ -196,7 +196,7 @@ def _elo_names(row):
 
 def test_the_reader_notes_exactly_the_integer_tag_columns():
     from pgntools import _core
-    from pgntools.sinks import schema
+    from pgntools.tables import schema
 
     int32_tags = {c.tag for c in schema.GAME_COLUMNS if c.tag and c.type == "int32"}
     assert int32_tags == set(_core.INTEGER_TAGS) == {"WhiteElo", "BlackElo"}

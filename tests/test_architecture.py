@@ -37,7 +37,7 @@ def imports_of(path: Path, modules: Set[str]) -> Set[str]:
         else:
             continue
         for target in targets:
-            while target and target not in modules:  # pgntools.sinks.schema.GAMES -> the module
+            while target and target not in modules:  # pgntools.tables.schema.GAMES -> the module
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)
@@ -77,8 +77,8 @@ def cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
 
 def test_the_import_graph_is_read():
     graph = import_graph()
-    assert "pgntools.pipeline" in graph and "pgntools.reader" in graph["pgntools.pipeline"]
-    assert "pgntools.parallel" in graph["pgntools.pipeline"]  # a function-level import counts
+    assert "pgntools.runner.run" in graph and "pgntools.reader" in graph["pgntools.runner.run"]
+    assert "pgntools.runner.parallel" in graph["pgntools.runner.run"]  # a function-level import counts
     assert "pgntools.records" in graph["pgntools.reader"]  # so do TYPE_CHECKING ones
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
 
@@ -87,12 +87,38 @@ def test_no_import_cycles():
     assert cycles(import_graph()) == []
 
 
+def in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 def test_sinks_do_not_import_the_runners():
     graph = import_graph()
-    runners = {"pgntools.pipeline", "pgntools.parallel", "pgntools.dask", "pgntools.cli", "pgntools.work"}
+    assert any(in_package(module, "pgntools.runner") for module in graph)
     for module, targets in graph.items():
-        if module.startswith("pgntools.sinks"):
-            assert not targets & runners, (module, targets & runners)
+        if in_package(module, "pgntools.sinks"):
+            runners = {t for t in targets if in_package(t, "pgntools.runner") or t in ("pgntools.dask", "pgntools.cli")}
+            assert not runners, (module, runners)
+
+
+def test_where_and_the_sinks_do_not_import_each_other():
+    """--where and the sinks both read the table model (pgntools.tables), never each other."""
+    graph = import_graph()
+    for one, other in (("pgntools.where", "pgntools.sinks"), ("pgntools.sinks", "pgntools.where")):
+        for module, targets in graph.items():
+            if in_package(module, one):
+                assert not {t for t in targets if in_package(t, other)}, (module, other)
+    for package in ("pgntools.where", "pgntools.sinks"):
+        assert any(in_package(t, "pgntools.tables") for m, targets in graph.items() if in_package(m, package)
+                   for t in targets)
+
+
+def test_the_table_model_imports_no_sinks_runner_or_where():
+    graph = import_graph()
+    for module, targets in graph.items():
+        if in_package(module, "pgntools.tables") or in_package(module, "pgntools.parquet"):
+            users = {t for t in targets if any(in_package(t, p) for p in
+                                              ("pgntools.sinks", "pgntools.where", "pgntools.runner", "pgntools.dask"))}
+            assert not users, (module, users)
 
 
 # ---------------------------------------------------------------- ARCHITECTURE.md's "add an output"
@@ -136,7 +162,7 @@ class ResultCounts(Sink):
 
 def test_an_output_is_one_class(tmp_path):
     from pgntools.options import ReaderOptions, Workers
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
     from pgntools.sinks.base import SinkSpec
     from test_parallel import fixtures_input, tricky_input
 

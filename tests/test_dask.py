@@ -16,11 +16,11 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.dataset as ds  # noqa: E402
 
 import pgntools.dask as pgn_dask  # noqa: E402
-import pgntools.chunks as chunks_module  # noqa: E402
-import pgntools.parallel as parallel  # noqa: E402
+import pgntools.runner.chunks as chunks_module  # noqa: E402
+import pgntools.runner.parallel as parallel  # noqa: E402
 from pgntools.options import ReaderOptions  # noqa: E402
 from pgntools.sinks.base import SinkSpec  # noqa: E402
-from pgntools.sinks import schema  # noqa: E402
+from pgntools.tables import schema  # noqa: E402
 from test_parallel import (CORPORA, EXPORT, FIXTURES, TO_FEN, VALIDATE, corpus_sample,  # noqa: E402
                            fixtures_input, invoke, outputs, tricky_input)
 

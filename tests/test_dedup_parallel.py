@@ -1,5 +1,5 @@
 """--dedup and --limit through --jobs N (issue 18): the parent decides chunk by chunk in input order
-(pgntools.ordered), so every command writes the same bytes as --jobs 1, and --report names the same
+(pgntools.runner.in_order), so every command writes the same bytes as --jobs 1, and --report names the same
 duplicates, on inputs whose copies lie in other chunks. The Dask path: tests/test_dask.py."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import pgntools.ordered as ordered
+import pgntools.runner.in_order as in_order_module
 from pgntools.cli import cli
 from test_parallel import CORPORA, TO_FEN, VALIDATE, assert_same_outputs, corpus_sample, fixtures_input, tricky_input
 
@@ -31,15 +31,15 @@ def duplicated_input(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def in_order(monkeypatch):
-    """Counts the runs that went through pgntools.ordered (so a test knows the path was taken)."""
+    """Counts the runs that went through pgntools.runner.in_order (so a test knows the path was taken)."""
     runs = []
-    real = ordered.InOrder.run
+    real = in_order_module.InOrder.run
 
     def counted(self):
         runs.append(self)
         return real(self)
 
-    monkeypatch.setattr(ordered.InOrder, "run", counted)
+    monkeypatch.setattr(in_order_module.InOrder, "run", counted)
     return runs
 
 

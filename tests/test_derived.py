@@ -63,7 +63,7 @@ def material(board) -> tuple:
 
 
 def signature_holds(signature: str, counts: tuple) -> bool:
-    from pgntools.where.position import material_signature
+    from pgntools.where.targets import material_signature
 
     white, black, white_more, black_more = material_signature(signature)
     for want, have, more in ((white, counts[:5], white_more), (black, counts[5:], black_more)):

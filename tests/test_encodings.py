@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import pgntools
 from pgn_helpers import cli_run, report_lines
-from pgntools.text_encoding import utf16_encoding
+from pgntools.inputs.text_encoding import utf16_encoding
 
 REPO = Path(__file__).resolve().parents[1]
 GAME = ('[Event "Café Ré ♞"]\n[White "Müller"]\n[Black "Ça"]\n[Result "1-0"]\n\n'

@@ -2,7 +2,7 @@
 
 The dataset is read back with ``pyarrow.dataset`` exactly as a query engine would. Expected
 values come from python-chess (the test-only oracle) or are written by hand; the expected
-schema below is written out by hand from the issue and ``pgntools/sinks/schema.py`` rather than
+schema below is written out by hand from the issue and ``pgntools/tables/schema.py`` rather than
 imported, so a change of a column's type is caught here. The corpus tests compare a sample of
 each shared corpus file (its first ``EXPORT_SAMPLE`` games); ``-m slow`` compares every game.
 """

@@ -59,7 +59,7 @@ def test_the_distribution_name_is_ours_and_the_version_has_one_source():
     assert re.search(r'^name = "pgntools-chess"$', text, re.M)
     assert re.search(r'^dynamic = \["version"\]', text, re.M)
     assert 'version = {attr = "pgntools.__version__"}' in text
-    assert re.search(r'^pgntools = "pgntools.entry:main"', text, re.M)  # the command keeps its name
+    assert re.search(r'^pgntools = "pgntools.cli:main"', text, re.M)  # the command keeps its name
     assert re.fullmatch(r"\d+\.\d+\.\d+", pgntools.__version__)
 
 

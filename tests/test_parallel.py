@@ -21,8 +21,8 @@ from typing import List, Optional
 import pytest
 from click.testing import CliRunner
 
-import pgntools.chunks as chunks_module
-import pgntools.parallel as parallel
+import pgntools.runner.chunks as chunks_module
+import pgntools.runner.parallel as parallel
 from pgntools import _core
 from pgntools.cli import cli
 from pgntools.errors import InputError

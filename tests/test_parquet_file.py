@@ -1,9 +1,9 @@
-"""The Parquet writer of export's moves table (pgntools/sinks/parquet_file.py over the C encoders
+"""The Parquet writer of export's moves table (pgntools/parquet/part_file.py over the C encoders
 of pgntools/_c/parquet_encode.c).
 
 Three independent checks: the RLE/bit-packed hybrid against a decoder written here from the
 Parquet spec (Encodings.md); whole files read back by pyarrow against the same batches turned into
-Arrow tables by pyarrow itself (pgntools.sinks.tables.moves_table, as the Dask API builds them);
+Arrow tables by pyarrow itself (pgntools.tables.build.moves_table, as the Dask API builds them);
 and the same files read by DuckDB, a second Parquet reader, against pyarrow's reading.
 """
 from __future__ import annotations
@@ -23,11 +23,11 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 from pgntools import _core  # noqa: E402
 from pgntools._core import rle_hybrid  # noqa: E402
+from pgntools.parquet.arrow_ipc import ipc_schema  # noqa: E402
+from pgntools.parquet.part_file import GAME_FIELDS, MOVE_FIELDS, ParquetPartFile  # noqa: E402
 from pgntools.reader import iter_batches  # noqa: E402
-from pgntools.sinks import schema  # noqa: E402
-from pgntools.sinks.arrow_ipc import ipc_schema  # noqa: E402
-from pgntools.sinks.parquet_file import GAME_FIELDS, MOVE_FIELDS, ParquetPartFile  # noqa: E402
-from pgntools.sinks.tables import games_table, moves_table  # noqa: E402
+from pgntools.tables import schema  # noqa: E402
+from pgntools.tables.build import games_table, moves_table  # noqa: E402
 
 # ---------------------------------------------------------------- the hybrid encoding
 
@@ -341,9 +341,9 @@ def random_fields(rng: random.Random, depth: int = 0) -> list:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_compiled_thrift_writes_the_python_bytes(seed):
-    """_core.thrift_struct (the footers') writes what sinks/thrift.py, the protocol as specified,
+    """_core.thrift_struct (the footers') writes what pgntools/parquet/thrift.py, the protocol as specified,
     writes: every field kind, id gaps over 15, lists of 15 or more, None fields left out."""
-    from pgntools.sinks.thrift import thrift_struct
+    from pgntools.parquet.thrift import thrift_struct
 
     fields = random_fields(random.Random(seed))
     assert _core.thrift_struct(fields) == thrift_struct(fields)

@@ -30,7 +30,7 @@ ds = pytest.importorskip("pyarrow.dataset")
 import pgntools  # noqa: E402
 from pgntools import _core  # noqa: E402
 from pgntools.cli import cli  # noqa: E402
-from pgntools.sinks import schema  # noqa: E402
+from pgntools.tables import schema  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

@@ -388,7 +388,7 @@ def test_corrupt_compressed_input_is_an_input_error(tmp_path, magic, jobs):
     path = write(tmp_path, magic + b'garbage[Event "x"]\n\n1. e4 *\n')
     with pytest.raises(pgntools.InputError):
         list(pgntools.read_games(str(path)))
-    # with --jobs 2 and small chunks, the parent's chunker reads the stream (chunks.py)
+    # with --jobs 2 and small chunks, the parent's chunker reads the stream (pgntools/runner/chunks.py)
     result = cli_run(["validate", "--jobs", jobs, "--chunk-bytes", "64", str(path)])
     assert result.exit_code == 2
     # the summary of what was read before the damage, then the error, one line each

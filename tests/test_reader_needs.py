@@ -14,7 +14,7 @@ import pytest
 
 from pgntools.options import ReaderOptions
 from pgntools.reader import iter_batches
-from pgntools.sinks import schema
+from pgntools.tables import schema
 from pgntools.where import Choose, Where
 
 REPO = Path(__file__).resolve().parent.parent
@@ -100,7 +100,7 @@ def test_batches_end_at_the_same_game_whatever_is_read(tmp_path):
 
 
 def test_a_column_the_run_did_not_ask_for_cannot_be_written():
-    from pgntools.sinks.parquet_file import ParquetPartFile
+    from pgntools.parquet.part_file import ParquetPartFile
 
     batch = next(iter(iter_batches([str(SAMPLE)], options=ReaderOptions(movetext_hash=False, counters=False))))
     for name in ("movetext_hash", "captures"):
@@ -109,10 +109,10 @@ def test_a_column_the_run_did_not_ask_for_cannot_be_written():
         with pytest.raises(ValueError, match=f"games column '{name}': the reader did not fill it"):
             part.add(batch)
     pytest.importorskip("pyarrow")
-    from pgntools.sinks import tables
+    from pgntools.tables import build
 
     with pytest.raises(ValueError, match="the reader did not fill it"):
-        tables.table(batch, "games", [c for c in schema.GAME_COLUMNS if c.name == "checks"])
+        build.table(batch, "games", [c for c in schema.GAME_COLUMNS if c.name == "checks"])
 
 
 def test_export_where_and_split_read_the_values_of_a_full_reader(tmp_path):
@@ -123,11 +123,11 @@ def test_export_where_and_split_read_the_values_of_a_full_reader(tmp_path):
     wanted = ("movetext_hash", "captures", "checks", "underpromotions", "max_halfmove_clock", "has_clock", "has_eval")
     cli("export", "--no-progress", "--jobs", "1", "--parquet", tmp_path / "out", "--columns", ",".join(wanted), *files)
     games = pq.read_table(tmp_path / "out" / "games").to_pylist()
-    from pgntools.sinks import tables
+    from pgntools.tables import build
 
     expected = []
     for batch in iter_batches([str(p) for p in files]):
-        expected += tables.table(batch, "games", [c for c in schema.GAME_COLUMNS if c.name in wanted]).to_pylist()
+        expected += build.table(batch, "games", [c for c in schema.GAME_COLUMNS if c.name in wanted]).to_pylist()
     assert [{k: g[k] for k in wanted} for g in games] == expected
     assert any(g["captures"] for g in games) and any(g["has_clock"] for g in games)
     for expression, keep in (("captures >= 5", lambda g: g["captures"] >= 5),

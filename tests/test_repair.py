@@ -644,7 +644,7 @@ def test_the_games_table_lists_every_fix_as_the_api_does(tmp_path, jobs):
 
 def test_the_arrow_tables_fixes_match_the_parquet_files(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
-    from pgntools.sinks.tables import games_table
+    from pgntools.tables.build import games_table
 
     src = tmp_path / "fixed.pgn"
     src.write_text(FIXED_GAMES)

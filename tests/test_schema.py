@@ -1,4 +1,4 @@
-"""The one declaration of the tables (pgntools/sinks/schema.py) and what is derived from it: the
+"""The one declaration of the tables (pgntools/tables/schema.py) and what is derived from it: the
 README's column tables, the Parquet files, the Dask meta; and the "add a column" recipe."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from conftest import REPO_ROOT
 from pgn_helpers import cli_run
 from pgntools import _core
-from pgntools.sinks import schema
-from pgntools.sinks.schema import Column, Fixed, Tag
+from pgntools.tables import schema
+from pgntools.tables.schema import Column, Fixed, Tag
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -21,7 +21,8 @@ GAME = '[Event "e"]\n[White "w"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5
 def test_readme_column_tables_are_the_declaration():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert schema.update_readme(readme) == readme, \
-        "README's column tables differ from pgntools/sinks/schema.py: run python -m pgntools.sinks.schema --update README.md"
+        ("README's column tables differ from pgntools/tables/schema.py: "
+         "run python -m pgntools.tables.schema --update README.md")
 
 
 def test_tag_columns_are_the_tags_the_reader_finds():
@@ -97,7 +98,7 @@ def test_bits_and_codes_are_the_c_cores():
 
 def test_a_column_of_the_wrong_width_is_refused():
     """A Fixed column must have its batch column's type (the encoders read the bytes as that type)."""
-    from pgntools.sinks.parquet_file import field
+    from pgntools.parquet.part_file import field
 
     with pytest.raises(ValueError, match="does not hold int32"):
         field(Column("line32", "int32", True, Fixed("line"), "the line, too narrow"), "games")

@@ -13,8 +13,8 @@ import pytest
 
 from pgntools import _core
 from pgntools.options import ReaderOptions, Workers
-from pgntools.pipeline import Run
 from pgntools.reader import iter_batches
+from pgntools.runner.run import Run
 from pgntools.selection import CHILD_TABLES, GAME_STRINGS, NAG_TABLE, TAG_SLOTS, Keep, take_games
 from pgntools.sinks.base import SinkSpec
 from pgntools.sinks.pgn import PgnSink, RejectsSink
@@ -102,7 +102,7 @@ def test_in_process_and_threads_select_the_same(tmp_path):
 @pytest.mark.parametrize("detach", [False, True])
 def test_a_view_of_some_games_slices_every_column(tmp_path, detach):
     pa = pytest.importorskip("pyarrow")
-    from pgntools.sinks.tables import games_table, moves_table
+    from pgntools.tables.build import games_table, moves_table
 
     source = tmp_path / "in.pgn"
     source.write_bytes(games_input())

@@ -403,11 +403,11 @@ def test_format_parquet_one_row_group_a_batch(tmp_path):
 
 def test_format_parquet_schema_is_the_one_pyarrow_writes(tmp_path):
     """The Parquet schema (types, repetition) and the Arrow schema read back are pyarrow's."""
-    from pgntools.sinks.fen_parquet import PositionsFile
-    from pgntools.sinks.schema import POSITIONS
+    from pgntools.parquet.fen_rows_file import FenRowsFile
+    from pgntools.tables.schema import POSITIONS
 
     with open(tmp_path / "ours.parquet", "wb") as file:
-        PositionsFile(file).close()
+        FenRowsFile(file).close()
     pq.write_table(POSITIONS.empty_table(), tmp_path / "pyarrow.parquet")
     ours, theirs = pq.ParquetFile(tmp_path / "ours.parquet").schema, pq.ParquetFile(tmp_path / "pyarrow.parquet").schema
     assert ours.equals(theirs), f"ours:\n{ours}\npyarrow:\n{theirs}"

@@ -166,7 +166,7 @@ def test_tag_only_or_replay():
 
 
 def test_names_are_the_games_columns():
-    from pgntools.sinks import schema
+    from pgntools.tables import schema
 
     declared = {c.name for c in schema.GAME_COLUMNS}
     assert set(names()) <= declared

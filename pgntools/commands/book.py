@@ -40,7 +40,7 @@ def book(files, output, max_ply, min_games, report, summary, strict, fix_results
       pgntools book lichess_db_standard_rated_2024-01.pgn.zst -o blitz.bin --max-ply 30 --min-games 10 \\
           --where "speed = 'blitz' and white_elo >= 2200 and black_elo >= 2200"
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     report_sink = report_spec(report)
     run = Run("book", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),

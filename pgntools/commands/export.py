@@ -86,7 +86,7 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
       pgntools export --positions pos/ --planes --sample-plies 8 --seed 1 --where "white_elo >= 2000" games.pgn.zst
     """
     from pgntools.outputs import check_dataset
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     seed = click.get_current_context().params.get("seed", 0)  # --seed (selection_options): --sample-plies' too
     table_options = [name for name, given in (("--columns", columns), ("--with-fen", with_fen),
@@ -118,7 +118,7 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
             ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression, writer_thread=writer_thread,
             en_passant=en_passant, overwrite=overwrite, with_keys=with_keys)))
     if rows is not None:
-        from pgntools.sinks.position_dataset import PositionDatasetSink
+        from pgntools.sinks.positions_dataset import PositionDatasetSink
 
         check_dataset(positions_dir, files, tables=("",), option="--positions")
         if scheduler and not is_url(positions_dir):

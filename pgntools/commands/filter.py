@@ -34,7 +34,7 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
       pgntools filter games.pgn -o sample.pgn --sample 0.01 --seed 7
       pgntools filter games.pgn -o first.pgn --where "eco like 'B%'" --limit 100
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
     from pgntools.sinks.pgn import PgnSink, RawPgnSink, RejectsSink
 
     report_sink = report_spec(report)

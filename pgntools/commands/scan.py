@@ -17,7 +17,7 @@ def scan(files):
     Exit status: 0, 2 unreadable input, 74 stdout could not be written, 141 stdout closed by its
     reader.
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     run = Run("scan", list(files), ReaderOptions(replay=False), progress=False)
     summary = run.execute([])

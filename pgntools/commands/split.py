@@ -51,7 +51,7 @@ def split(files, template, per_part, by, normalize, max_open, rejects, report, s
       pgntools split lichess_db_standard_rated_2024-01.pgn.zst --by eco -o eco/{eco}.pgn.zst \\
           --where "white_elo >= 2200 and black_elo >= 2200"
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
     from pgntools.sinks.pgn import RejectsSink
     from pgntools.sinks.split import SplitSink, split_plan
 

@@ -38,7 +38,7 @@ def stats(files, html, json_path, report, summary, strict, fix_results, progress
       pgntools stats lichess_db_standard_rated_2024-01.pgn.zst --html report.html --json stats.json
       pgntools stats games.pgn --where "white_elo >= 2400" --html strong.html
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     report_sink = report_spec(report)
     run = Run("stats", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
@@ -46,7 +46,7 @@ def stats(files, html, json_path, report, summary, strict, fix_results, progress
               progress=progress, workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)),
               selection=selection)
 
-    from pgntools.stats.sink import StatsSink  # imports pyarrow: only for this command
+    from pgntools.sinks.stats import StatsSink  # imports pyarrow: only for this command
 
     command_line = "pgntools stats " + " ".join(os.path.basename(f) for f in files)
     finish(run.execute([SinkSpec(("text", "html", "json"), functools.partial(StatsSink, command_line=command_line)),

@@ -52,7 +52,7 @@ def to_fen(files, output, every_ply, plies, fmt, en_passant, shredder, include_i
       pgntools to-fen --every-ply games.pgn.zst -o positions.csv.gz
       pgntools to-fen --ply 20 games.pgn -o ply20.parquet
     """
-    from pgntools.pipeline import Run
+    from pgntools.runner.run import Run
 
     fmt = to_fen_format(fmt, output)
     check_to_fen(every_ply, plies, fmt, c0, include_invalid, keep_invalid)

@@ -47,7 +47,7 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
       zstdcat month.pgn.zst | pgntools validate --summary summary.json   # no FILES: stdin
       pgntools validate games.pgn -o named.pgn --classify=overwrite     # ECO and Opening tags from the table
     """
-    from pgntools.pipeline import Run  # (the runner and the reader: when a command runs, not for --help)
+    from pgntools.runner.run import Run  # (the runner and the reader: when a command runs, not for --help)
     from pgntools.sinks.pgn import PgnSink, RejectsSink
 
     check_validate(output, strip_comments, strip_variations, reduced)

@@ -1,5 +1,6 @@
-"""Where batches of games go: PGN (pgn.py), FEN/EPD/CSV/JSONL (fen.py), Parquet (parquet.py).
-The columns of every table are declared once, in schema.py; tables.py builds Arrow tables of them."""
+"""Where batches of games go: one Sink (base.py's protocol) a module: PGN (pgn.py), FEN/EPD/CSV/
+JSONL/Parquet (fen.py), export's Parquet dataset (parquet.py), ... The columns of the tables they
+write are pgntools.tables'; the Parquet encoding is pgntools.parquet's."""
 
 #: Output formats of `pgntools to-fen`.
 FORMATS = ("fen", "epd", "csv", "jsonl", "parquet")

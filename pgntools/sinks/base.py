@@ -1,10 +1,10 @@
 """The sink protocol: what every output of a run implements, and all the runners know of them.
 
-A run (pgntools.pipeline) builds its sinks from ``SinkSpec``s, derives the reader's options from
+A run (pgntools.runner.run) builds its sinks from ``SinkSpec``s, derives the reader's options from
 their ``needs``, then hands each batch to ``write`` and ends with ``commit`` (success) or
 ``abort`` (failure: nothing may be left under a final name).
 
-A parallel run (pgntools.parallel, pgntools.dask) builds the same sinks again in each worker
+A parallel run (pgntools.runner.parallel, pgntools.runner.cluster) builds the same sinks again in each worker
 from the same specs, on a ``ChunkOutput`` (an in-memory output that also says which chunk it
 is), writes the chunk's batches, and calls ``finish_chunk``: its return value (picklable: bytes,
 paths, counts) goes back to the parent, whose sink takes the chunks' parts in input order with
@@ -28,7 +28,7 @@ class Sink:
     needs: Mapping[str, object] = {}
 
     #: The sink's workers write files per chunk, and their memory grows with the chunk: a
-    #: parallel run cuts chunks of one size whatever the input's (pgntools.parallel).
+    #: parallel run cuts chunks of one size whatever the input's (pgntools.runner.parallel).
     fixed_chunks = False
 
     output = None

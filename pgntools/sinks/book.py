@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from pgntools import _core
-from pgntools.position_rows import ROW_START, PositionRows, row_count
+from pgntools.positions_dataset import ROW_START, PositionRows, row_count
 from pgntools.reader import GameBatch
 from pgntools.sinks.base import ChunkOutput, Sink
 

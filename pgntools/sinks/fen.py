@@ -33,10 +33,10 @@ class PositionSink(Sink):
         # a worker's chunk after the run's first game: its rows go under the first chunk's header
         self.header_written = not getattr(output, "starts_run", True)
         self.parquet = None
-        if fmt == "parquet":  # (our own writer: no pyarrow, sinks/fen_parquet.py)
-            from pgntools.sinks.fen_parquet import PositionsFile
+        if fmt == "parquet":  # (our own writer: no pyarrow, pgntools/parquet/fen_rows_file.py)
+            from pgntools.parquet.fen_rows_file import FenRowsFile
 
-            self.parquet = PositionsFile(output.file)
+            self.parquet = FenRowsFile(output.file)
 
     def final_lines_only(self) -> bool:
         """The default output: one final FEN a game (made in one pass in C), no invalid-game markers."""
@@ -50,12 +50,12 @@ class PositionSink(Sink):
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
         if self.format == "parquet":
-            from pgntools.sinks.fen_parquet import position_rows
+            from pgntools.parquet.fen_rows_file import fen_rows
 
-            self.parquet.add(position_rows(batch, self.every_ply or self.plies is not None, self.plies,
-                                           self.include_invalid))
+            self.parquet.add(fen_rows(batch, self.every_ply or self.plies is not None, self.plies,
+                                      self.include_invalid))
             return
-        from pgntools.sinks.positions import positions_table
+        from pgntools.tables.fen_rows import positions_table
 
         table = positions_table(batch, self.every_ply, self.plies, self.include_invalid)
         if self.format == "csv":
@@ -68,7 +68,7 @@ class PositionSink(Sink):
 
     def commit(self):
         if self.format == "csv" and not self.header_written:  # no rows: still a CSV with its columns
-            from pgntools.sinks.schema import POSITIONS
+            from pgntools.tables.schema import POSITIONS
 
             self.write_csv(POSITIONS.empty_table())
         self.close()

@@ -4,7 +4,7 @@ Tables are buffered to row-group size and written batch by batch, so memory stay
 files are written under hidden temporary names and renamed only when the whole run succeeds.
 OUT_DIR may be an fsspec URL (pgntools.storage): cluster workers then write their parts there.
 
-With ``--jobs``/``--scheduler`` (pgntools.parallel) each worker writes the parts of its chunk
+With ``--jobs``/``--scheduler`` (pgntools.runner.parallel) each worker writes the parts of its chunk
 under temporary names carrying a run- and chunk-unique prefix and hands their paths back
 (``finish_chunk``); the parent ``merge``s them in chunk order and numbers them at ``commit``.
 """
@@ -15,13 +15,13 @@ from typing import List, Optional, Sequence
 
 from pgntools.errors import OutputError
 from pgntools.outputs import PART_NAME
+from pgntools.parquet.part_file import ParquetPartFile
 from pgntools.reader import GameBatch
-from pgntools.sinks import schema
 from pgntools.sinks.base import Sink
-from pgntools.sinks.parquet_file import ParquetPartFile
-from pgntools.sinks.schema import Column
 from pgntools.storage import LocalStorage, storage_for
-from pgntools.tasks import Pool
+from pgntools.tables import schema
+from pgntools.tables.schema import Column
+from pgntools.threads import Pool
 
 GAME_ROWS_PER_GROUP = 65_536
 MOVE_ROWS_PER_GROUP = 131_072
@@ -74,7 +74,7 @@ class Background:
 
 class TableParts:
     """The part files of `games` or `moves` (table), encoded straight from the batches' columns
-    (parquet_file.py) in row groups of GAME_ROWS_PER_GROUP / MOVE_ROWS_PER_GROUP rows or
+    (pgntools.parquet.part_file) in row groups of GAME_ROWS_PER_GROUP / MOVE_ROWS_PER_GROUP rows or
     GROUP_BYTES[table] bytes (read at each batch, so tests can change them). Parts are written
     under hidden temporary names, renamed at commit, removed at abort."""
 

@@ -9,7 +9,7 @@ is reopened and appended to, a compressed one as a new gzip member or zstd frame
 join). In a parallel run the workers send their chunk's games back, grouped by value, and this
 process writes them in input order: the files are the same for any --jobs and on a cluster.
 
-A field is a column of the games table with one value a game (pgntools.where.check.names(): a
+A field is a column of the games table with one value a game (pgntools.tables.game_fields.names(): a
 new games column is a field without more code) or one derived from one (DERIVED: one line each).
 """
 from __future__ import annotations
@@ -62,13 +62,13 @@ RENAMED = {"result": {b"1/2-1/2": b"draw", b"*": b"unfinished"}}
 
 def fields() -> List[str]:
     """The names --by takes: the games columns with one value a game, and the derived fields."""
-    from pgntools.where.check import names
+    from pgntools.tables.game_fields import names
 
     return [name for name in names() if name not in NOT_FIELDS] + list(DERIVED)
 
 
 def field_needs(field: str) -> Dict[str, object]:
-    from pgntools.where.check import names
+    from pgntools.tables.game_fields import names
 
     return dict(names()[DERIVED[field].column if field in DERIVED else field].needs)
 
@@ -79,12 +79,12 @@ def group_values(batch: GameBatch, field: str) -> List[Optional[bytes]]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from pgntools.sinks import tables
-    from pgntools.where.check import names
+    from pgntools.tables import build
+    from pgntools.tables.game_fields import names
 
     derived = DERIVED.get(field)
     column = names()[derived.column if derived else field].column
-    values = tables.table(batch, "games", [column]).column(0).combine_chunks()
+    values = build.table(batch, "games", [column]).column(0).combine_chunks()
     if isinstance(values.type, pa.DictionaryType):
         values = values.dictionary_decode()
     values = values.cast(pa.string())
@@ -330,7 +330,7 @@ def split_plan(template: str, games: Optional[int], by: Optional[str], normalize
         raise OptionError("split needs one of --games N (N games a file) and --by FIELD (a file per value), "
                           "not " + ("both" if games is not None else "neither"))
     if by is not None and by not in fields():
-        from pgntools.where.parser import close_names
+        from pgntools.tables.game_fields import close_names
 
         close = close_names(by, fields())
         hint = f"did you mean {' or '.join(close)}? " if close else ""

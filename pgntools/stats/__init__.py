@@ -3,6 +3,7 @@ pass, in bounded memory, as a text summary, a JSON document and a one-file HTML 
 
   counts.py     the bounded, mergeable aggregates (histograms, Misra-Gries value counts)
   aggregate.py  what is counted, a batch at a time over the batch's columns; the JSON document
-  sink.py       StatsSink: the run's sink (workers' aggregates merged in input order)
   text.py       the terminal's summary          svg.py  the charts      html.py  the report
+
+The run's sink, StatsSink (workers' aggregates merged in input order), is pgntools.sinks.stats.
 """

@@ -3,8 +3,9 @@
 ``WhereError`` says what and where); the ``Where`` it returns is a selection: it keeps the games
 of a batch for which the condition is true.
 
-The language (the README's reference): parser.py (grammar), check.py (names and types),
-evaluate.py (a batch at a time, with Arrow compute; null semantics).
+The language (the README's reference): parser.py (grammar), check.py (types; the names are the
+games columns of pgntools.tables.game_fields), evaluate.py (a batch at a time, with Arrow
+compute; null semantics).
 """
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ if TYPE_CHECKING:
     from pgntools.where.check import Checked
 
 
-def __getattr__(name: str):  # names(): the checker (and the games table's declaration) loads on first use
+def __getattr__(name: str):  # names(): the games table's declaration (pgntools.tables.game_fields) loads on first use
     if name == "names":
-        from pgntools.where.check import names
+        from pgntools.tables.game_fields import names
 
         return names
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -82,14 +83,14 @@ class Choose(ByIndices):
     selection is ``done`` once it has that many (the run then stops reading). --dedup and a
     limit depend on the games before (``ordered``): ``local`` is each game's own choice (made
     wherever the game is read), ``decide`` the in-order rest, made in one place (in-process
-    here, in ``kept``; in a parallel run by the parent: pgntools.ordered)."""
+    here, in ``kept``; in a parallel run by the parent: pgntools.runner.in_order)."""
 
     before_replay = None  # (the tag filter goes to the reader through needs)
 
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
                  limit: Optional[int] = None, dedup: Optional[str] = None, positions: Sequence[str] = (),
                  materials: Sequence[str] = ()):
-        from pgntools.where.position import signatures, targets
+        from pgntools.where.targets import signatures, targets
 
         self.where = Where(where) if where else None
         self.decided = False  # the reader's tag filter decides the whole condition (nothing to evaluate)
@@ -147,7 +148,7 @@ class Choose(ByIndices):
     @property
     def ordered(self) -> bool:
         """Whether a game's choice depends on the games before it (--dedup, --limit): made in
-        input order in one place, the parent of a parallel run (pgntools.ordered)."""
+        input order in one place, the parent of a parallel run (pgntools.runner.in_order)."""
         return self.dedup is not None or self.limit is not None
 
     def kept(self, batch) -> List[int]:

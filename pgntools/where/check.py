@@ -1,63 +1,13 @@
-"""The names of the --where language and their types, from the declaration of the `games` table
-(pgntools.sinks.schema), and the type check of a parsed expression: every mistake a user can
-make in an expression is found here, before any input is read."""
+"""The type check of a parsed --where expression, over the names of the language (the games
+columns of pgntools.tables.game_fields): every mistake a user can make in an expression is found
+here, before any input is read."""
 from __future__ import annotations
 
-import functools
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from pgntools.sinks import schema
-from pgntools.sinks.schema import Built, Codes, Fixed, Flag, Strings, Tag
-from pgntools.where.parser import FUNCTIONS, Node, WhereError, close_names
-
-DATE_COLUMNS = ("date", "utc_date")  # PGN dates (YYYY.MM.DD, ?? for unknown parts), compared as dates
-# Columns filled by the replay: a predicate on them is decided after it, one on tags only before.
-# Columns the reader derives from a game's tags alone (not replay fields: known for every game).
-FROM_TAGS = ("speed",)
-NUMBER_TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "float64")
-
-
-class Name(NamedTuple):
-    """A name of the language: its column, type, the values it can take (an enum's), whether the
-    replay fills it, and the reader options it needs."""
-    column: schema.Column
-    type: str
-    values: Tuple[str, ...] = ()
-    replay: bool = False
-    needs: Tuple[Tuple[str, object], ...] = ()
-
-
-def _name_of(column: schema.Column) -> Optional[Name]:
-    source = column.source
-    if isinstance(source, Tag):
-        type_ = "date" if column.name in DATE_COLUMNS else "number" if column.type in NUMBER_TYPES else "string"
-        return Name(column, type_, needs=(("tag_columns", True), ("tag_values", True)))
-    if isinstance(source, Codes):
-        return Name(column, "string", tuple(v for v in source.names if v), replay=column.name not in FROM_TAGS)
-    if isinstance(source, Flag):  # a condition of its own: has_clock, not has_eval
-        return Name(column, "bool", replay=True)
-    # the opening columns (null unless the opening_state says named) need the classifier to run
-    opening = (("openings", True),) if getattr(source, "has_column", "") == "opening_state" else ()
-    if isinstance(source, Fixed):
-        return Name(column, "number", replay=column.name != "offset", needs=opening)
-    if isinstance(source, Strings):
-        needs = (("final_fen", True),) if source.column == "final_fen" else opening
-        return Name(column, "string", replay=True, needs=needs)
-    if isinstance(source, Built) and source.what in ("game_ids", "source"):
-        return Name(column, "number" if source.what == "game_ids" else "string")
-    return None  # a list or a map (tags: tags['Name'])
-
-
-@functools.lru_cache(maxsize=None)
-def names() -> Dict[str, Name]:
-    """Every name an expression can use (a column of `games` with one value a game)."""
-    found = {}
-    for column in schema.GAME_COLUMNS:
-        name = _name_of(column)
-        if name is not None:  # (with what the reader fills it by only when asked: the hashes, the counters)
-            found[column.name] = name._replace(needs=name.needs + tuple(schema.reader_needs(column).items()))
-    return found
+from pgntools.tables.game_fields import close_names, names
+from pgntools.where.parser import FUNCTIONS, Node, WhereError
 
 
 def unknown_name(node: Node, text: str) -> WhereError:
@@ -92,7 +42,7 @@ def regex_error(pattern: str) -> Optional[str]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from pgntools.sinks.arrays import text
+    from pgntools.tables.arrays import text
 
     try:
         pc.match_substring_regex(text([""]), pattern)

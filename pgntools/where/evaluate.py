@@ -1,6 +1,6 @@
 """Evaluating a checked --where expression on one batch, column at a time with Arrow compute
 (no Python object per game): the columns come from their declared batch sources
-(pgntools.sinks.tables), SQL's three-valued logic is Arrow's Kleene logic, and a game is kept
+(pgntools.tables.build), SQL's three-valued logic is Arrow's Kleene logic, and a game is kept
 when the expression is true (false and null drop it).
 
 Nulls: an absent tag, and a tag whose value is `?` or `-` (PGN's "unknown"), are null; so is a
@@ -17,15 +17,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pgntools.reader import GameBatch
-from pgntools.sinks import tables
-from pgntools.sinks.arrays import ints, scalar, strings, text
-from pgntools.where.check import Checked, names
+from pgntools.tables import build
+from pgntools.tables.arrays import ints, scalar, strings, text
+from pgntools.tables.game_fields import names
+from pgntools.where.check import Checked
 from pgntools.where.parser import Node
 
 UNKNOWN = text(["?", "-"])
 NULL_STRING = pa.nulls(1, pa.string())[0]
 NULL_BOOL = pa.nulls(1, pa.bool_())[0]
-# Constants made from buffers: a Python value given to Arrow compute imports pandas (see arrays.py).
+# Constants made from buffers: a Python value given to Arrow compute imports pandas (see pgntools/tables/arrays.py).
 TRUE, FALSE = pc.equal(ints([0, 0], pa.int8()), ints([0, 1], pa.int8()))
 EMPTY, FIRST, LAST_MONTH, LAST_DAY, DOT = text(["", "01", "12", "31", "."])
 # A PGN date: year, month and day, each digits or question marks.
@@ -48,7 +49,7 @@ class Evaluation:
     def __init__(self, checked: Checked, batch: GameBatch):
         self.batch, self.n = batch, batch.n_games
         columns = [names()[c].column for c in checked.columns]
-        table = tables.table(batch, "games", columns) if columns else None
+        table = build.table(batch, "games", columns) if columns else None
         self.columns: Dict[str, pa.Array] = {}
         for i, column in enumerate(columns):
             self.columns[column.name] = self.cleaned(table.column(i).combine_chunks(), names()[column.name].type)
@@ -70,8 +71,8 @@ class Evaluation:
     def tag(self, name: str) -> pa.Array:
         """tags['Name'] for each game: the first value of that tag, null when absent or unknown."""
         tag_names, values = strings(self.batch, "tag_name"), strings(self.batch, "tag_value")
-        starts = tables.offsets(self.batch, "tag_start", len(tag_names))
-        owner = tables.parents(starts, len(tag_names))
+        starts = build.offsets(self.batch, "tag_start", len(tag_names))
+        owner = build.parents(starts, len(tag_names))
         match = pc.equal(tag_names, text([name])[0])
         positions = pc.index_in(pa.arange(0, self.n).cast(owner.type), value_set=pc.filter(owner, match))
         return self.cleaned(pc.take(pc.filter(values, match), positions), "string")

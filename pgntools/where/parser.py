@@ -20,12 +20,12 @@ Grammar (lowest precedence first; keywords are case-insensitive, names fold to l
     primary    := NUMBER | STRING | TRUE | FALSE | NAME | 'tags' '[' STRING ']' | FUNC '(' expr, ... ')' | '(' expr ')'
 
 Types: number, string, date (a PGN date column), bool (a predicate). The names and their types
-come from the declaration of the `games` table (pgntools.sinks.schema).
+are the games columns of pgntools.tables.game_fields.
 """
 from __future__ import annotations
 
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional
 
 from pgntools.where.errors import WhereError  # (its own module: --dedup alone loads no grammar)
 
@@ -319,12 +319,3 @@ def describe(tok: Token) -> str:
 def parse(text: str) -> Node:
     """The tree of an expression (not yet type-checked: see pgntools.where.check)."""
     return Parser(text).parse()
-
-
-def close_names(name: str, names: List[str]) -> Tuple[str, ...]:
-    """The valid names the user likely meant (WhiteElo: white_elo; whiteelo, white_el: white_elo)."""
-    key = name.replace("_", "").lower()
-    exact = [n for n in names if n.replace("_", "") == key]
-    import difflib  # (only for a name that is not one: not on the start-up of a run)
-
-    return tuple(exact or difflib.get_close_matches(name, names, n=3, cutoff=0.6))

@@ -22,7 +22,8 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from pgntools import _core
-from pgntools.where.check import Checked, names
+from pgntools.tables.game_fields import names
+from pgntools.where.check import Checked
 from pgntools.where.parser import Node
 
 C = _core.TAG_FILTER_CODES
@@ -326,7 +327,7 @@ def _evaluated(node: Node) -> list:
     False or None."""
     import pyarrow as pa
 
-    from pgntools.sinks.arrays import text
+    from pgntools.tables.arrays import text
     from pgntools.where.evaluate import Evaluation
 
     evaluation = Evaluation.__new__(Evaluation)  # (no batch: the one column is every value speed takes)

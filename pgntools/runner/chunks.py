@@ -1,4 +1,4 @@
-"""Game-aligned chunks of the inputs, for parallel runs (pgntools.parallel, pgntools.dask).
+"""Game-aligned chunks of the inputs, for parallel runs (pgntools.runner.parallel, pgntools.dask).
 
 A chunk is bytes [offset, offset + size) of one input's (decompressed) stream, cut where a game
 starts a line; the chunks of an input tile it exactly. A worker reads b"\\n" + chunk with the
@@ -29,7 +29,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence
 
 from pgntools import _core
 from pgntools.errors import InputError
-from pgntools.io import Input, open_inputs
+from pgntools.inputs.streams import Input, open_inputs
 from pgntools.options import MAX_GAME_SIZE, ReaderOptions
 from pgntools.reader import GameBatch
 

@@ -2,8 +2,8 @@
 after), in the order of the API's ``game.fixes`` and the report: the fix table's rows (a
 repaired tag or start FEN, a game cut at an automatic end), then the result's fixes (kept by
 the reader as bits per game); "" where a fix has no field or nothing was read. Built once per batch from
-the batch's columns, touching only the games that have a fix; parquet_file.py encodes it,
-tables.py makes it an Arrow array."""
+the batch's columns, touching only the games that have a fix; parquet/part_file.py encodes it,
+build.py makes it an Arrow array."""
 from __future__ import annotations
 
 import re

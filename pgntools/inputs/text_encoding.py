@@ -1,4 +1,4 @@
-"""UTF-16 input, decoded to UTF-8 as it is read (io.Input wraps its stream in Utf16Decoder).
+"""UTF-16 input, decoded to UTF-8 as it is read (streams.Input wraps its stream in Utf16Decoder).
 
 PGN is 8-bit text, but Windows tools (some ChessBase and Arena exports, PowerShell's `>`) write
 UTF-16. Read as bytes, every other byte is a NUL and no game is found; decoded, the games read

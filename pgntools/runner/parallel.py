@@ -1,4 +1,4 @@
-"""Parallel runs: game-aligned chunks of the inputs (pgntools.chunks), processed by worker
+"""Parallel runs: game-aligned chunks of the inputs (pgntools.runner.chunks), processed by worker
 threads (``--jobs N``) or by the workers of a Dask cluster (``--scheduler``), with outputs
 identical to the in-process run.
 
@@ -9,14 +9,14 @@ sending outputs between processes. Measured on 2 cores (benchmarks/RESULTS.md): 
 20 MB master file 1.35x with --jobs 2 where worker processes gave 1.0x; 1.7x on 1 GB either way.
 export's --jobs counts its workers' writer threads too (pgntools.options.workers_for).
 
-- Workers run the same sinks as the in-process run on their chunk (pgntools.work: SinkSpec
+- Workers run the same sinks as the in-process run on their chunk (pgntools.runner.worker: SinkSpec
   factories) and send back each sink's part (``Sink.finish_chunk``: the bytes written, the part
   files written under temporary names, the counts). The parent hands the parts to its sinks in
   chunk order (``Sink.merge``), so text outputs are byte-identical whatever the number of jobs;
   the sinks rename their files when the whole run has succeeded (a failed or interrupted run
   removes them: ``Sink.abort``, ``Sink.discard``).
 - Chunks are numbered (cut by the scanner in the parent) when an output names games, and
-  unnumbered (cut by a byte search, each seam checked by a worker) otherwise: see pgntools.chunks.
+  unnumbered (cut by a byte search, each seam checked by a worker) otherwise: see pgntools.runner.chunks.
 - At most ``window`` chunks are in flight, so memory stays bounded. An input that fits in one
   chunk is processed in-process, with no worker started.
 """
@@ -29,14 +29,14 @@ import uuid
 from collections import deque
 from typing import List, Sequence
 
-from pgntools.chunks import Chunk, iter_chunks, iter_seam_chunks
-from pgntools.inputs import InputInfo, plain_size
+from pgntools.inputs.sizes import InputInfo, plain_size
 from pgntools.options import ReaderOptions, Workers
+from pgntools.runner.chunks import Chunk, iter_chunks, iter_seam_chunks
+from pgntools.runner.worker import ChunkWork, read_here, run_chunk
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import Sink, SinkSpec
-from pgntools.summary import Summary
-from pgntools.tasks import Pool, Task
-from pgntools.work import ChunkWork, read_here, run_chunk
+from pgntools.sinks.summary import Summary
+from pgntools.threads import Pool, Task
 
 MIN_CHUNK = 1 << 20
 # The 2 x N chunks in flight hold their output bytes: chunks of one fixed size keep peak RSS the
@@ -106,7 +106,7 @@ class LocalThreads:
     started here, inside _SignalsHeld, so they keep SIGINT and SIGTERM blocked and the signals
     reach the main thread."""
 
-    holds = True  # a worker's batches may stay in memory for a later call (pgntools.ordered)
+    holds = True  # a worker's batches may stay in memory for a later call (pgntools.runner.in_order)
 
     def __init__(self, jobs: int):
         self.window = 2 * jobs
@@ -163,7 +163,7 @@ class ParallelFeed:
         run_id = uuid.uuid4().hex[:12] + "-"
         work = ChunkWork(self.command, self.options, list(specs), run_id, self.selection)
         if getattr(self.selection, "ordered", False):  # --dedup, --limit: decided here, in input order
-            from pgntools.ordered import InOrder
+            from pgntools.runner.in_order import InOrder
 
             return InOrder(self, work, sinks, summary, on_input, after_chunk).run()
 
@@ -233,7 +233,7 @@ class ParallelFeed:
     def _executor(self):
         with _SignalsHeld():
             if self.workers.scheduler:
-                from pgntools.dask import ClusterExecutor
+                from pgntools.runner.cluster import ClusterExecutor
 
                 return ClusterExecutor(self.workers.scheduler)
             return LocalThreads(self.workers.jobs)

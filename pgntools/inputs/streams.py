@@ -22,8 +22,8 @@ import sys
 from typing import BinaryIO, Iterator, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
+from pgntools.inputs.text_encoding import SNIFF, Utf16Decoder, utf16_encoding
 from pgntools.storage import is_url, url_filesystem
-from pgntools.text_encoding import SNIFF, Utf16Decoder, utf16_encoding
 
 MAGIC = [
     (b"\x1f\x8b", "gz"),

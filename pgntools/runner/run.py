@@ -3,7 +3,7 @@ name and renamed when complete, progress), in-process or in parallel.
 
 A command describes its sinks as ``SinkSpec``s (an output name and a picklable factory), so the
 same sinks can be built in worker threads (or Dask workers) when the run is parallel (see
-pgntools.parallel). The runner knows sinks only through their protocol (pgntools.sinks.base):
+pgntools.runner.parallel). The runner knows sinks only through their protocol (pgntools.sinks.base):
 what they need from the reader, write, commit, abort, and a parallel run's merge."""
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
-from pgntools.feed import abort_all, commit_all, feed
-from pgntools.io import check_games_found, check_inputs
+from pgntools.inputs.streams import check_games_found, check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
 from pgntools.reader import iter_batches
+from pgntools.runner.feed import abort_all, commit_all, feed
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, active_specs, build_sinks, needs_of
-from pgntools.summary import Summary
+from pgntools.sinks.summary import Summary
 
-ONE_CHUNK = 1 << 20  # pgntools.parallel.MIN_CHUNK: an input this small is one chunk of a parallel run
+ONE_CHUNK = 1 << 20  # pgntools.runner.parallel.MIN_CHUNK: an input this small is one chunk of a parallel run
 
 if TYPE_CHECKING:
-    from pgntools.inputs import InputInfo
+    from pgntools.inputs.sizes import InputInfo
 
 
 class Progress:
@@ -75,7 +75,7 @@ class Run:
     The reader's options are ``options`` (what the command checks: strict, fix_results,
     max_game_size, replay, ...) with what the sinks and the selection need (``Sink.needs``).
     ``workers`` with more than one job or a Dask scheduler runs game-aligned chunks of the inputs
-    in workers (pgntools.parallel); the outputs are the same as in-process.
+    in workers (pgntools.runner.parallel); the outputs are the same as in-process.
 
     Inputs are checked before any output is opened (a missing file or a directory fails first).
     An input whose stream breaks while it is read (corrupt or truncated compressed data) does not
@@ -95,14 +95,14 @@ class Run:
     def inputs(self) -> List[InputInfo]:
         """The inputs' sizes and kinds, found once (when first needed)."""
         if self._inputs is None:
-            from pgntools.inputs import describe  # only for a progress bar or a parallel run
+            from pgntools.inputs.sizes import describe  # only for a progress bar or a parallel run
 
             self._inputs = describe(self.sources)
         return self._inputs
 
     def total_size(self) -> Optional[int]:
         """The inputs' bytes on disk (None: one of them has no known size)."""
-        from pgntools.inputs import total_size
+        from pgntools.inputs.sizes import total_size
 
         return total_size(self.inputs())
 
@@ -145,7 +145,7 @@ class Run:
             needs = needs_of(sinks) + [dict(self.selection.needs)]
             options = self.options.for_sinks(needs)
             if self.workers.parallel and not self._one_chunk(sinks):
-                from pgntools.parallel import ParallelFeed
+                from pgntools.runner.parallel import ParallelFeed
 
                 parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
                                         needs_numbering(needs), self.selection)

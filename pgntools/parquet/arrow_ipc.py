@@ -1,4 +1,4 @@
-"""An Arrow schema (pgntools.sinks.schema's declarations) as the IPC message pyarrow's
+"""An Arrow schema (pgntools.tables.schema's declarations) as the IPC message pyarrow's
 ``Schema.serialize()`` gives, without pyarrow: Parquet footers carry it (key ARROW:schema) so
 that readers restore the exact Arrow types (dictionaries, uint8, int16). Importing pyarrow for
 this took ~30 ms of every export's start-up.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from pgntools.sinks.schema import Column
+from pgntools.tables.schema import Column
 
 # Schema.fbs: the Type union's members, FloatingPoint precisions; Message.fbs: header kinds, version
 INT, FLOATING_POINT, UTF8, BOOL, LIST, STRUCT, MAP = 2, 3, 5, 6, 12, 13, 17

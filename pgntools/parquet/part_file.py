@@ -28,11 +28,11 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import __version__
 from pgntools._core import COLUMN_FORMATS, BatchColumns, BatchFeeder, ColumnEncoder, encode_row_group
-from pgntools._core import thrift_struct  # (sinks/thrift.py's, compiled: the footers)
-from pgntools.sinks.arrow_ipc import ipc_schema
-from pgntools.sinks import schema
-from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
+from pgntools._core import thrift_struct  # (thrift.py's, compiled: the footers)
+from pgntools.parquet.arrow_ipc import ipc_schema
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
+from pgntools.tables import schema
+from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
 
@@ -292,7 +292,7 @@ def _errors_field(name: str) -> Field:
 
 
 def _fixes_field(name: str) -> Field:
-    from pgntools.sinks.fix_rows import KINDS, fix_rows
+    from pgntools.tables.fix_rows import KINDS, fix_rows
 
     leaves = (("kind", BYTE_ARRAY, "string"), ("ply", INT32, None), ("field", BYTE_ARRAY, "string"),
               ("before", BYTE_ARRAY, "string"), ("after", BYTE_ARRAY, "string"))
@@ -326,7 +326,7 @@ def _fixes_field(name: str) -> Field:
         Leaf((*element, "after"), BYTE_ARRAY, nested(4, 1, "plain_string"), strings("afters"))])
 
 
-# ---------------------------------------------------------------- fields from the declaration (schema.py)
+# ---------------------------------------------------------------- fields from the declaration (tables/schema.py)
 
 # A declared value type: its physical type, annotation, the encoders' name of its batch values,
 # and their width in a dictionary or plain page.

@@ -27,11 +27,11 @@ from collections import deque
 from typing import List, Optional, Tuple
 
 from pgntools import _core
-from pgntools.chunks import Chunk, Unreadable, chunk_batches, iter_chunks
 from pgntools.dedup import Candidates, Duplicate
-from pgntools.inputs import plain_size
+from pgntools.inputs.sizes import plain_size
+from pgntools.runner.chunks import Chunk, Unreadable, chunk_batches, iter_chunks
+from pgntools.runner.worker import ChunkWork, _run_chunk, run_chunk
 from pgntools.selection import Selection, take_games
-from pgntools.work import ChunkWork, _run_chunk, run_chunk
 
 
 # ---------------------------------------------------------------- the worker side
@@ -103,7 +103,7 @@ class Decided(Selection):
 # ---------------------------------------------------------------- the parent side
 
 class InOrder:
-    """The body of a parallel run with an ordered selection (pgntools.parallel.ParallelFeed
+    """The body of a parallel run with an ordered selection (pgntools.runner.parallel.ParallelFeed
     hands it over): chunks keyed by the workers, decided here in order, written by the workers,
     merged here in order."""
 

@@ -1,5 +1,5 @@
 """to-fen --format parquet: the positions table (schema.POSITION_COLUMNS: game_id, ply, san, fen)
-as one Parquet file, by the project's own writer (parquet_file.py) from the rows the C core
+as one Parquet file, by the project's own writer (part_file.py) from the rows the C core
 makes of each batch (_core.fen_rows, pgntools/_c/fen_rows.c): one row group a batch, no pyarrow.
 
 In a parallel run each worker encodes and compresses its chunk's row groups (in memory) and
@@ -11,8 +11,8 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import _core
 from pgntools.reader import STATUS_INVALID, GameBatch
-from pgntools.sinks import schema
-from pgntools.sinks.parquet_file import (BYTE_ARRAY, INT32, INT64, ParquetPartFile, RowGroup, _dict, _dict_strings,
+from pgntools.tables import schema
+from pgntools.parquet.part_file import (BYTE_ARRAY, INT32, INT64, ParquetPartFile, RowGroup, _dict, _dict_strings,
                                          _fixed, _plain_strings, _strings, flat)
 
 # The table's fields, in POSITION_COLUMNS' order: game ids and plies repeat (dictionary pages),
@@ -23,27 +23,26 @@ FIELDS = [flat("game_id", INT64, None, _dict(8), _fixed("game_id", "i64")),
           flat("fen", BYTE_ARRAY, "string", _plain_strings, _strings("fen"))]
 
 
-class PositionRows(NamedTuple):
+class FenRows(NamedTuple):
     """One batch's rows, as the encoders take a batch's columns (``raw``)."""
     n_rows: int
     raw: dict
 
 
-def position_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]],
-                  include_invalid: bool) -> PositionRows:
-    """The rows of to-fen's table formats (sinks/positions.py's, made in C)."""
+def fen_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]], include_invalid: bool) -> FenRows:
+    """The rows of to-fen's table formats (pgntools/tables/fen_rows.py's, made in C)."""
     n, game_id, ply, san, fen = _core.fen_rows(batch.raw, batch.ids, batch.first_game, per_ply,
                                                sorted(set(plies)) if plies else None, include_invalid, STATUS_INVALID)
-    return PositionRows(n, {"game_id": game_id, "ply": ply, "san": san, "fen": fen})
+    return FenRows(n, {"game_id": game_id, "ply": ply, "san": san, "fen": fen})
 
 
-class PositionsFile(ParquetPartFile):
+class FenRowsFile(ParquetPartFile):
     """The positions table's file on an opened output: ``add(rows)`` writes a row group."""
 
     def __init__(self, file, compression: str = "zstd"):
         super().__init__(file, "positions", schema.POSITION_COLUMNS, compression, fields=FIELDS)
 
-    def add(self, rows: PositionRows):
+    def add(self, rows: FenRows):
         if not rows.n_rows:
             return
         for leaf, encoder in zip(self.leaves, self.encoders):

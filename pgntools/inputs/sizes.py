@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Optional, Sequence
 
-from pgntools.io import MAGIC
+from pgntools.inputs.streams import MAGIC
 
 
 class InputInfo(NamedTuple):

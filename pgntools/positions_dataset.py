@@ -141,7 +141,7 @@ def positions(paths: Union[Source, Sequence[Source]], *, sample_plies: Optional[
             x = batch.column("white_pawns")  # ... and the other planes; y = batch.column("result")
     """
     from pgntools.reader import iter_batches
-    from pgntools.sinks.tables import position_rows_table
+    from pgntools.tables.build import position_rows_table
 
     spec = PositionRows(sample_plies, min_ply, max_ply, seed, planes, unique).checked()
     selection: Selection = KEEP_ALL

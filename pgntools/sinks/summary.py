@@ -35,7 +35,7 @@ class Summary(Sink):
         self.pgn_bytes = 0  # the PGN text read: decompressed bytes
         self.skipped_bytes = 0  # of text before or between games that is no game (junk, prose): counted in C
         self.seconds = 0.0
-        self.input_errors: List[str] = []  # inputs that broke while read (see pipeline.Run)
+        self.input_errors: List[str] = []  # inputs that broke while read (see pgntools.runner.run.Run)
         self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
         self.openings: Counter = Counter()  # when classifying: named, unnamed, custom_start (pgntools.openings)
         self.started = time.perf_counter()

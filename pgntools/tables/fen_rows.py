@@ -7,9 +7,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pgntools.reader import STATUS_INVALID, GameBatch
-from pgntools.sinks import schema
-from pgntools.sinks.arrays import ints, numeric, scalar, strings, text
-from pgntools.sinks.tables import game_ids, offsets, parents
+from pgntools.tables import schema
+from pgntools.tables.arrays import ints, numeric, scalar, strings, text
+from pgntools.tables.build import game_ids, offsets, parents
 
 
 def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],

@@ -1,17 +1,17 @@
 """The worker side of a parallel run: one chunk of the input through the run's sinks, on a
-worker thread (pgntools.parallel) or a Dask worker (pgntools.dask)."""
+worker thread (pgntools.runner.parallel) or a Dask worker (pgntools.runner.cluster)."""
 from __future__ import annotations
 
 import io
 from typing import List, NamedTuple, Optional
 
-from pgntools.chunks import Chunk, Unreadable, chunk_batches, seam_holds
 from pgntools.errors import InputError
-from pgntools.feed import abort_all, feed
 from pgntools.options import ReaderOptions
+from pgntools.runner.chunks import Chunk, Unreadable, chunk_batches, seam_holds
+from pgntools.runner.feed import abort_all, feed
 from pgntools.selection import KEEP_ALL, Selection
 from pgntools.sinks.base import SinkSpec, build_chunk_sinks
-from pgntools.summary import Summary
+from pgntools.sinks.summary import Summary
 
 
 class ChunkWork(NamedTuple):
@@ -43,7 +43,7 @@ def run_chunk(work: ChunkWork, chunk: Chunk, data: Optional[bytes] = None, selec
 
 
 def _run_chunk(work: ChunkWork, chunk: Chunk, data, batches=None, selection: Optional[Selection] = None) -> dict:
-    """The chunk's batches (``batches``: read before, e.g. by pgntools.ordered.key_chunk; else
+    """The chunk's batches (``batches``: read before, e.g. by pgntools.runner.in_order.key_chunk; else
     read from ``data``) through the sinks, selected by ``selection`` (default: the run's)."""
     summary = Summary(work.command)
     sinks = []

@@ -1,21 +1,21 @@
 """The positions dataset of `export --positions DIR`: DIR/part-NNNNN.parquet, one row per sampled
-position (pgntools.position_rows; the columns: schema.position_row_columns).
+position (pgntools.positions_dataset; the columns: schema.position_row_columns).
 
 The rows come from the C reader in the batches' position_* columns and are encoded as export's
-tables are (parquet_file.py, on the writer thread from --jobs 2 on); parts are written under
+tables are (pgntools.parquet.part_file, on the writer thread from --jobs 2 on); parts are written under
 hidden temporary names and renamed when the run succeeds. A parallel run's workers write their
 chunks' parts and the parent takes them in chunk order (as ParquetDatasetSink does), so the
 files hold the same rows for any --jobs and on a cluster.
 """
 from __future__ import annotations
 
-from pgntools.position_rows import PositionRows, UniqueRows, row_count
+from pgntools.errors import OutputError
+from pgntools.positions_dataset import PositionRows, UniqueRows, row_count
 from pgntools.reader import GameBatch
-from pgntools.sinks import schema
 from pgntools.sinks.base import Sink
 from pgntools.sinks.parquet import MOVE_ROWS_PER_PART, Background, TableParts, prepare_part_dir
 from pgntools.storage import storage_for
-from pgntools.errors import OutputError
+from pgntools.tables import schema
 
 
 class PositionDatasetSink(Sink):

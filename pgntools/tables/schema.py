@@ -1,9 +1,9 @@
 """The tables of `pgntools export` (games, moves) and of `to-fen`'s table formats (positions):
 the one place where their columns are declared. Each column states once its name, Arrow type,
 nullability, where a batch of the C reader holds it (its *source*) and what it means; from this
-come the pyarrow schemas (below), the Arrow schema in the Parquet footers (arrow_ipc.py), the
-Parquet schema and encoders (parquet_file.py), the Arrow tables of the Dask API (tables.py) and
-the README's column tables (``python -m pgntools.sinks.schema --markdown``).
+come the pyarrow schemas (below), the Arrow schema in the Parquet footers (parquet/arrow_ipc.py), the
+Parquet schema and encoders (parquet/part_file.py), the Arrow tables of the Dask API (build.py) and
+the README's column tables (``python -m pgntools.tables.schema --markdown``).
 
 Adding a column: one ``Column`` in its table below, and, when no batch column holds it yet,
 its C fill (pgntools/_c/batch.h's BATCH_COLUMNS and the code that pushes it).
@@ -72,8 +72,8 @@ class Tag(NamedTuple):
 
 
 class Built(NamedTuple):
-    """A column built from several batch columns by its own code in parquet_file.py and
-    tables.py: "game_ids" (per game, or per move from move_start), "source" (the input's name),
+    """A column built from several batch columns by its own code in parquet/part_file.py and
+    build.py: "game_ids" (per game, or per move from move_start), "source" (the input's name),
     "tags" (the tags without a column, a map), "errors" and "fixes" (lists of structs), "nags" (a list)."""
     what: str
 
@@ -83,7 +83,7 @@ class Built(NamedTuple):
 
 class Column(NamedTuple):
     """A column: its name, type, whether it may hold nulls, its batch source (None: built by the
-    table's own code, as positions.py does), what it holds and what a null means."""
+    table's own code, as fen_rows.py does), what it holds and what a null means."""
 
     name: str
     type: object
@@ -233,7 +233,7 @@ MOVE_KEY = Column("key", "uint64", False, Fixed("key", dictionary=False),
                   "the Polyglot key of the position after the move (--with-keys; chess.polyglot.zobrist_hash, "
                   "Polyglot books; games.final_key at the last ply)")
 
-#: `to-fen --format parquet|csv|jsonl` rows (built by positions.py).
+#: `to-fen --format parquet|csv|jsonl` rows (built by fen_rows.py).
 POSITION_COLUMNS = [
     Column("game_id", "int64", False, None, "the game's 0-based index over all inputs (export's game_id)"),
     Column("ply", "int16", False, None, "plies played to reach the position; 0 = the start position"),
@@ -335,7 +335,7 @@ def reader_needs(column: Column) -> dict:
 def not_filled(column: Column) -> str:
     """The error of a column read from a batch whose run did not ask the reader to fill it."""
     return (f"games column {column.name!r}: the reader did not fill it (the run did not ask for "
-            f"{', '.join(reader_needs(column)) or 'it'}: pgntools.sinks.schema.reader_needs)")
+            f"{', '.join(reader_needs(column)) or 'it'}: pgntools.tables.schema.reader_needs)")
 
 
 def reader_needs_of(columns: Sequence[Column]) -> dict:
@@ -448,7 +448,7 @@ def update_readme(text: str) -> str:
 if __name__ == "__main__":
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m pgntools.sinks.schema",
+    parser = argparse.ArgumentParser(prog="python -m pgntools.tables.schema",
                                      description="The declared columns of export's and to-fen's tables.")
     parser.add_argument("--markdown", action="store_true", help="print each table's columns as Markdown")
     parser.add_argument("--update", metavar="README", help="rewrite the column tables in this README")

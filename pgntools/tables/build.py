@@ -10,9 +10,9 @@ import functools
 from typing import Sequence, Tuple
 
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
-from pgntools.sinks import schema
-from pgntools.sinks.arrays import ints, numeric, scalar, strings, text, with_validity
-from pgntools.sinks.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
+from pgntools.tables import schema
+from pgntools.tables.arrays import ints, numeric, scalar, strings, text, with_validity
+from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
 
 ERROR_NAMES = text(ERROR_KINDS)
 NO_STRING = pa.nulls(1, pa.string())
@@ -188,8 +188,8 @@ def errors_column(batch: GameBatch, column: Column) -> pa.Array:
 
 
 def fixes_column(batch: GameBatch, column: Column) -> pa.Array:
-    """Fixes per game as list<struct<kind, ply, field, before, after>> (pgntools.sinks.fix_rows)."""
-    from pgntools.sinks.fix_rows import KINDS, fix_rows
+    """Fixes per game as list<struct<kind, ply, field, before, after>> (pgntools.tables.fix_rows)."""
+    from pgntools.tables.fix_rows import KINDS, fix_rows
 
     rows = fix_rows(batch)
     kinds = pa.array(memoryview(rows.kinds).cast("B"), pa.uint8())

@@ -1,0 +1,78 @@
+"""The Dask cluster executor of a parallel run (``--scheduler tcp://HOST:PORT``): a run's chunks
+on the workers of a cluster, with the interface of pgntools.runner.parallel.LocalThreads. Needs
+the dask extra: ``pip install 'pgntools-chess[dask]'``.
+
+A chunk of a plain file is sent as (path, byte range) and read by the worker itself, so the path
+must be readable at the same place on every worker (a shared filesystem); chunks of compressed
+files and stdin are sent as bytes, and a worker that cannot read the path makes the client send
+the bytes instead.
+"""
+from __future__ import annotations
+
+from pgntools.errors import PgnToolsError
+from pgntools.runner.chunks import Chunk
+from pgntools.runner.worker import ChunkWork, read_here, run_chunk
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise PgnToolsError("Dask is not installed: pip install 'pgntools-chess[dask]' (or '.[dask]' in a "
+                             "checkout of pgntools)") from None
+    return distributed
+
+
+class ClusterExecutor:
+    """Runs the chunks of a run on a Dask cluster; the interface of pgntools.runner.parallel.LocalThreads."""
+
+    def __init__(self, address: str):
+        distributed = _distributed()
+        try:  # the connect timeout is Dask's (distributed.comm.timeouts.connect: the CLI's --connect-timeout)
+            self.client = distributed.Client(address, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise PgnToolsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        threads = sum(self.client.nthreads().values())
+        self.window = 2 * max(threads, 1)
+        self.paths_readable = True
+        self.futures: list = []
+
+    holds = False  # a task's batches do not outlive it (pgntools.runner.in_order reads a chunk again)
+
+    def submit(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
+        """``fn(work, chunk, data, *extra)`` (default run_chunk) on a worker (data None: the worker
+        reads the chunk)."""
+        fn = fn or run_chunk
+        if chunk.data is None and self.paths_readable:
+            future = self.client.submit(fn, work, chunk, None, *extra, pure=False)
+        else:
+            data = chunk.read() if chunk.data is not None else read_here(chunk)
+            scattered = self.client.scatter(data, hash=False)
+            future = self.client.submit(fn, work, chunk.without_data(), scattered, *extra, pure=False)
+        self.futures.append(future)
+        if len(self.futures) > 4 * self.window:
+            self.futures = [f for f in self.futures if not f.done()]
+        return future
+
+    def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
+        self.paths_readable = False
+        return self.submit(work, chunk, fn, extra)
+
+    @staticmethod
+    def result(future) -> dict:
+        return future.result()
+
+    @staticmethod
+    def done(future) -> bool:
+        return future.done()
+
+    def close(self):
+        self.client.close()
+
+    def abort(self):
+        """Cancels what has not finished (a task already running on a worker runs to its end;
+        the Parquet parts it writes have temporary names that the parent removes)."""
+        try:
+            self.client.cancel([f for f in self.futures if not f.done()], force=True)
+        finally:
+            self.client.close()
