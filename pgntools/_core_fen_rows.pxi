@@ -1,5 +1,5 @@
 # to-fen's rows of a batch (included by _core.pyx; pgntools/_c/fen_rows.h): the position table's
-# columns as buffers, for its Parquet writer (pgntools.sinks.fen_parquet) without Arrow.
+# columns as buffers, for its Parquet writer (pgntools.parquet.fen_rows_file) without Arrow.
 
 cdef FenStrings _fen_strings(column, size_t count, str name) except *:
     """A batch string column's buffers, checked to hold ``count`` strings."""

@@ -1,5 +1,5 @@
 # The Parquet column encoder of pgntools._core (included by _core.pyx): one leaf column of a row
-# group, fed with batch columns (pgntools/_c/parquet_encode.h; the file: pgntools.sinks.parquet_file).
+# group, fed with batch columns (pgntools/_c/parquet_encode.h; the file: pgntools.parquet.part_file).
 
 _PQ_KINDS = {"dict_fixed": PQ_DICT_FIXED, "dict_string": PQ_DICT_STRING, "plain_fixed": PQ_PLAIN_FIXED,
              "plain_string": PQ_PLAIN_STRING, "plain_bool": PQ_PLAIN_BOOL}
@@ -24,7 +24,7 @@ cdef size_t _count(const unsigned char[:] view, size_t width, const unsigned cha
 cdef class ColumnEncoder:
     """One Parquet leaf column of the row group being built, fed with batch columns and read out
     as uncompressed page bodies (pgntools/_c/parquet_encode.h; the file is
-    pgntools.sinks.parquet_file). Strings come as (int32 offsets, data) pairs, as batches hold them.
+    pgntools.parquet.part_file). Strings come as (int32 offsets, data) pairs, as batches hold them.
 
     kind: dict_fixed | dict_string | plain_fixed | plain_string | plain_bool. `names`: the fixed
     dictionary of a dict_string column fed with codes."""
@@ -197,7 +197,7 @@ cdef int _put_page(ByteVec *out, bint dictionary, const char *body, size_t n, ui
 
 
 def encode_row_group(list encoders, compress):
-    """The pages of a row group in one call (pgntools.sinks.parquet_file): for each encoder (a
+    """The pages of a row group in one call (pgntools.parquet.part_file): for each encoder (a
     ColumnEncoder, in leaf order) its dictionary page (dictionary kinds) and its data page, each
     after its header; compressed by ``compress`` (None: stored as they are). Returns (the pages
     as bytes, per encoder (dictionary page offset or None, data page offset, uncompressed and
@@ -334,7 +334,7 @@ cdef bint _run_feed(const _Feed *f, const Batch *b, int64_t first_game) noexcept
 cdef class BatchFeeder:
     """The leaves of a part file that come straight from batch columns, fed from a batch's own C
     buffers (a BatchColumns: no column copied) in one call, without the GIL. ``feeds``: per
-    encoder, (kind, column, options) as pgntools.sinks.parquet_file declares them."""
+    encoder, (kind, column, options) as pgntools.parquet.part_file declares them."""
 
     cdef _Feed *feeds
     cdef Py_ssize_t n
@@ -446,7 +446,7 @@ cdef void _thrift_fields(bytearray out, fields) except *:
 
 
 def thrift_struct(fields) -> bytes:
-    """pgntools.sinks.thrift.thrift_struct compiled (the same bytes; the footers' ~1,000 column
+    """pgntools.parquet.thrift.thrift_struct compiled (the same bytes; the footers' ~1,000 column
     chunk entries a part file are encoded with it)."""
     out = bytearray()
     _thrift_fields(out, fields)

@@ -1,5 +1,5 @@
 # The positions dataset (included by _core.pyx): --unique-positions' key set and the batch row
-# filters it needs, each one C loop a column (pgntools.position_rows).
+# filters it needs, each one C loop a column (pgntools.positions_dataset).
 
 cdef class PositionKeys:
     """The Polyglot keys of the positions dataset's rows kept so far (--unique-positions), in the

@@ -43,7 +43,7 @@ DERIVED_BITS = {"has_clock": DERIVED_HAS_CLOCK, "has_eval": DERIVED_HAS_EVAL,  #
                 "reached_position": DERIVED_REACHED_POSITION, "reached_material": DERIVED_REACHED_MATERIAL}
 
 
-# bits of the position_has column (the positions dataset: pgntools.position_rows)
+# bits of the position_has column (the positions dataset: pgntools.positions_dataset)
 POSITION_HAS_BITS = {"result": PH_RESULT, "white_elo": PH_WHITE_ELO, "black_elo": PH_BLACK_ELO, "clock": PH_CLOCK,
                      "eval_cp": PH_EVAL_CP, "eval_mate": PH_EVAL_MATE, "ep_file": PH_EP_FILE, "eco": PH_ECO}
 
@@ -267,7 +267,7 @@ cdef class BatchReader:
         if options.materials:
             self._set_materials(options.materials)
             opt.materials = &self.materials
-        if options.position_rows:  # (sample_plies, min_ply, max_ply, seed, planes): pgntools.position_rows
+        if options.position_rows:  # (sample_plies, min_ply, max_ply, seed, planes): pgntools.positions_dataset
             sample_plies, min_ply, max_ply, seed, planes = options.position_rows
             if sample_plies < 0 or min_ply < 0 or (max_ply is not None and max_ply < min_ply):
                 raise ValueError(f"position_rows: bad sampling {options.position_rows!r}")

@@ -1,7 +1,7 @@
 /* Parquet column encoding for `pgntools export`: one encoder per leaf column collects a row
  * group's values batch by batch (straight from the reader's batch buffers) and then gives the
  * bodies of its dictionary page and its one data page (format v1), uncompressed. The file layout
- * (the footer) is written in Python (pgntools/sinks/parquet_file.py); the pages with their headers
+ * (the footer) is written in Python (pgntools/parquet/part_file.py); the pages with their headers
  * come from _core.encode_row_group, one call a row group, compressed by a Python codec (zstandard).
  *
  * Why not pyarrow's writer: building Arrow tables of the batches and encoding them took 0.6 s of
