@@ -132,20 +132,23 @@ cdef extern from "openings.h":
     uint64_t openings_key(const Position *p)
     void openings_row(const COpeningTable *t, int row, const char **eco, size_t *eco_len, const char **name,
                       size_t *name_len)
-cdef extern from "position_rows.h":
+cdef extern from "positions_dataset.h":
     ctypedef struct PositionRowOptions:
         int sample_plies
         int min_ply, max_ply
         uint64_t seed
         bint planes
     int PH_RESULT, PH_WHITE_ELO, PH_BLACK_ELO, PH_CLOCK, PH_EVAL_CP, PH_EVAL_MATE, PH_EP_FILE, PH_ECO
-    uint64_t position_rows_mix(uint64_t game_id, uint64_t seed)
+    uint64_t positions_dataset_mix(uint64_t game_id, uint64_t seed)
 
 
-cdef extern from "derived.h":
-    int SPEED_COUNT, DERIVED_HAS_CLOCK, DERIVED_HAS_EVAL, DERIVED_REACHED_POSITION, DERIVED_REACHED_MATERIAL
+cdef extern from "speed.h":
+    int SPEED_COUNT
     const char *speed_name(int code)
     int speed_of_time_control(const char *s, size_t n)
+
+cdef extern from "mainline_facts.h":
+    int DERIVED_HAS_CLOCK, DERIVED_HAS_EVAL, DERIVED_REACHED_POSITION, DERIVED_REACHED_MATERIAL
     ctypedef struct PositionTargets:
         size_t n
         const uint64_t *keys

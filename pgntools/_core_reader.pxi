@@ -49,8 +49,8 @@ POSITION_HAS_BITS = {"result": PH_RESULT, "white_elo": PH_WHITE_ELO, "black_elo"
 
 
 def sample_mix(game_id: int, seed: int) -> int:
-    """The number the positions dataset's sample of game `game_id` starts from (position_rows.c)."""
-    return position_rows_mix(game_id & 0xFFFFFFFFFFFFFFFF, seed & 0xFFFFFFFFFFFFFFFF)
+    """The number the positions dataset's sample of game `game_id` starts from (positions_dataset.c)."""
+    return positions_dataset_mix(game_id & 0xFFFFFFFFFFFFFFFF, seed & 0xFFFFFFFFFFFFFFFF)
 
 
 def speed_of(time_control: str) -> str:

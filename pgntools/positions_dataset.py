@@ -2,7 +2,7 @@
 from, with the move, the game's result from the side to move's view, ratings, speed, clock,
 evaluation and opening (and with ``planes`` the bitboards), for analysis and model training.
 
-The rows are made in C at each game's end (pgntools/_c/position_rows.c), sampled there by the
+The rows are made in C at each game's end (pgntools/_c/positions_dataset.c), sampled there by the
 seed and the game's id alone, so any --jobs and a Dask cluster give the same rows. Python sees
 a batch at a time: ``--unique-positions`` keeps the first row of each Polyglot key in input order
 (the C key set of --dedup), and ``positions()`` hands the rows out as Arrow record batches.

@@ -198,7 +198,7 @@ def test_sample_plies_and_ply_bounds(tmp_path):
 
 
 def _reproduced_sample(game_id: int, seed: int, eligible: int, want: int) -> List[int]:
-    """The sample position_rows.c draws (selection sampling over SplitMix64), in Python."""
+    """The sample positions_dataset.c draws (selection sampling over SplitMix64), in Python."""
     mask = (1 << 64) - 1
 
     def splitmix(z):

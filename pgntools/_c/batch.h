@@ -75,7 +75,7 @@
     X(G_OPENING, uint8_t, "B", "opening_state")      /* OPENING_* bits (0: not classified) */     \
     X(G_OPENING_PLY, int16_t, "h", "opening_ply")    /* the ply of the named position */          \
     X(G_FINAL_KEY, uint64_t, "Q", "final_key")       /* the final position's Polyglot key */       \
-    /* one row per game: fields derived while it is read (derived.h) */                           \
+    /* one row per game: fields derived while it is read (mainline_facts.h) */                           \
     X(G_SPEED, uint8_t, "B", "speed")                /* SPEED_* of the TimeControl tag (0: null) */ \
     X(G_DERIVED, uint8_t, "B", "derived")            /* DERIVED_* bits: clocks, evals, reached */ \
     X(G_CAPTURES, uint8_t, "B", "captures")          /* mainline captures (en passant too) */     \
@@ -85,7 +85,7 @@
     X(G_MAX_REPETITIONS, uint16_t, "H", "max_repetitions") /* most occurrences of one position */ \
     /* one row per mainline ply, when asked (keys_every_ply): the position after the move */     \
     X(M_KEY, uint64_t, "Q", "key")                   /* its Polyglot key (pos_key) */            \
-    /* the positions dataset (position_rows.h): per game its first row (always), then one row a */ \
+    /* the positions dataset (positions_dataset.h): per game its first row (always), then one row a */ \
     /* position, when asked; the planes only with planes */                                       \
     X(G_POSITION_START, int32_t, "i", "position_start")                                           \
     X(P_PLY, int16_t, "h", "position_ply")           /* plies played to reach the position */     \
@@ -142,7 +142,7 @@
     X(S_FIX_TO, "fix_to")        /* per fix: what was made of it */ \
     X(S_OPENING_ECO, "opening_eco")   /* per game: the table's ECO code ("" when none) */ \
     X(S_OPENING_NAME, "opening_name") /* per game: the table's name ("" when none) */ \
-    X(S_P_FEN, "position_fen")        /* per dataset position (position_rows.h) */    \
+    X(S_P_FEN, "position_fen")        /* per dataset position (positions_dataset.h) */    \
     X(S_P_UCI, "position_uci")        /* the move played from it */                   \
     X(S_P_SAN, "position_san")                                                        \
     X(S_P_ECO, "position_eco")        /* the game's opening_eco ("" when none) */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "position_rows.h"
+#include "positions_dataset.h"
 
 #define MIN_CAP 4096
 

@@ -27,7 +27,7 @@ typedef struct {
 
 void book_table_free(BookTable *t);
 
-/* Adds the positions dataset's rows of one batch (position_rows.h): n_games per-game row starts,
+/* Adds the positions dataset's rows of one batch (positions_dataset.h): n_games per-game row starts,
  * then per row its ply, key, has bits, result (the mover's score), UCI and SAN (Arrow offsets
  * and bytes). Only rows of games whose first row is the standard start (ply 0) and whose result
  * is known count. Returns 0, or -1 when memory ran out. */

@@ -321,7 +321,7 @@ static void finish_game(GameReader *r, Game *g)
         for (int i = 0; i < TAG_COLUMN_COUNT; i++)
             COL_PUSH(b, G_TAG_SLOTS, int32_t, g->tag_slot[i]);
     push_keys(r, g, final);
-    position_rows_finish(r, g, status, eco, eco_len);
+    positions_dataset_finish(r, g, status, eco, eco_len);
     b->n_games++;
     r->games++;
 }

@@ -92,7 +92,7 @@ struct GameState {
     bool fen_repaired; /* the start FEN was repaired: -o writes GameReader.repaired_fen */
     size_t cut_at, marker_at; /* where the dropped move text starts; the termination marker */
     bool claim_fifty, claim_threefold;
-    Derived derived; /* the derived fields (derived.h) */
+    Derived derived; /* the derived fields (mainline_facts.h) */
     uint8_t speed;   /* SPEED_* of the TimeControl tag */
     int result_tag, result_marker, result;
     uint8_t fixes;
@@ -134,7 +134,7 @@ size_t game_text_prefix(const char *s, size_t n, size_t max, bool latin1);
 /* The notes counted so far, a row each kind, at the game's end. */
 void game_push_notes(GameReader *r, Game *g);
 
-/* position_rows.c: the game's rows of the positions dataset, at its end (G_POSITION_START always) */
-void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len);
+/* positions_dataset.c: the game's rows of the positions dataset, at its end (G_POSITION_START always) */
+void positions_dataset_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len);
 
 #endif

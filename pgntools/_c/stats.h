@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "game.h"
-#include "derived.h"
+#include "mainline_facts.h"
+#include "speed.h"
 
 /* The tags whose presence is counted (the report's "tags present"), in this order. */
 enum { SF_EVENT, SF_SITE, SF_DATE, SF_WHITE, SF_BLACK, SF_RESULT, SF_WHITE_ELO, SF_BLACK_ELO, SF_ECO, SF_OPENING,

@@ -29,7 +29,7 @@ enum {
     TF_ILIKE,    /* the same, ignoring case as Arrow's RE2 does (the pattern is ASCII: k and s also match
                   * U+212A and U+017F, their only other case forms) */
     TF_IS_NULL, TF_NOT_NULL,
-    TF_SPEED,    /* the game's speed code c (SPEED_*, derived.h; 0 null): true when bit c of true_mask is
+    TF_SPEED,    /* the game's speed code c (SPEED_*, speed.h; 0 null): true when bit c of true_mask is
                   * set, null when bit c of null_mask, else false; `tag` unused */
     TF_CONST,    /* the truth set `truth` */
     TF_UNKNOWN,  /* not decided here: any truth value */

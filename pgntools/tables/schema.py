@@ -242,7 +242,7 @@ POSITION_COLUMNS = [
 ]
 
 #: `export --positions DIR` and pgntools.positions() rows: one a sampled mainline position a move
-#: was played from (pgntools/_c/position_rows.c fills them; README: The positions dataset).
+#: was played from (pgntools/_c/positions_dataset.c fills them; README: The positions dataset).
 _PH = POSITION_HAS_BITS
 
 

@@ -1,6 +1,6 @@
 """--where-position FEN and --material SIGNATURE (issue 18): the positions and material balances
 a game must reach at some ply of its mainline (the start position included), checked here
-before any input is read and decided by the compiled reader during the replay (_c/derived.h).
+before any input is read and decided by the compiled reader during the replay (_c/mainline_facts.h).
 
 A position is compared by its key, then on the board: placement, side to move, castling rights
 and the en-passant square when an en-passant capture is possible (as the repetition rule and

@@ -1,22 +1,12 @@
-/* Per-game fields derived while a game is read (issue 18): the speed of its TimeControl tag,
- * the counters of its mainline (captures, checks, underpromotions, the highest halfmove clock,
- * the most repetitions of one position, clocks and evals seen) and whether it reached one of
- * the positions (--where-position) or material balances (--material) asked for. The counters
- * are updated once a mainline ply, from what the replay computed anyway, when a run reads them. */
-#ifndef PGNT_DERIVED_H
-#define PGNT_DERIVED_H
+/* What a game's mainline did, found as it is replayed (issue 18): its counters (captures, checks,
+ * underpromotions, the highest half-move clock, the most repetitions of one position, clocks and
+ * evals seen) and whether it reached one of the positions (--where-position) or material balances
+ * (--material) asked for. The counters are updated once a mainline ply (a recorder of the replay),
+ * from what the replay computed anyway, when a run reads them. */
+#ifndef PGNT_MAINLINE_FACTS_H
+#define PGNT_MAINLINE_FACTS_H
 
 #include "position.h"
-
-/* The speed codes of the G_SPEED column (0: null, no or an unreadable TimeControl). */
-enum { SPEED_NONE = 0, SPEED_ULTRABULLET, SPEED_BULLET, SPEED_BLITZ, SPEED_RAPID, SPEED_CLASSICAL,
-       SPEED_CORRESPONDENCE, SPEED_COUNT };
-
-/* Lichess's rule on a TimeControl value: estimated seconds = base + 40 x increment (of the first
- * period: "40/7200:3600" is 7200, "*180" 180, "300" 300); < 30 ultrabullet, < 180 bullet, < 480
- * blitz, < 1500 rapid, else classical; "-" is correspondence; anything else SPEED_NONE. */
-int speed_of_time_control(const char *s, size_t n);
-const char *speed_name(int code); /* "" for SPEED_NONE */
 
 /* G_DERIVED bits. */
 enum { DERIVED_HAS_CLOCK = 1, DERIVED_HAS_EVAL = 2, DERIVED_REACHED_POSITION = 4, DERIVED_REACHED_MATERIAL = 8 };

@@ -1,10 +1,10 @@
-/* The positions dataset's rows (position_rows.h): made at a game's end from the copies of its
+/* The positions dataset's rows (positions_dataset.h): made at a game's end from the copies of its
  * mainline positions the replay kept (GameReader.ply_positions) and the game's move rows. */
 #include <string.h>
 
 #include "fen.h"
 #include "game_reader.h"
-#include "position_rows.h"
+#include "positions_dataset.h"
 #include "san.h"
 
 enum { TAG_WHITE_ELO = 7, TAG_BLACK_ELO = 8 }; /* their places in tags.c's TAG_COLUMN_NAMES */
@@ -16,7 +16,7 @@ static uint64_t splitmix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-uint64_t position_rows_mix(uint64_t game_id, uint64_t seed)
+uint64_t positions_dataset_mix(uint64_t game_id, uint64_t seed)
 {
     return splitmix(game_id + (seed + 1) * 0x9E3779B97F4A7C15ULL);
 }
@@ -125,7 +125,7 @@ static void push_row(GameReader *r, Game *g, const GameRows *gr, int ply)
     push_string_row(b, S_P_SAN, S_SAN, move);
 }
 
-void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len)
+void positions_dataset_finish(GameReader *r, Game *g, int status, const char *eco, size_t eco_len)
 {
     Batch *b = &r->batch;
     COL_PUSH(b, G_POSITION_START, int32_t, COL_LEN(b, P_PLY));
@@ -151,7 +151,7 @@ void position_rows_finish(GameReader *r, Game *g, int status, const char *eco, s
     int want = o->sample_plies && o->sample_plies < eligible ? o->sample_plies : eligible;
     /* selection sampling (Knuth's algorithm S): each ply in turn, taken with the chance of the
      * rows still wanted among the plies left: `want` plies, in order, equally likely each */
-    uint64_t state = position_rows_mix((uint64_t)r->games, o->seed);
+    uint64_t state = positions_dataset_mix((uint64_t)r->games, o->seed);
     for (int i = 0, taken = 0; i < eligible && taken < want; i++) {
         if (want < eligible) {
             state += 0x9E3779B97F4A7C15ULL;

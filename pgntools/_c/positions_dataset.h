@@ -4,8 +4,8 @@
  * game's result from the side to move's view, ratings, speed, the mover's clock, the position's
  * evaluation, the opening and, when asked, its bitboards. A row is made at the game's end, when
  * all of that is known: the replay keeps a copy of each mainline position until then. */
-#ifndef PGNT_POSITION_ROWS_H
-#define PGNT_POSITION_ROWS_H
+#ifndef PGNT_POSITIONS_DATASET_H
+#define PGNT_POSITIONS_DATASET_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,6 +30,6 @@ enum {
 };
 
 /* The random number a sample of game `game_id` starts from (SplitMix64, as --sample mixes ids). */
-uint64_t position_rows_mix(uint64_t game_id, uint64_t seed);
+uint64_t positions_dataset_mix(uint64_t game_id, uint64_t seed);
 
 #endif
