@@ -12,29 +12,10 @@ from typing import Dict, List, Set
 
 import pytest
 
+from graph_cycles import cycles
+
 C_DIR = Path(__file__).resolve().parents[1] / "pgntools" / "_c"
 INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
-
-
-def cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
-    """Each cycle of the graph as a path that comes back to its first node."""
-    found, state, stack = [], {}, []
-
-    def visit(node: str):
-        state[node] = "open"
-        stack.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == "open":
-                found.append(stack[stack.index(nxt):] + [nxt])
-            elif nxt not in state:
-                visit(nxt)
-        stack.pop()
-        state[node] = "done"
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node)
-    return found
 
 
 def include_graph() -> Dict[str, Set[str]]:
