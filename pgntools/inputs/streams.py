@@ -22,6 +22,7 @@ import sys
 from typing import BinaryIO, Iterator, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
+from pgntools.inputs.arrow_games import check_table, is_table_path
 from pgntools.inputs.sources import open_object, source_kind
 from pgntools.inputs.text_encoding import SNIFF, Utf16Decoder, utf16_encoding
 from pgntools.storage import is_url, url_filesystem
@@ -225,7 +226,14 @@ class Input:
         self.head = b""
         self.zip_counter = None  # a zip member: the archive's counter, and its count when the member opened
         self.zip_read: Optional[int] = None
-        if kind != "path":  # bytes, a file object, chunks, an Arrow table: pgntools.inputs.sources
+        table = kind == "arrow" or (isinstance(source, (str, os.PathLike)) and source != "-"
+                                    and is_table_path(os.fspath(source)))
+        if table:  # Parquet or Arrow rows in the Lichess layout, read as one game a line (arrow_games)
+            from pgntools.inputs.arrow_games import TableGames
+
+            self.name = os.fspath(source) if kind == "path" else f"<{type(source).__name__}>"
+            raw, self.size = TableGames(self.name if kind == "path" else source, self.name), None
+        elif kind != "path":  # bytes, a file object, chunks: pgntools.inputs.sources
             raw, self.name, self.size = open_object(source, kind)
             if kind in ("file", "chunks"):  # (the caller's object giving no bytes: an error of the input's)
                 self.stream_errors = STREAM_ERRORS + (InputError,)
@@ -260,7 +268,7 @@ class Input:
         buffered = io.BufferedReader(self.counter, buffer_size=1 << 16)
         self.buffered = buffered
         self.compression = None  # (until detected: a read error while detecting is reported as plain)
-        self.compression = self._detect(buffered)
+        self.compression = "table" if table else self._detect(buffered)  # (a table's PGN: never split by bytes)
         self.stream = StreamReader(self._decompressor(buffered), self)
         self.encoding = None  # "utf-16-le" or "utf-16-be": the stream is its UTF-8 decoding
         if self.compression != "zip":
@@ -502,6 +510,9 @@ def check_inputs(sources) -> None:
         if source == "-" or not isinstance(source, (str, os.PathLike)):
             continue
         source = os.fspath(source)
+        if is_table_path(source):  # (its schema read: a table without a movetext column is refused now)
+            check_table(source)
+            continue
         if is_url(source):
             fs, path = url_filesystem(source, InputError)
             if not fs.exists(path):
