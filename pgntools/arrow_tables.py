@@ -154,7 +154,7 @@ def to_arrow(source, table: str = "games", columns: Optional[Sequence[str]] = No
     from pgntools.tables.schema import arrow_schema
 
     schema = arrow_schema(spec.columns)
-    return pa.RecordBatchReader.from_batches(schema, _record_batches(sources, options, selection, spec))
+    return pa.RecordBatchReader.from_batches(schema, _record_batches(sources, options, selection, spec, schema))
 
 
 def _check_options(options: ReaderOptions) -> None:
@@ -169,16 +169,25 @@ def _check_options(options: ReaderOptions) -> None:
         raise ValueError(f"en_passant must be 'legal' or 'fen', not {options.en_passant!r}")
 
 
-def _record_batches(sources: List, options: ReaderOptions, selection: Selection,
-                    spec: TableSpec) -> Iterator["pa.RecordBatch"]:
+def _record_batches(sources: List, options: ReaderOptions, selection: Selection, spec: TableSpec,
+                    schema: "pa.Schema") -> Iterator["pa.RecordBatch"]:
+    """The tables' record batches; one empty batch when there is no row at all (readers that
+    make a table of the batches alone, as polars.from_arrow does, need one to know the schema)."""
+    import pyarrow as pa
+
     from pgntools.reader import iter_batches
 
+    empty = True
     for batch in iter_batches(sources, options=options):
         batch = selection.select(batch)
         if batch.n_games:
-            yield from spec.rows(batch).to_batches()
+            for rows in spec.rows(batch).to_batches():
+                empty = False
+                yield rows
         if getattr(selection, "done", False):  # --limit reached: read no further
             break
+    if empty:
+        yield pa.RecordBatch.from_arrays([pa.array([], field.type) for field in schema], schema=schema)
 
 
 def positions(source, *, sample_plies: Optional[int] = None, min_ply: int = 0,

@@ -181,6 +181,15 @@ def test_duckdb_polars_and_pandas_read_the_readers():
     assert frame["white_elo"].isna().tolist() == [False, False, True]
 
 
+def test_a_reader_without_rows_still_has_its_schema_in_polars_and_duckdb():
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    frame = pl.from_arrow(pgntools.to_arrow(GAMES, "moves", where="white = 'nobody'", columns=["game_id", "san"]))
+    assert frame.shape == (0, 2) and frame.columns == ["game_id", "san"]
+    empty = pgntools.to_arrow(b"", columns=["white"])
+    assert duckdb.sql("select count(*) from empty").fetchall() == [(0,)]
+
+
 def pd_arrow_dtype(arrow_type):
     pd = pytest.importorskip("pandas")
     return pd.ArrowDtype(arrow_type)
