@@ -179,3 +179,12 @@ def test_a_table_without_movetext_is_exit_2_naming_its_columns(tmp_path):
     assert not list(tmp_path.glob("out*"))
     with pytest.raises(pgntools.errors.InputError, match="its columns: White, pgn"):
         pgntools.to_arrow(pa.table({"White": ["a"], "pgn": ["1. e4 *"]})).read_all()
+
+
+def test_a_parquet_url():
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    with fs.open("/issue35/train-00000-of-00001.parquet", "wb") as f:
+        pq.write_table(lichess_table(), f)
+    got = pgntools.to_arrow("memory:///issue35/train-00000-of-00001.parquet", columns=["white", "status"]).read_all()
+    assert got.column("white").to_pylist() == ["Ann", "Cid", "Eve", "Gus", "Ian"]

@@ -298,3 +298,24 @@ def test_a_chunk_that_is_not_bytes_is_named():
 def test_a_missing_path_fails_when_the_reader_is_made(tmp_path):
     with pytest.raises(InputError, match="no such file"):
         pgntools.to_arrow(tmp_path / "missing.pgn")
+
+
+def test_urls_and_a_response_that_cannot_seek():
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    with fs.open("/issue35/games.pgn.gz", "wb") as f:
+        f.write(gzip.compress(GAMES))
+    url = "memory:///issue35/games.pgn.gz"
+    assert pgntools.to_arrow(url, columns=["white"]).read_all().column("white").to_pylist() == ["Ann", "Cid", "Eve"]
+
+    class Response(io.RawIOBase):  # as an HTTP body: read only, no seek, no name
+        def __init__(self):
+            self.body = io.BytesIO(GAMES)
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            return self.body.readinto(b)
+
+    assert [g.headers["White"] for g in pgntools.read_games(Response())] == ["Ann", "Cid", "Eve"]
