@@ -188,3 +188,14 @@ def test_a_parquet_url():
         pq.write_table(lichess_table(), f)
     got = pgntools.to_arrow("memory:///issue35/train-00000-of-00001.parquet", columns=["white", "status"]).read_all()
     assert got.column("white").to_pylist() == ["Ann", "Cid", "Eve", "Gus", "Ian"]
+
+
+def test_line_breaks_and_semicolon_comments_in_movetext():
+    table = pa.table({"White": ["a", "b", "c"], "movetext": [
+        "1. e4 ; a comment to the end of the line\ne5 2. Nf3 *",
+        "1. d4 { a brace comment; with a semicolon } d5 *",
+        "1. c4 {x}\n\n; last } word\n*"]})
+    games = list(pgntools.read_games(table))
+    assert [g.san for g in games] == [["e4", "e5", "Nf3"], ["d4", "d5"], ["c4"]]
+    assert [g.line for g in games] == [1, 2, 3] and all(g.status == "valid" for g in games)
+    assert games[1].moves[0].comment.strip() == "a brace comment; with a semicolon"

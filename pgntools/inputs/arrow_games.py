@@ -1,11 +1,13 @@
 """Games stored as table rows (the Lichess layout on Hugging Face, ``Lichess/standard-chess-games``):
-tags as columns, the game's moves in a ``movetext`` column. A Parquet file or dataset directory,
-a pyarrow Table, RecordBatch or RecordBatchReader is read as PGN: each row becomes one line,
+tags as columns, the game's moves in a ``movetext`` column. A Parquet file, dataset directory or
+URL, an Arrow (Feather v2) file, a pyarrow Table, RecordBatch or RecordBatchReader is read as
+PGN: each row becomes one line,
 
     [Event "Rated Blitz game"] [White "a"] ... [UTCDate "2024.01.01"] 1. e4 { [%clk 0:03:00] } e5 ... 1-0
 
-made with Arrow compute a record batch at a time (no Python per row), which the C reader reads as
-any PGN. So a row's game is at line row + 1 of its input: reports name the row by that line.
+made with Arrow compute a record batch at a time (no Python per row but for a movetext holding a
+';' comment, made a brace comment), which the C reader reads as any PGN. So a row's game is at
+line row + 1 of its input; --report adds the row (sinks/report.py).
 
 Column names match tags in any case and with or without underscores (``white_elo``, ``WhiteElo``);
 other columns become tags under their own names; a null value writes no tag. Dates are written
@@ -89,9 +91,32 @@ def movetext_line(column):
     if pa.types.is_dictionary(column.type):
         column = column.dictionary_decode()
     text = column.cast(pa.string())
-    text = pc.replace_substring_regex(text, r";([^\r\n}]*)", r"{\1}")
+    semicolons = pc.fill_null(pc.match_substring(text, ";"), False)
+    if pc.any(semicolons).as_py():  # (rare: those rows alone, in Python, as a ';' may be inside a comment)
+        text = pc.replace_with_mask(text, semicolons,
+                                    pa.array([_braced(t) for t in text.filter(semicolons).to_pylist()], pa.string()))
     text = pc.replace_substring_regex(text, r"[\r\n]+", " ")
     return pc.fill_null(text, "null")
+
+
+def _braced(movetext: str) -> str:
+    """A movetext's ';' comments (outside braces, to the end of the line) as brace comments."""
+    out, depth, i = [], 0, 0
+    while i < len(movetext):
+        c = movetext[i]
+        if c == ";" and not depth:
+            end = len(movetext)
+            for stop in "\r\n":
+                found = movetext.find(stop, i)
+                end = found if found != -1 and found < end else end
+            out.append("{" + movetext[i + 1:end].replace("}", ")") + "}")
+            i = end
+            continue
+        depth += c == "{"
+        depth -= c == "}" and depth > 0
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def pgn_lines(batch, movetext: int, tags: List[Tuple[str, int]]) -> bytes:
