@@ -84,7 +84,8 @@ def main() -> None:
                                           ok=(0,)))
             sizes = {k: sum(p.stat().st_size for p in Path(tmp, f"{k}{r}").rglob("*") if p.is_file()) / 1e6
                      for k in ("own", "pa")}
-    print(f"input: {Path(args.input).name}, {size:,.0f} MB; median of {args.rounds} round(s), whole processes, --jobs 1")
+    print(f"input: {Path(args.input).name}, {size:,.0f} MB; median of {args.rounds} round(s), "
+          "whole processes, --jobs 1")
     print("| writer | CPU s | wall s | MB/s (wall) | peak RSS MB | output MB |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, key in (("own", "own"), ("pyarrow", "pa")):
