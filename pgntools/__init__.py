@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # (for type checkers; at run time each is imported on first use, below)
     from pgntools._core import Board
-    from pgntools.positions_dataset import positions
+    from pgntools.arrow_tables import positions, to_arrow
     from pgntools.reader import iter_batches, read_games
     from pgntools.records import Finding, Game, GameError, Move
 
@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # (for type checkers; at run time each is imported on first u
 _LAZY = {"Board": "pgntools._core", "iter_batches": "pgntools.reader", "read_games": "pgntools.reader",
          "Game": "pgntools.records", "Move": "pgntools.records", "Finding": "pgntools.records",
          "GameError": "pgntools.records",
-         "positions": "pgntools.positions_dataset"}  # the positions dataset as Arrow batches (imports pyarrow)
+         "positions": "pgntools.arrow_tables",  # the positions dataset as Arrow batches (imports pyarrow)
+         "to_arrow": "pgntools.arrow_tables"}  # any table as a pyarrow RecordBatchReader
 
 
 def __getattr__(name: str):
@@ -63,4 +64,5 @@ __all__ = [
     "iter_batches",
     "positions",
     "read_games",
+    "to_arrow",
 ]

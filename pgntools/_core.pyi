@@ -72,6 +72,11 @@ class BatchColumns(Mapping[str, object]):
     def __iter__(self) -> Iterator[str]: ...
     def __len__(self) -> int: ...
     def write_text(self, name: str, file: Any) -> None: ...  # a string column's text, from the reader's buffer
+    def view(self, name: str) -> object: ...  # a column without a copy: StoreView buffers over the batch's memory
+
+class StoreView:
+    """A read-only buffer over a batch's own memory (BatchColumns.view); keeps the batch alive."""
+    def __len__(self) -> int: ...
 
 class BatchReader(Iterator[Union[dict, BatchColumns]]):
     """``options`` (pgntools.options.ReaderOptions, its defaults when None), or its fields by keyword."""

@@ -12,7 +12,7 @@ from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.memoryview cimport PyMemoryView_FromMemory
-from cpython.buffer cimport PyBUF_READ
+from cpython.buffer cimport PyBUF_READ, PyBuffer_FillInfo
 
 from pgntools.errors import InvalidFenError, move_error
 

@@ -65,8 +65,10 @@ cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its 
 
 
 cdef class _BatchStore:
-    """The C buffers of one batch."""
+    """The C buffers of one batch. Once a column is viewed without a copy (BatchColumns.view),
+    the store is ``exported``: it is freed with its last view, never reused for another batch."""
     cdef Batch b
+    cdef bint exported
 
     def __cinit__(self):
         if not batch_init(&self.b):
@@ -74,6 +76,32 @@ cdef class _BatchStore:
 
     def __dealloc__(self):
         batch_free(&self.b)
+
+
+cdef class StoreView:
+    """A read-only buffer over some bytes of a batch's store (no copy), keeping the store alive:
+    what pyarrow's ``py_buffer`` wraps, so an Arrow array owns the batch's memory until released."""
+    cdef _BatchStore store
+    cdef const char *data
+    cdef Py_ssize_t nbytes
+
+    def __getbuffer__(self, Py_buffer *buffer, int flags):
+        PyBuffer_FillInfo(buffer, self, <void *>self.data, self.nbytes, 1, flags)
+
+    def __releasebuffer__(self, Py_buffer *buffer):
+        pass
+
+    def __len__(self):
+        return self.nbytes
+
+
+cdef object _store_view(_BatchStore store, const void *data, size_t nbytes):
+    if not nbytes:
+        return b""
+    cdef StoreView view = StoreView.__new__(StoreView)
+    view.store, view.data, view.nbytes = store, <const char *>data, <Py_ssize_t>nbytes
+    store.exported = True
+    return view
 
 
 cdef object _batch_column(Batch *b, str name):
@@ -120,6 +148,24 @@ cdef class BatchColumns:
     def get(self, name, default=None):
         return self[name] if name in self else default
 
+    def view(self, str name):
+        """Column ``name`` as __getitem__ gives it, but without a copy: buffers over the batch's
+        own memory (a StoreView; strings an (offsets, data) pair of them), which then lives as
+        long as any view of it. tag_slots (reordered) and a column already copied: as copied."""
+        cdef size_t nbytes, count
+        cdef const void *data
+        cdef const int32_t *offsets
+        cdef int i
+        if name in self.read or name == "tag_slots":
+            return self[name]
+        if name in _COLUMN_IDS:
+            data = batch_col_data(&self.store.b, _COLUMN_IDS[name], &nbytes)
+            return _store_view(self.store, data, nbytes)
+        i = _STRING_IDS[name]  # KeyError for a name that is no column
+        offsets = batch_str_offsets(&self.store.b, i, &count)
+        data = batch_str_data(&self.store.b, i, &nbytes)
+        return (_store_view(self.store, offsets, count * sizeof(int32_t)), _store_view(self.store, data, nbytes))
+
     def write_text(self, str name, file):
         """Writes the text of string column ``name`` (all its strings, e.g. every game's PGN) to
         ``file`` straight from the reader's buffer, not copied into bytes first: ``file.write``
@@ -164,7 +210,8 @@ cdef class BatchColumns:
         return dict(self.items()) == other
 
     def __dealloc__(self):
-        if self.store is not None and self.spares is not None and len(self.spares) < MAX_SPARE_BATCHES:
+        if (self.store is not None and not self.store.exported and self.spares is not None
+                and len(self.spares) < MAX_SPARE_BATCHES):
             batch_clear(&self.store.b)
             self.spares.append(self.store)
 

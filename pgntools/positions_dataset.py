@@ -5,7 +5,8 @@ evaluation and opening (and with ``planes`` the bitboards), for analysis and mod
 The rows are made in C at each game's end (pgntools/_c/positions_dataset.c), sampled there by the
 seed and the game's id alone, so any --jobs and a Dask cluster give the same rows. Python sees
 a batch at a time: ``--unique-positions`` keeps the first row of each Polyglot key in input order
-(the C key set of --dedup), and ``positions()`` hands the rows out as Arrow record batches.
+(the C key set of --dedup), and ``pgntools.positions()`` (pgntools.arrow_tables) hands the rows
+out as Arrow record batches.
 
 Which positions, in order: those of valid or fixed games (an invalid game's moves stop at its
 error and its result is not to be trusted) within ``min_ply``..``max_ply``, at most
@@ -14,15 +15,13 @@ row of each key.
 """
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Mapping
-from typing import Iterator, NamedTuple, Optional, Sequence, Union
+from typing import NamedTuple, Optional
 
 from pgntools import _core
-from pgntools.options import MAX_GAME_SIZE, ReaderOptions
 from pgntools.reader import GameBatch
-from pgntools.selection import KEEP_ALL, CHILD_TABLES, Selection
+from pgntools.selection import CHILD_TABLES
 
 ROW_START = "position_start"
 NUMERIC, STRINGS = CHILD_TABLES[ROW_START]
@@ -123,40 +122,3 @@ class UniqueRows:
     @property
     def nbytes(self) -> int:
         return self.keys.nbytes
-
-
-Source = Union[str, "os.PathLike[str]"]
-
-
-def positions(paths: Union[Source, Sequence[Source]], *, sample_plies: Optional[int] = None, min_ply: int = 0,
-              max_ply: Optional[int] = None, seed: int = 0, unique: bool = False, planes: bool = False,
-              where: Optional[str] = None, strict: bool = False, fix_results: bool = True,
-              en_passant: str = "legal", max_game_size: int = MAX_GAME_SIZE) -> Iterator["pa.RecordBatch"]:  # noqa: F821
-    """The rows of the positions dataset (``export --positions``'s, the same columns and values)
-    as pyarrow RecordBatches, one per batch of games read: for training loops that read without
-    writing files. ``where`` is --where's condition over the games table (README: Selecting
-    games). A ValueError names a setting that cannot hold, a WhereError a bad condition.
-
-        for batch in pgntools.positions("games.pgn.zst", sample_plies=8, seed=1, planes=True):
-            x = batch.column("white_pawns")  # ... and the other planes; y = batch.column("result")
-    """
-    from pgntools.reader import iter_batches
-    from pgntools.tables.build import position_rows_table
-
-    spec = PositionRows(sample_plies, min_ply, max_ply, seed, planes, unique).checked()
-    selection: Selection = KEEP_ALL
-    if where:
-        from pgntools.where import Choose
-
-        selection = Choose(where)
-    options = ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size).for_sinks(
-        [spec.needs(en_passant), dict(selection.needs)])
-    unique_rows = UniqueRows() if unique else None
-    for batch in iter_batches(paths, options=options):
-        batch = selection.select(batch)
-        if unique_rows is not None:
-            batch = unique_rows.keep(batch)
-        if row_count(batch):
-            yield from position_rows_table(batch, planes).to_batches()
-        if getattr(selection, "done", False):
-            break

@@ -59,7 +59,9 @@ SYNTAX_DETAILS = {
     6: "nested braces in a comment",
 }
 
-Source = Union[str, "os.PathLike[str]"]
+# A path, os.PathLike or URL; PGN bytes; a binary or text file object; an iterable of byte chunks;
+# an Arrow table or Parquet file in the Lichess layout (pgntools.inputs.sources says which is which).
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, object]
 
 
 class GameBatch:
@@ -96,6 +98,13 @@ class GameBatch:
 
     def string_buffers(self, name: str) -> Tuple[bytes, bytes]:
         return self.raw[name]
+
+    def buffer(self, name: str):
+        """Column ``name`` as ``raw[name]`` holds it (bytes; strings an (offsets, data) pair), but
+        from a detached batch (ReaderOptions.detach) without a copy: buffers over the batch's own
+        memory, which lives as long as they do (what Arrow arrays are built over: tables.arrays)."""
+        view = getattr(self.raw, "view", None)
+        return view(name) if view is not None else self.raw[name]
 
     def write_text(self, name: str, output) -> None:
         """Writes the text of string column ``name`` (all its strings, one after the other) to
@@ -427,6 +436,8 @@ class MoveTable:
 def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_error=None,
                  options: Optional[ReaderOptions] = None, **fields) -> Iterator[GameBatch]:
     """Batches of games from one or more inputs, read in order; game ids run across inputs.
+    ``sources``: one source or a list of them (pgntools.inputs.sources: paths, URLs, PGN bytes, file
+    objects, iterables of byte chunks, Arrow tables in the Lichess layout).
 
     ``on_input(Input)`` is called as each input opens (for progress). Raises InputError for an
     input that cannot be opened, and for one whose stream breaks (corrupt or truncated
@@ -434,12 +445,16 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
     stream's InputError goes to ``on_error(error)`` instead, and the next inputs are read.
     The reader's options: ``options`` (pgntools.options.ReaderOptions), with ``fields`` replaced.
     """
-    if isinstance(sources, (str, bytes)) or not isinstance(sources, Iterable):
-        sources = [sources]
+    from pgntools.inputs.sources import as_source_list
+
+    sources = as_source_list(sources)  # (one source, or a list of them: a TypeError now for another kind)
     unknown = set(fields) - set(ReaderOptions._fields)
     if unknown:
         raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
-    options = (options or ReaderOptions())._replace(**fields)
+    return _batches(sources, on_input, on_error, (options or ReaderOptions())._replace(**fields))
+
+
+def _batches(sources: list, on_input, on_error, options: ReaderOptions) -> Iterator[GameBatch]:
     next_game = 0
     for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
         with inp:
@@ -461,11 +476,11 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
 def read_games(source: Union[Source, Sequence[Source]], *, moves: bool = True, comments: bool = True,
                final_fen: bool = True, **options) -> Iterator[Game]:
     """Game records (tags, moves with clocks/evals/NAGs, errors, notes, result checks) from
-    paths, '-' (stdin) or compressed files, in input order. Per-game problems are in
+    paths, '-' (stdin), compressed files, PGN bytes, file objects or chunks, in input order. Per-game problems are in
     ``game.errors``; only unreadable input raises (InputError), a broken stream after the games
-    that ended before the break."""
-    for batch in iter_batches(source, moves=moves, comments=comments, final_fen=final_fen, **options):
-        yield from batch.games()
+    that ended before the break. ``source``: any of iter_batches' (a TypeError at once for another kind)."""
+    batches = iter_batches(source, moves=moves, comments=comments, final_fen=final_fen, **options)
+    return (game for batch in batches for game in batch.games())
 
 
 def __getattr__(name: str):

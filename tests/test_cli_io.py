@@ -327,7 +327,8 @@ NOT_PGN = {  # name -> (bytes, what the message says it looks like)
     "zeros.pgn": (lambda tmp, sample: bytes(5000), "binary data"),
     "picture.png": (lambda tmp, sample: b"\x89PNG\r\n\x1a\n" + bytes(200), "a PNG image"),
     "photo.jpg": (lambda tmp, sample: b"\xff\xd8\xff\xe0\x00\x10JFIF" + bytes(200), "a JPEG image"),
-    "positions.parquet": (parquet_file, "a Parquet file"),
+    # (a table is read as games from its movetext column: one without is named by its columns)
+    "positions.parquet": (parquet_file, "a table without a movetext column (its columns: game_id, ply"),
     "table.csv": (lambda tmp, sample: b"game,ply,fen\n0,1,8/8/8/8/8/8/8/K6k w - - 0 1\n1,2,x\n", "CSV text"),
     "prose.txt": (lambda tmp, sample: "Dear player,\nno games here.\n".encode() * 50, "text with no PGN game in it"),
     "records.json": (lambda tmp, sample: b'[{"game": 1}]\n', "JSON text"),
@@ -347,7 +348,8 @@ def test_an_input_that_is_not_pgn_says_what_it_looks_like(tmp_path, sample, name
         done = pgntools(*command, path, "--jobs", jobs) if command[0] != "scan" else pgntools("scan", path)
         assert done.returncode == 2, (command, done.stderr)
         message = error_lines(done)
-        assert len(message) == 1 and message[0].startswith(f"pgntools: error: {path}: {what}, not PGN"), message
+        suffix = "" if name.endswith(".parquet") else ", not PGN"
+        assert len(message) == 1 and message[0].startswith(f"pgntools: error: {path}: {what}{suffix}"), message
     assert not [p for p in out.rglob("*") if p.is_file()]  # nothing written (the dataset directories only)
 
 

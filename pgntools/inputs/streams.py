@@ -22,6 +22,8 @@ import sys
 from typing import BinaryIO, Iterator, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
+from pgntools.inputs.arrow_games import check_table, is_table_path
+from pgntools.inputs.sources import open_object, source_kind
 from pgntools.inputs.text_encoding import SNIFF, Utf16Decoder, utf16_encoding
 from pgntools.storage import is_url, url_filesystem
 
@@ -219,16 +221,28 @@ class Input:
 
     def __init__(self, source):
         self.source = source
-        self.name = "<stdin>" if source in ("-", None) else source.name if isinstance(source, ZipMember) \
-            else os.fspath(source)
+        kind = "path" if source is None or isinstance(source, ZipMember) else source_kind(source)
         self._owned = []
         self.head = b""
         self.zip_counter = None  # a zip member: the archive's counter, and its count when the member opened
         self.zip_read: Optional[int] = None
-        if source in ("-", None):
+        table = kind == "arrow" or (isinstance(source, (str, os.PathLike)) and source != "-"
+                                    and is_table_path(os.fspath(source)))
+        if table:  # Parquet or Arrow rows in the Lichess layout, read as one game a line (arrow_games)
+            from pgntools.inputs.arrow_games import TableGames
+
+            self.name = os.fspath(source) if kind == "path" else f"<{type(source).__name__}>"
+            raw, self.size = TableGames(self.name if kind == "path" else source, self.name), None
+        elif kind != "path":  # bytes, a file object, chunks: pgntools.inputs.sources
+            raw, self.name, self.size = open_object(source, kind)
+            if kind in ("file", "chunks"):  # (the caller's object giving no bytes: an error of the input's)
+                self.stream_errors = STREAM_ERRORS + (InputError,)
+        elif source in ("-", None):
+            self.name = "<stdin>"
             raw = sys.stdin.buffer
             self.size = None
         elif isinstance(source, ZipMember):
+            self.name = source.name
             raw = source.archive.open(source.info)
             self._owned.append(raw)
             self.size = source.info.compress_size
@@ -236,9 +250,11 @@ class Input:
             self.stream_errors = STREAM_ERRORS + compression_errors() + (source.archive.BadZipFile,)
             self.zip_counter, self.zip_base = source.archive.counter, source.archive.counter.count
         elif is_url(source):
+            self.name = source
             raw, self.size = _open_url(source)
             self._owned.append(raw)
         else:
+            self.name = os.fspath(source)
             try:
                 raw = open(source, "rb")
             except IsADirectoryError:
@@ -252,7 +268,7 @@ class Input:
         buffered = io.BufferedReader(self.counter, buffer_size=1 << 16)
         self.buffered = buffered
         self.compression = None  # (until detected: a read error while detecting is reported as plain)
-        self.compression = self._detect(buffered)
+        self.compression = "table" if table else self._detect(buffered)  # (a table's PGN: never split by bytes)
         self.stream = StreamReader(self._decompressor(buffered), self)
         self.encoding = None  # "utf-16-le" or "utf-16-be": the stream is its UTF-8 decoding
         if self.compression != "zip":
@@ -488,9 +504,14 @@ def _open_url(url: str):
 
 
 def check_inputs(sources) -> None:
-    """Fails early, before any work, on inputs that cannot be read."""
+    """Fails early, before any work, on inputs that cannot be read (paths and URLs: the other
+    kinds of pgntools.inputs.sources are checked as they are opened)."""
     for source in sources:
-        if source == "-":
+        if source == "-" or not isinstance(source, (str, os.PathLike)):
+            continue
+        source = os.fspath(source)
+        if is_table_path(source):  # (its schema read: a table without a movetext column is refused now)
+            check_table(source)
             continue
         if is_url(source):
             fs, path = url_filesystem(source, InputError)

@@ -1,6 +1,7 @@
 """`--report`: JSON Lines, one object per game that is not clean (invalid, fixed, or with notes)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pgntools.sinks.base import Sink
@@ -11,12 +12,21 @@ if TYPE_CHECKING:  # (not at run time: --help reads REPORT_LEVELS before any rea
 
 def report_record(game) -> dict:
     """A report line: errors, fixes and notes (pgntools.records.Finding) in the report's JSON shapes."""
-    return {
-        "game": game.index, "file": game.source, "offset": game.offset, "line": game.line, "status": game.status,
-        "errors": [e.report_dict() for e in game.errors],
-        "fixes": [f.report_dict() for f in game.fixes],
-        "notes": [n.report_dict() for n in game.notes],
-    }
+    record = {"game": game.index, "file": game.source, "offset": game.offset, "line": game.line}
+    if is_table_input(game.source):  # (a table's game is its row, read as one line: inputs/arrow_games)
+        record["row"] = game.line - 1
+    return {**record, "status": game.status,
+            "errors": [e.report_dict() for e in game.errors],
+            "fixes": [f.report_dict() for f in game.fixes],
+            "notes": [n.report_dict() for n in game.notes]}
+
+
+@lru_cache(maxsize=256)
+def is_table_input(source: str) -> bool:
+    """Whether the input named ``source`` is a table (Parquet, Arrow) read one row a game."""
+    from pgntools.inputs.arrow_games import TABLE_NAMES, is_table_path
+
+    return source in TABLE_NAMES or (not source.startswith("<") and is_table_path(source))
 
 
 # --report-level: the least status a game needs to be reported (0 also takes valid games with notes)

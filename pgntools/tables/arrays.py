@@ -21,15 +21,16 @@ _FORMATS = {pa.int8(): "b", pa.uint8(): "B", pa.int16(): "h", pa.uint16(): "H", 
 
 
 def numeric(batch: GameBatch, name: str, type_: pa.DataType) -> pa.Array:
-    """A numeric column of the batch, zero-copy."""
-    data = batch.raw[name]
+    """A numeric column of the batch, zero-copy (over the reader's own buffers when the batch
+    was handed over: GameBatch.buffer)."""
+    data = batch.buffer(name)
     return pa.Array.from_buffers(type_, len(data) // type_.byte_width, [None, pa.py_buffer(data)])
 
 
 def strings(batch: GameBatch, name: str) -> pa.Array:
     """A string column of the batch (Arrow layout already), zero-copy."""
-    offsets, data = batch.string_buffers(name)
-    return pa.StringArray.from_buffers(len(offsets) // 4 - 1, pa.py_buffer(offsets), pa.py_buffer(data))
+    offsets, data = batch.buffer(name)
+    return pa.StringArray.from_buffers(max(len(offsets) // 4 - 1, 0), pa.py_buffer(offsets), pa.py_buffer(data))
 
 
 def ints(values: Sequence[int], type_: pa.DataType) -> pa.Array:

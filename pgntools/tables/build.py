@@ -106,9 +106,9 @@ class _Columns:
         if self.table == "games":
             return game_ids(pa.arange(0, self.batch.n_games), self.batch)
         if self.table == "position_rows":
-            n_rows = len(self.batch.raw["position_ply"]) // 2
+            n_rows = len(self.batch.buffer("position_ply")) // 2
             return game_ids(parents(offsets(self.batch, "position_start", n_rows), n_rows), self.batch)
-        n_moves = len(self.batch.raw["from_square"])
+        n_moves = len(self.batch.buffer("from_square"))
         return game_ids(parents(offsets(self.batch, "move_start", n_moves), n_moves), self.batch)
 
     def built_source(self, column: Column) -> pa.Array:

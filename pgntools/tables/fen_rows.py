@@ -12,6 +12,12 @@ from pgntools.tables.arrays import ints, numeric, scalar, strings, text
 from pgntools.tables.build import game_ids, offsets, parents
 
 
+def needs(per_ply: bool) -> dict:
+    """What the reader records for these rows (as Sink.needs): the moves (the san column), and
+    the FEN after every ply or the final one."""
+    return {"moves": True, "fen_every_ply": per_ply, "final_fen": not per_ply}
+
+
 def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[int]],
                     include_invalid: bool) -> pa.Table:
     """Rows (game_id, ply, san, fen) in input order: the final position of each game, or the start
@@ -40,7 +46,7 @@ def positions_table(batch: GameBatch, every_ply: bool, plies: Optional[Sequence[
                                      schema=schema.POSITIONS)
         return table.filter(keep_game)
 
-    n_moves = len(batch.raw["from_square"])
+    n_moves = len(batch.buffer("from_square"))
     move_offsets = offsets(batch, "move_start", n_moves)
     move_game = parents(move_offsets, n_moves)
     start = pa.Table.from_arrays([games, pa.repeat(scalar(0, pa.int16()), n), empty, strings(batch, "start_fen")],

@@ -346,6 +346,31 @@ def reader_needs_of(columns: Sequence[Column]) -> dict:
     return needs
 
 
+#: Columns of `games` the scanner fills without replaying a move (a games table of only these is
+#: read at scanner speed: ``table_needs``'s replay False).
+SCAN_ONLY = frozenset({"game_id", "source", "offset", "tags"}) | {c.name for c in GAME_COLUMNS if c.tag}
+#: The per-move columns each reader option records (the others come with ``moves``).
+MOVE_OPTIONS = {"comment": "comments", "fen": "fen_every_ply", "key": "keys_every_ply"}
+
+
+def table_needs(table: str, columns: Sequence[Column]) -> dict:
+    """What the reader records to fill these columns of `games` or `moves` (as Sink.needs): off
+    what no column reads (the move rows of a games table, tag values of a moves table, the
+    replay itself of a games table of tags only)."""
+    needs = reader_needs_of(columns)
+    if table == "moves":
+        needs["moves"] = True
+        needs.update({MOVE_OPTIONS[c.name]: True for c in columns if c.name in MOVE_OPTIONS})
+        return needs
+    if any(c.tag or c.name in ("tags", "errors") for c in columns):  # (an error's message may quote a tag)
+        needs["tag_values"] = True
+    if any(c.tag for c in columns):
+        needs["tag_columns"] = True
+    if all(c.name in SCAN_ONLY for c in columns):
+        needs["replay"] = False
+    return needs
+
+
 def select(columns: Sequence[Column], wanted: Optional[Sequence[str]], keys: Sequence[str]) -> List[Column]:
     """The columns named in ``wanted`` (all when it is empty) and the ``keys``, in table order."""
     if not wanted:
