@@ -84,35 +84,35 @@ class Settings:
 
             compile_where(self.where)  # a WhereError names the token now, not on an executor
 
+    def spec(self):
+        """The table's columns, what the reader records for them and a batch's rows: as to_arrow's."""
+        from pgntools.arrow_tables import table_spec
+
+        return table_spec(self.table, with_fen=self.with_fen, with_comments=self.with_comments,
+                          with_keys=self.with_keys)
+
     def arrow_schema(self):
         """The table's Arrow schema as Spark receives it (pgntools.tables.schema's columns)."""
-        from pgntools.tables import schema
+        from pgntools.tables.schema import arrow_schema
 
-        if self.table == "games":
-            declared = schema.GAMES
-        else:
-            declared = schema.moves_schema(self.with_comments, self.with_fen, self.with_keys)
-        return _spark_arrow_schema(declared)
+        return _spark_arrow_schema(arrow_schema(self.spec().columns))
 
-    def reader_options(self, needs: Sequence[dict]):
+    def selection(self, pushed: Sequence[str]):
+        """The --where of the ``where`` option and of the filters Spark pushed, or KEEP_ALL."""
+        from pgntools.selection import KEEP_ALL
+        from pgntools.where import Choose
+
+        parts = ([self.where] if self.where else []) + list(pushed)
+        return Choose(" and ".join(f"({p})" for p in parts)) if parts else KEEP_ALL
+
+    def reader_options(self, spec, selection):
         from pgntools.options import ReaderOptions
-        from pgntools.tables import schema
 
+        needs = dict(spec.needs)
+        if getattr(selection, "where", None) is not None and not selection.where.tag_only:
+            needs.pop("replay", None)  # (the selection reads what the replay fills)
         base = ReaderOptions(strict=self.strict, fix_results=self.fix_results)
-        if self.table == "games":
-            table_needs = dict(schema.reader_needs_of(schema.GAME_COLUMNS), moves=True, final_fen=True,
-                               tag_columns=True, tag_values=True, openings=True)
-        else:
-            table_needs = dict(moves=True, comments=self.with_comments, fen_every_ply=self.with_fen,
-                               keys_every_ply=self.with_keys)
-        return base.for_sinks([table_needs, *needs])
-
-    def build(self, batch):
-        from pgntools.tables.build import games_table, moves_table
-
-        if self.table == "games":
-            return games_table(batch)
-        return moves_table(batch, self.with_comments, self.with_fen, self.with_keys)
+        return base.for_sinks([needs, dict(selection.needs), {"detach": True}])
 
 
 def _spark_type(type_):
@@ -313,25 +313,18 @@ class PgnReader(DataSourceReader):
             else:
                 self.pushed.append(text)
 
-    def where_text(self) -> Optional[str]:
-        parts = ([f"({self.settings.where})"] if self.settings.where else []) + [f"({t})" for t in self.pushed]
-        return " and ".join(parts) or None
-
     def partitions(self) -> List[InputPartition]:
         return plan(self.paths, self.settings.partition_bytes)
 
     def read(self, partition: InputPartition):
-        from pgntools.where import Choose
-
         settings = self.settings
-        where = self.where_text()
-        selection = Choose(where=where) if where else None
-        options = settings.reader_options([selection.needs] if selection else [])
+        spec = settings.spec()
+        selection = settings.selection(self.pushed)
+        options = settings.reader_options(spec, selection)
         target = settings.arrow_schema()
         number = partition.value[0]
         for batch in _batches(partition.value, options):
-            view = selection.select(batch) if selection else batch
-            if not view.n_games:
-                continue
-            table = _with_stable_ids(settings.build(view), view, number)
-            yield from table.cast(target).to_batches()
+            view = selection.select(batch)
+            if view.n_games:
+                table = _with_stable_ids(spec.rows(view), view, number)
+                yield from table.cast(target).to_batches()

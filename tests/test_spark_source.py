@@ -77,12 +77,10 @@ def inputs(tmp_path_factory):
 
 
 def local_rows(path, table: str) -> int:
-    """The rows of ``table`` pgntools' in-process reader makes of the whole file (one partition)."""
-    from pgntools.reader import iter_batches
-    from pgntools.spark import Settings
+    """The rows of ``table`` pgntools.to_arrow makes of the whole file in process."""
+    import pgntools
 
-    settings = Settings({"table": table})
-    return sum(settings.build(batch).num_rows for batch in iter_batches(str(path), options=settings.reader_options([])))
+    return pgntools.to_arrow(str(path), table=table).read_all().num_rows
 
 
 def read(spark, path, **options):
