@@ -230,6 +230,7 @@ cdef extern from "game.h":
     int gr_fill(GameReader *r) nogil
     int64_t gr_games_read(const GameReader *r)
     int64_t gr_skipped_bytes(const GameReader *r)
+    int64_t gr_pgn_games(const GameReader *r)
     int64_t gr_last_offset(const GameReader *r)
     int64_t gr_take_filtered(GameReader *r)
     int64_t gr_batch_filtered(const GameReader *r)

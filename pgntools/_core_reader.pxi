@@ -59,8 +59,10 @@ def speed_of(time_control: str) -> str:
     return SPEEDS[speed_of_time_control(text, len(text))]
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
 # (the batch's counts first: BATCH_COUNTS of them, then its columns)
-cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", "filtered", "last_offset", *_COLUMN_IDS, *_STRING_IDS]
-BATCH_COUNTS = tuple(_BATCH_KEYS[2:5])  # numbers of the batch, not columns: skipped bytes, games filtered, last offset
+cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", "filtered", "last_offset", "pgn_games",
+                         *_COLUMN_IDS, *_STRING_IDS]
+# numbers of the batch, not columns: skipped bytes, games filtered, last offset, games that show PGN (gr_pgn_games)
+BATCH_COUNTS = tuple(_BATCH_KEYS[2:6])
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
@@ -193,6 +195,7 @@ cdef class BatchReader:
     cdef bint detach
     cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
     cdef int64_t skipped_seen # skipped bytes handed out with the batches so far
+    cdef int64_t pgn_seen     # games that show PGN handed out with the batches so far
     cdef TagFilter tag_filter # options.tag_filter in C (pgntools.where.prefilter makes it)
     cdef TagClause *clauses
     cdef list filter_texts    # the clauses' bytes, kept alive while the reader reads
@@ -477,7 +480,15 @@ cdef class BatchReader:
         dropped are counted (``filtered``), and numbered between the others (``game_number``)."""
         cdef int64_t filtered = gr_take_filtered(self.reader)
         return {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games - filtered,
-                "skipped_bytes": self._skipped(), "filtered": filtered, "last_offset": gr_last_offset(self.reader)}
+                "skipped_bytes": self._skipped(), "filtered": filtered, "last_offset": gr_last_offset(self.reader),
+                "pgn_games": self._pgn_games()}
+
+    cdef int64_t _pgn_games(self):
+        """The games that show the input is PGN (gr_pgn_games) since the last batch."""
+        cdef int64_t total = gr_pgn_games(self.reader)
+        cdef int64_t new = total - self.pgn_seen
+        self.pgn_seen = total
+        return new
 
     cdef int64_t _skipped(self):
         """The bytes of non-game text skipped since the last batch."""
@@ -489,7 +500,7 @@ cdef class BatchReader:
     cdef dict _copy_batch(self):
         cdef Batch *b = gr_batch(self.reader)
         out = self._counts(b.n_games)
-        for name in _BATCH_KEYS[5:]:
+        for name in _BATCH_KEYS[6:]:
             out[name] = _batch_column(b, name)
         batch_clear(b)
         return out

@@ -351,6 +351,31 @@ def test_an_input_that_is_not_pgn_says_what_it_looks_like(tmp_path, sample, name
     assert not [p for p in out.rglob("*") if p.is_file()]  # nothing written (the dataset directories only)
 
 
+def test_random_bytes_and_markdown_that_parse_as_games_are_not_pgn(tmp_path):
+    # (issue 37 A2) large random files held a "game" of junk, Markdown quoting a tag line read as 7
+    # invalid games: no game with a tag section read cleanly or a legal move is no PGN: exit 2, nothing written
+    import random
+    inputs = {f"random{seed}.bin": random.Random(seed).randbytes(100_000) for seed in range(6)}
+    inputs["notes.md"] = (b"# Notes\n\nA game starts with tags such as `[Event \"x\"]`:\n\n"
+                          b"    [Event \"Casual\"\n    1. the header {see below}\n\n* item 1. one\n* item 2. two\n") * 20
+    for name, data in inputs.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        out = tmp_path / "out.pgn"
+        done = pgntools("validate", path, "-o", out, "--jobs", 1)
+        assert done.returncode == 2, (name, done.stderr)
+        message = error_lines(done)
+        assert len(message) == 1 and ", not PGN (" in message[0], message
+        assert not out.exists()
+
+
+def test_games_with_only_illegal_moves_are_still_pgn(tmp_path):
+    path = tmp_path / "bad.pgn"
+    path.write_bytes(b'[Event "a"]\n\n1. e5 *\n\n[Event "b"]\n\n1. Ke3 *\n')
+    done = pgntools("validate", path)
+    assert done.returncode == 1 and b"2 invalid" in done.stderr
+
+
 def test_a_compressed_or_zipped_input_that_is_not_pgn(tmp_path):
     packed = tmp_path / "table.csv.gz"
     packed.write_bytes(gzip.compress(b"a,b,c\n1,2,3\n4,5,6\n"))

@@ -71,6 +71,7 @@ Scanner *gr_scanner(GameReader *r) { return &r->sc; }
 Batch *gr_batch(GameReader *r) { return &r->batch; }
 int64_t gr_games_read(const GameReader *r) { return r->games; }
 int64_t gr_skipped_bytes(const GameReader *r) { return r->skipped_bytes; }
+int64_t gr_pgn_games(const GameReader *r) { return r->pgn_games; }
 int64_t gr_last_offset(const GameReader *r) { return r->last_offset; }
 int64_t gr_batch_filtered(const GameReader *r) { return r->batch_filtered; }
 
@@ -577,6 +578,7 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
     if (!g->latin1 && !valid_utf8((const unsigned char *)r->sc.buf + g->start, g->end - g->start))
         return give_back(r, g, start_state, GAME_RETRY_LATIN1); /* (the filter decides again on its tags) */
     if (g->filtered) { /* its tags fail the tag filter: counted, its number taken, nothing recorded */
+        r->pgn_games++;
         batch_rollback(&r->batch, g->mark);
         r->last_offset = r->sc.base + (int64_t)g->start;
         r->batch_filtered++;
@@ -584,6 +586,8 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
         return GAME_DONE;
     }
     finish_game(r, g);
+    if (g->ply > 0 || (g->has_tags && !g->unreadable)) /* (Markdown quoting a tag line is no PGN) */
+        r->pgn_games++;
     return GAME_DONE;
 }
 

@@ -128,6 +128,10 @@ int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
 /* Bytes of text between games (or before the first) that held no game: skipped so far. */
 int64_t gr_skipped_bytes(const GameReader *r);
+/* Games read so far that show the input is PGN: a legal mainline move, or tags and no syntax
+ * error or unreadable move (or dropped by the tag filter, not replayed); an input with games but
+ * none of these is not PGN. */
+int64_t gr_pgn_games(const GameReader *r);
 /* The stream offset of the last game read (recorded, or dropped by the tag filter); -1: none. */
 int64_t gr_last_offset(const GameReader *r);
 /* The games the tag filter dropped since the last gr_take_filtered (read with the batch being

@@ -154,7 +154,8 @@ class Run:
                 batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
                                        options=options)
                 summary.read, _ = feed(batches, [*sinks, summary], self.selection, after_batch)
-            check_games_found(opened_inputs, summary.games_by_source)  # an input that is not PGN: exit 2, no output
+            # an input that is not PGN: exit 2, no output
+            check_games_found(opened_inputs, summary.games_by_source, summary.pgn_games_by_source)
             summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)
             commit_all([*sinks, summary])
