@@ -12,7 +12,7 @@ from typing import Iterator, List, Optional, Tuple
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-CORPORA_DIR = REPO_ROOT.parent / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR  # noqa: E402 ($PGNTOOLS_CORPORA, else ../shared/corpora)
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

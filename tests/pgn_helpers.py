@@ -15,7 +15,7 @@ import pytest
 
 import pgntools
 
-CORPORA_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR  # noqa: E402 ($PGNTOOLS_CORPORA, else ../shared/corpora)
 CORPORA_REASON = f"shared corpora not found at {CORPORA_DIR} (they live beside the repo, not in it)"
 CHESS_REASON = "python-chess (pip install chess==1.11.2) is the test oracle and is not importable"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-CORPORA = REPO.parent / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR as CORPORA  # noqa: E402
 
 A = '[Event "A"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n'
 A_UCI = '[Event "A again"]\n[Result "*"]\n\n1. e2e4 {a comment} e7e5 $1 2. Ng1f3 (2. Nc3) 2... Nc6 *\n\n'

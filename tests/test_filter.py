@@ -19,7 +19,9 @@ if "filter" not in cli.commands:  # the command lands with the selection stage (
     pytest.skip("pgntools filter is not in this tree yet", allow_module_level=True)
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+from corpora_dir import CORPORA_DIR  # noqa: E402
+
+CORPUS = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
 
 GAMES = [
     '[Event "A"]\n[White "Anna"]\n[WhiteElo "2500"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0',

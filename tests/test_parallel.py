@@ -33,7 +33,7 @@ from pgntools.sinks.report import ReportSink
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
-CORPORA = REPO.parent / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR as CORPORA  # noqa: E402
 CORPORA_REASON = f"shared corpora not found at {CORPORA} (they live beside the repo, not in it)"
 
 pq = pytest.importorskip("pyarrow.parquet")

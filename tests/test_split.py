@@ -25,7 +25,9 @@ from pgntools.sinks.split_names import MAX_VALUE_BYTES, UNKNOWN, WINDOWS_DEVICES
 from test_parallel import FIXTURES, tricky_input
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+from corpora_dir import CORPORA_DIR  # noqa: E402
+
+CORPUS = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
 
 
 def pgntools(*args, input=None):

@@ -394,7 +394,9 @@ def test_the_tag_filter_never_drops_a_game_the_expression_keeps(tmp_path_factory
     assert with_filter == kept(path, expression)
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+from corpora_dir import CORPORA_DIR  # noqa: E402
+
+CORPUS = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="shared corpora not found")
