@@ -63,6 +63,23 @@ cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", "filtered", "
                          *_COLUMN_IDS, *_STRING_IDS]
 # numbers of the batch, not columns: skipped bytes, games filtered, last offset, games that show PGN (gr_pgn_games)
 BATCH_COUNTS = tuple(_BATCH_KEYS[2:6])
+# the PGN writer's shape options (ReaderOptions.pgn_shape) as pgn_writer.h's bits
+cdef dict _PGN_SHAPES = {"strip_nags": PGN_STRIP_NAGS, "no_check_marks": PGN_NO_CHECK_MARKS,
+                         "no_move_numbers": PGN_NO_MOVE_NUMBERS, "no_results": PGN_NO_RESULTS, "no_tags": PGN_NO_TAGS,
+                         "add_plycount": PGN_ADD_PLYCOUNT, "add_hashcode": PGN_ADD_HASHCODE,
+                         "fen_comments": PGN_FEN_COMMENTS, "key_comments": PGN_KEY_COMMENTS, "uci": PGN_UCI}
+PGN_SHAPES = tuple(_PGN_SHAPES)
+
+
+cdef unsigned _pgn_shape_bits(tuple names) except? 0:
+    cdef unsigned bits = 0
+    for name in names:
+        if name not in _PGN_SHAPES:
+            raise ValueError(f"unknown PGN shape {name!r} (one of {', '.join(_PGN_SHAPES)})")
+        bits |= _PGN_SHAPES[name]
+    return bits
+
+
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
@@ -244,6 +261,8 @@ cdef class BatchReader:
         opt.strip_comments = options.strip_comments
         opt.strip_variations = options.strip_variations
         opt.reduced = options.reduced
+        opt.pgn_shape = _pgn_shape_bits(options.pgn_shape)
+        opt.line_length = -1 if options.line_length == 0 else options.line_length  # (C: 0 is its default, 79)
         opt.tag_columns = options.tag_columns
         opt.skip_tag_values = not options.tag_values
         if options.opening_tags not in _OPENING_TAG_MODES:

@@ -119,6 +119,13 @@ def head_games(path: Path, limit: int) -> List[Tuple[object, bytes]]:
     return [item for chunk in iter_chunks(path, limit) for item in chunk]
 
 
+def no_move_in(games) -> bool:
+    """Whether python-chess read no move in any of a chunk's games: such a chunk (an HTML page of
+    PGN, as an edge corpus holds) may be no PGN to pgntools either (exit 2, issue 37 A2), and has
+    no move to compare."""
+    return not any(game.variations for game, _raw in games)
+
+
 def check_corpus_in_chunks(path: Path, limit: Optional[int], check_chunk) -> None:
     """Runs check_chunk(chunk, first_game_index) -> (problems, compared) over a corpus file read
     by python-chess in chunks; fails listing the first problems, skips when nothing compared."""

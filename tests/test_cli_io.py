@@ -103,7 +103,7 @@ def test_an_input_on_stdin_is_not_an_output_either(tmp_path, sample):
 @pytest.mark.parametrize("kind", ["same path", "symlink", "hard link"])
 def test_an_export_part_that_is_an_input_is_refused(tmp_path, sample, kind):
     dataset = tmp_path / "ds"
-    assert pgntools("export", "--parquet", dataset, sample).returncode == 1
+    assert pgntools("export", "--parquet", dataset, sample).returncode == 0
     part = dataset / "games" / "part-00000.parquet"
     before = part.read_bytes()
     target = aliases(tmp_path, part)[kind] if kind != "same path" else part
@@ -146,7 +146,7 @@ def test_export_overwrite_replaces_only_an_earlier_exports_parts(tmp_path, sampl
     dataset = tmp_path / "ds"
     big = tmp_path / "big.pgn"
     big.write_bytes(sample.read_bytes() * 40)  # 200 games, in several parts with small chunks
-    assert pgntools("export", "--parquet", dataset, big, "--jobs", 4, "--chunk-bytes", 4000).returncode == 1
+    assert pgntools("export", "--parquet", dataset, big, "--jobs", 4, "--chunk-bytes", 4000).returncode == 0
     old_parts = part_names(dataset, "games")
     assert len(old_parts) > 2 and rows(dataset, "games") == 200
     foreign = {dataset / "README.txt": b"mine", dataset / "games" / "notes.txt": b"keep",
@@ -159,7 +159,7 @@ def test_export_overwrite_replaces_only_an_earlier_exports_parts(tmp_path, sampl
     assert part_names(dataset, "games") == sorted(old_parts + ["notes.txt"])
 
     done = pgntools("export", "--parquet", dataset, "--overwrite", sample, "--jobs", 1)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 0, done.stderr
     assert part_names(dataset, "games") == ["notes.txt", "part-00000.parquet"]
     assert part_names(dataset, "moves") == ["my-table.parquet", "part-00000.parquet"]
     assert rows(dataset, "games") == 5  # the new export's rows only
@@ -193,7 +193,7 @@ def test_an_interrupted_export_overwrite_leaves_the_old_parts(tmp_path, sample):
     """The old parts go only once the new ones are complete: an export stopped while it reads
     leaves the earlier dataset as it was (and no temporary files)."""
     dataset = tmp_path / "ds"
-    assert pgntools("export", "--parquet", dataset, sample).returncode == 1
+    assert pgntools("export", "--parquet", dataset, sample).returncode == 0
     before = {p: p.read_bytes() for p in dataset.rglob("*") if p.is_file()}
     fifo = tmp_path / "slow.pgn"
     os.mkfifo(fifo)
@@ -230,7 +230,7 @@ def test_outputs_are_compressed_by_suffix(tmp_path, sample, suffix, jobs):
     assert [{k: v for k, v in s.items() if k != "seconds"} for s in summaries][0]["games"] == 5
     assert summaries[0]["invalid"] == summaries[1]["invalid"] == 1
     fen = tmp_path / f"final.fen{suffix}"
-    assert pgntools("to-fen", sample, "-o", fen, "--jobs", jobs).returncode == 1
+    assert pgntools("to-fen", sample, "-o", fen, "--jobs", jobs).returncode == 0
     assert DECOMPRESS[suffix](fen.read_bytes()) == pgntools("to-fen", sample).stdout
     # a compressed output is an input like any other
     again = pgntools("validate", packed / f"out.pgn{suffix}", "-o", "-")
@@ -299,7 +299,7 @@ def test_no_files_reads_stdin_when_it_is_not_a_terminal(sample):
         done = pgntools("validate", "--report", "-", stdin=stdin)
     assert done.returncode == 1 and {line["file"] for line in report_of(done)} == {"<stdin>"}
     done = pgntools("to-fen", input=sample.read_bytes())
-    assert done.returncode == 1 and done.stdout == pgntools("to-fen", sample).stdout
+    assert done.returncode == 0 and done.stdout == pgntools("to-fen", sample).stdout
 
 
 def test_no_files_on_a_terminal_is_the_usage_error(tmp_path):
@@ -318,7 +318,7 @@ def test_no_files_on_a_terminal_is_the_usage_error(tmp_path):
 
 def parquet_file(tmp_path, sample) -> bytes:
     out = tmp_path / "positions.parquet"
-    assert pgntools("to-fen", sample, "--format", "parquet", "-o", out).returncode == 1
+    assert pgntools("to-fen", sample, "--format", "parquet", "-o", out).returncode == 0
     return out.read_bytes()
 
 
@@ -434,8 +434,8 @@ def test_options_that_cannot_both_hold_are_usage_errors(tmp_path, sample, args, 
                                        ("out.csv.gz", "csv"), ("out.epd.zst", "epd"), ("OUT.JSONL.XZ", "jsonl")])
 def test_to_fen_takes_the_format_from_the_output_suffix(tmp_path, sample, name, fmt):
     by_name, by_option = tmp_path / name, tmp_path / f"explicit-{name}"
-    assert pgntools("to-fen", sample, "--every-ply", "-o", by_name).returncode == 1
-    assert pgntools("to-fen", sample, "--every-ply", "-o", by_option, "--format", fmt).returncode == 1
+    assert pgntools("to-fen", sample, "--every-ply", "-o", by_name).returncode == 0
+    assert pgntools("to-fen", sample, "--every-ply", "-o", by_option, "--format", fmt).returncode == 0
     assert by_name.read_bytes() == by_option.read_bytes()
     data = by_name.read_bytes()
     suffix = Path(name.lower()).suffix
@@ -494,7 +494,7 @@ def test_keep_invalid_writes_a_marker_line_in_step_with_the_games(tmp_path, samp
     many.write_bytes(sample.read_bytes() * 4)  # games 4, 9, 14, 19 are invalid
     kept = pgntools("to-fen", many, "--format", fmt, "--keep-invalid", *extra, "--jobs", jobs, "--chunk-bytes", 900)
     plain = pgntools("to-fen", many, "--format", fmt, *extra, "--jobs", jobs, "--chunk-bytes", 900)
-    assert kept.returncode == plain.returncode == 1
+    assert kept.returncode == plain.returncode == 0
     lines = kept.stdout.decode().splitlines()
     markers = [line for line in lines if line.startswith("#")]
     assert markers == [f"# invalid game {n}" for n in (4, 9, 14, 19)]
@@ -512,7 +512,7 @@ def test_report_level(sample, level, statuses):
     args = ["--report-level", level] if level else []
     for command in (["validate"], ["to-fen", "-o", "/dev/null"]):
         done = pgntools(*command, sample, "--report", "-", *args)
-        assert done.returncode == 1
+        assert done.returncode == (1 if command == ["validate"] else 0)  # (to-fen: 0, issue 37 A4)
         got = report_of(done)
         assert {line["status"] for line in got} == statuses
         assert all(line["status"] != "valid" or line["notes"] for line in got)
