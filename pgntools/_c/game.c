@@ -604,7 +604,8 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
         return GAME_DONE;
     }
     finish_game(r, g);
-    if (g->ply > 0 || (g->has_tags && !g->unreadable)) /* (Markdown quoting a tag line is no PGN) */
+    /* (Markdown quoting a tag line is no PGN; scan replays nothing: a move's syntax is its sign) */
+    if (g->ply > 0 || (g->has_tags && !g->unreadable) || (!r->opt.replay && g->move_syntax))
         r->pgn_games++;
     return GAME_DONE;
 }
