@@ -161,6 +161,10 @@ cdef extern from "mainline_facts.h":
         const MaterialSignature *signatures
 
 
+cdef extern from "pgn_writer.h":
+    unsigned PGN_STRIP_NAGS, PGN_NO_CHECK_MARKS, PGN_NO_MOVE_NUMBERS, PGN_NO_RESULTS, PGN_NO_TAGS
+    unsigned PGN_ADD_PLYCOUNT, PGN_ADD_HASHCODE, PGN_FEN_COMMENTS, PGN_KEY_COMMENTS, PGN_UCI
+
 cdef extern from "game.h":
     int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_IN, TF_LIKE, TF_ILIKE, TF_IS_NULL, TF_NOT_NULL
     int TF_SPEED, TF_CONST, TF_UNKNOWN, TF_NOT, TF_AND, TF_OR, TF_OP_COUNT
@@ -204,6 +208,8 @@ cdef extern from "game.h":
         bint strip_comments
         bint strip_variations
         bint reduced
+        unsigned pgn_shape
+        int line_length
         bint tag_columns
         bint skip_tag_values
         int fen_options
@@ -230,6 +236,7 @@ cdef extern from "game.h":
     int gr_fill(GameReader *r) nogil
     int64_t gr_games_read(const GameReader *r)
     int64_t gr_skipped_bytes(const GameReader *r)
+    int64_t gr_pgn_games(const GameReader *r)
     int64_t gr_last_offset(const GameReader *r)
     int64_t gr_take_filtered(GameReader *r)
     int64_t gr_batch_filtered(const GameReader *r)

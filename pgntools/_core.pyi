@@ -4,9 +4,10 @@ from typing import Any, BinaryIO, Dict, Iterator, List, Mapping, Optional, Seque
 from pgntools.options import ReaderOptions
 
 STANDARD_START_FEN: str
+PGN_SHAPES: Tuple[str, ...]  # ReaderOptions.pgn_shape's names (strip_nags, no_check_marks, ...)
 ERROR_KINDS: List[str]
 TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
-BATCH_COUNTS: Tuple[str, ...]  # a batch's numbers that are not columns (skipped_bytes, filtered, last_offset)
+BATCH_COUNTS: Tuple[str, ...]  # a batch's numbers that are not columns (skipped_bytes, filtered, last_offset, pgn_games)
 INTEGER_TAGS: List[str]  # those of them exported as int32 (the Elos)
 NOTE_KINDS: List[str]
 FIX_KINDS: List[str]  # the fix table's kinds (the result's fixes are the `fixes` bits)

@@ -59,8 +59,27 @@ def speed_of(time_control: str) -> str:
     return SPEEDS[speed_of_time_control(text, len(text))]
 cdef dict _STRING_IDS = {batch_string_name(i).decode(): i for i in range(BATCH_NSTRS)}
 # (the batch's counts first: BATCH_COUNTS of them, then its columns)
-cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", "filtered", "last_offset", *_COLUMN_IDS, *_STRING_IDS]
-BATCH_COUNTS = tuple(_BATCH_KEYS[2:5])  # numbers of the batch, not columns: skipped bytes, games filtered, last offset
+cdef list _BATCH_KEYS = ["n_games", "first_game", "skipped_bytes", "filtered", "last_offset", "pgn_games",
+                         *_COLUMN_IDS, *_STRING_IDS]
+# numbers of the batch, not columns: skipped bytes, games filtered, last offset, games that show PGN (gr_pgn_games)
+BATCH_COUNTS = tuple(_BATCH_KEYS[2:6])
+# the PGN writer's shape options (ReaderOptions.pgn_shape) as pgn_writer.h's bits
+cdef dict _PGN_SHAPES = {"strip_nags": PGN_STRIP_NAGS, "no_check_marks": PGN_NO_CHECK_MARKS,
+                         "no_move_numbers": PGN_NO_MOVE_NUMBERS, "no_results": PGN_NO_RESULTS, "no_tags": PGN_NO_TAGS,
+                         "add_plycount": PGN_ADD_PLYCOUNT, "add_hashcode": PGN_ADD_HASHCODE,
+                         "fen_comments": PGN_FEN_COMMENTS, "key_comments": PGN_KEY_COMMENTS, "uci": PGN_UCI}
+PGN_SHAPES = tuple(_PGN_SHAPES)
+
+
+cdef unsigned _pgn_shape_bits(tuple names) except? 0:
+    cdef unsigned bits = 0
+    for name in names:
+        if name not in _PGN_SHAPES:
+            raise ValueError(f"unknown PGN shape {name!r} (one of {', '.join(_PGN_SHAPES)})")
+        bits |= _PGN_SHAPES[name]
+    return bits
+
+
 cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its next batches
 
 
@@ -240,6 +259,7 @@ cdef class BatchReader:
     cdef bint detach
     cdef list spares          # emptied batch buffers, back from dropped batches (with detach)
     cdef int64_t skipped_seen # skipped bytes handed out with the batches so far
+    cdef int64_t pgn_seen     # games that show PGN handed out with the batches so far
     cdef TagFilter tag_filter # options.tag_filter in C (pgntools.where.prefilter makes it)
     cdef TagClause *clauses
     cdef list filter_texts    # the clauses' bytes, kept alive while the reader reads
@@ -288,6 +308,8 @@ cdef class BatchReader:
         opt.strip_comments = options.strip_comments
         opt.strip_variations = options.strip_variations
         opt.reduced = options.reduced
+        opt.pgn_shape = _pgn_shape_bits(options.pgn_shape)
+        opt.line_length = -1 if options.line_length == 0 else options.line_length  # (C: 0 is its default, 79)
         opt.tag_columns = options.tag_columns
         opt.skip_tag_values = not options.tag_values
         if options.opening_tags not in _OPENING_TAG_MODES:
@@ -524,7 +546,15 @@ cdef class BatchReader:
         dropped are counted (``filtered``), and numbered between the others (``game_number``)."""
         cdef int64_t filtered = gr_take_filtered(self.reader)
         return {"n_games": n_games, "first_game": gr_games_read(self.reader) - <int64_t>n_games - filtered,
-                "skipped_bytes": self._skipped(), "filtered": filtered, "last_offset": gr_last_offset(self.reader)}
+                "skipped_bytes": self._skipped(), "filtered": filtered, "last_offset": gr_last_offset(self.reader),
+                "pgn_games": self._pgn_games()}
+
+    cdef int64_t _pgn_games(self):
+        """The games that show the input is PGN (gr_pgn_games) since the last batch."""
+        cdef int64_t total = gr_pgn_games(self.reader)
+        cdef int64_t new = total - self.pgn_seen
+        self.pgn_seen = total
+        return new
 
     cdef int64_t _skipped(self):
         """The bytes of non-game text skipped since the last batch."""
@@ -536,7 +566,7 @@ cdef class BatchReader:
     cdef dict _copy_batch(self):
         cdef Batch *b = gr_batch(self.reader)
         out = self._counts(b.n_games)
-        for name in _BATCH_KEYS[5:]:
+        for name in _BATCH_KEYS[6:]:
             out[name] = _batch_column(b, name)
         batch_clear(b)
         return out

@@ -141,8 +141,9 @@ def cli():
 
     \b
     Exit status:
-      0    every game valid or fixed; also with --exit-zero when some game is invalid
-      1    some game invalid
+      0    every game valid or fixed; also with --exit-zero when some game is invalid; for the
+           commands that produce data (all but validate): the run completed
+      1    some game invalid (validate; the others with --fail-on-invalid)
       2    usage error or unreadable input (a corrupt compressed stream: the games before the
            damage are still written)
       74   an output could not be written (a full disk, a write error)

@@ -232,6 +232,76 @@ def selected_games_options(f):
     return f
 
 
+PGN_SHAPE_FLAGS = {  # option -> the writer's shape (ReaderOptions.pgn_shape), pgn-extract's flag in the help
+    "--strip-nags": ("strip_nags", "Leave NAGs ($1, $14, ...) out of the output (pgn-extract -N)."),
+    "--no-check-marks": ("no_check_marks", "Write SAN without + and # (pgn-extract --nochecks)."),
+    "--no-move-numbers": ("no_move_numbers", "Write the moves without move numbers (pgn-extract --nomovenumbers)."),
+    "--no-results": ("no_results", "No result after the moves; the Result tag stays (pgn-extract --noresults)."),
+    "--no-tags": ("no_tags", "The movetext alone, no tag section (pgn-extract --notags)."),
+    "--fen-comments": ("fen_comments", "A comment after each move: the FEN of the position after it "
+                                       "(pgn-extract --fencomments)."),
+    "--key-comments": ("key_comments", "A comment after each move: the Polyglot key of the position after it, "
+                                       "in hex (pgn-extract --hashcomments)."),
+}
+
+
+def pgn_shape_options(f):
+    """The PGN writer's output options (pgn-extract's): the command gets ``pgn_shape``, the
+    keyword arguments of PgnSink (pgntools.sinks.pgn), or None when none was given."""
+
+    @functools.wraps(f)
+    def wrapper(*args, line_length, add_tags, notation, **kwargs):
+        names = tuple(PGN_SHAPE_FLAGS[flag][0] for flag in PGN_SHAPE_FLAGS if kwargs.pop(_flag_name(flag)))
+        given = [flag for flag in PGN_SHAPE_FLAGS if PGN_SHAPE_FLAGS[flag][0] in names]
+        given += ["--line-length"] if line_length is not None else []
+        if add_tags:
+            names += tuple(f"add_{tag}" for tag in add_tags)
+            given.append("--add-tags")
+        if notation == "uci":
+            names += ("uci",)
+            given.append("--notation")
+        shape = {"pgn_shape": names, "line_length": 79 if line_length is None else line_length} if given else None
+        click.get_current_context().meta["pgntools.pgn_shape_flags"] = given
+        return f(*args, pgn_shape=shape, **kwargs)
+
+    for flag in reversed(PGN_SHAPE_FLAGS):
+        wrapper = click.option(flag, is_flag=True, help=PGN_SHAPE_FLAGS[flag][1])(wrapper)
+    wrapper = click.option("--notation", type=click.Choice(["san", "uci"]), default=None,
+                           help="The moves' notation in the PGN written: san (the standard's), or uci (e2e4, "
+                                "e7e8q, castling as the king's move e1g1; pgn-extract -Wuci). [default: san]")(wrapper)
+    wrapper = click.option("--add-tags", metavar="TAGS", callback=_tag_list,
+                           help="Add tags to each game written: plycount (PlyCount, the mainline's plies), "
+                                "hashcode (HashCode, the final position's Polyglot key in hex, as --where's "
+                                "final_key); a game's own tag of that name is replaced (pgn-extract --plycount, "
+                                "--addhashcode). Example: --add-tags plycount,hashcode")(wrapper)
+    return click.option("--line-length", type=click.IntRange(0), metavar="N",
+                        help="Wrap the movetext at N columns; 0: each game's movetext on one line "
+                             "(pgn-extract -w). [default: 79]")(wrapper)
+
+
+ADDED_TAGS = ("plycount", "hashcode")
+
+
+def _tag_list(ctx, param, value):
+    """--add-tags a,b: the names, each one of ADDED_TAGS (a usage error names the others)."""
+    if value is None:
+        return ()
+    names = tuple(dict.fromkeys(n.strip().lower() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in ADDED_TAGS]
+    if unknown or not names:
+        raise click.BadParameter(f"{', '.join(unknown) or repr(value)}: the tags it adds are {', '.join(ADDED_TAGS)}")
+    return names
+
+
+def pgn_shape_flags() -> list:
+    """The output options of pgn_shape_options given on the command line (for usage checks)."""
+    return click.get_current_context().meta.get("pgntools.pgn_shape_flags", [])
+
+
+def _flag_name(flag: str) -> str:
+    return flag.lstrip("-").replace("-", "_")
+
+
 def checked(strict: bool, fix_results: bool, max_game_size: int, **more) -> ReaderOptions:
     """The reader options of the checking options (what the outputs need, the run adds)."""
     return ReaderOptions(strict=strict, fix_results=fix_results, max_game_size=max_game_size << 20, **more)
@@ -259,8 +329,34 @@ else:
     _ShortOptionsFirst = None
 
 
+# --help's headings (issue 37 A7): a command's own options first (what most users need, on the
+# first screen), then these groups in this order; an option not named here is the command's own.
+OPTION_GROUPS = {
+    "Reports": ("rejects", "report", "report_level", "summary"),
+    "PGN output": ("strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
+                   "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation"),
+    "Selection": ("where", "where_position", "material", "sample", "seed", "limit", "dedup"),
+    "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),
+    "Run": ("jobs", "scheduler", "connect_timeout", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
+}
+_GROUP_OF = {name: heading for heading, names in OPTION_GROUPS.items() for name in names}
+
+
 class Command(click.Command):
-    """The commands' class: Click's, with a parser that matches a short option straight away."""
+    """The commands' class: Click's, with a parser that matches a short option straight away, and
+    --help's options under headings (OPTION_GROUPS)."""
+
+    def format_options(self, ctx, formatter):
+        sections: dict = {"Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is not None:
+                heading = "Run" if "--help" in param.opts else _GROUP_OF.get(param.name, "Options")
+                sections.setdefault(heading, []).append(record)
+        for heading in ("Options", *OPTION_GROUPS):
+            if sections.get(heading):
+                with formatter.section(heading):
+                    formatter.write_dl(sections[heading])
 
     def make_parser(self, ctx):
         parser = super().make_parser(ctx)

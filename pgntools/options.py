@@ -39,6 +39,8 @@ class ReaderOptions(NamedTuple):
     strip_comments: bool = False   # (the export-format PGN's options)
     strip_variations: bool = False
     reduced: bool = False
+    pgn_shape: tuple = ()          # strip_nags, no_check_marks, ..., add_plycount, add_hashcode (_core.PGN_SHAPES)
+    line_length: int = 79          # the written PGN's longest line; 0: a game on one line
     tag_columns: bool = False      # where each tag with a column of its own is, per game
     tag_values: bool = True        # False: every tag value empty (the rows stay), unless pgn
     en_passant: str = "legal"      # FEN en-passant field: "legal" or "fen"

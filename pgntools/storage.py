@@ -53,6 +53,15 @@ class LocalStorage:
     def writable(self, directory: str) -> bool:
         return os.access(directory, os.W_OK)
 
+    def is_dir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def remove_empty_dir(self, path: str):
+        try:
+            os.rmdir(path)
+        except OSError:  # not empty (or gone): left alone
+            pass
+
 
 class UrlStorage(LocalStorage):
     """A directory of an fsspec filesystem (paths are the filesystem's, without the protocol).
@@ -69,6 +78,16 @@ class UrlStorage(LocalStorage):
 
     def makedirs(self, path: str):
         self.fs.makedirs(path, exist_ok=True)
+
+    def is_dir(self, path: str) -> bool:
+        return self.fs.isdir(path)
+
+    def remove_empty_dir(self, path: str):
+        try:
+            if not self.fs.ls(path, detail=False):
+                self.fs.rmdir(path)
+        except (OSError, NotImplementedError):  # (an object store has no directories to remove)
+            pass
 
     def names(self, directory: str) -> List[str]:
         return [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(directory, detail=False)]

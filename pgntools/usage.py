@@ -65,11 +65,21 @@ def check_to_fen(every_ply: bool, plies: Sequence[int], fmt: str, c0: bool, incl
                  "--include-invalid gives an invalid game's rows up to its error)")
 
 
-def check_validate(output: Optional[str], strip_comments: bool, strip_variations: bool, reduced: bool):
+def check_validate(output: Optional[str], strip_comments: bool, strip_variations: bool, reduced: bool,
+                   shape_flags: Sequence[str] = ()):
     shaping = [name for name, given in (("--strip-comments", strip_comments), ("--strip-variations", strip_variations),
-                                        ("--reduced", reduced)) if given]
+                                        ("--reduced", reduced)) if given] + list(shape_flags)
+    if reduced and "--no-tags" in shape_flags:
+        conflict("--no-tags and --reduced cannot both hold: the reduced export format keeps the Seven Tag Roster")
     if shaping and output is None:
         conflict(f"{', '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} the PGN of -o, and no -o is given")
+
+
+def check_normalized(normalize: bool, shape_flags: Sequence[str]):
+    """filter and split: the PGN output options shape the export format, written with --normalize."""
+    if shape_flags and not normalize:
+        conflict(f"{', '.join(shape_flags)} shape{'s' if len(shape_flags) == 1 else ''} the export-format PGN "
+                 "of --normalize (without it each game is written byte for byte as it was): add --normalize")
 
 
 def check_export_columns(columns: Optional[Sequence[str]], with_fen: bool, with_comments: bool,

@@ -12,7 +12,7 @@ from typing import Iterator, List, Optional, Tuple
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-CORPORA_DIR = REPO_ROOT.parent / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR  # noqa: E402 ($PGNTOOLS_CORPORA, else ../shared/corpora)
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -117,6 +117,13 @@ def iter_chunks(path: Path, limit: Optional[int], size: int = 1000) -> Iterator[
 
 def head_games(path: Path, limit: int) -> List[Tuple[object, bytes]]:
     return [item for chunk in iter_chunks(path, limit) for item in chunk]
+
+
+def no_move_in(games) -> bool:
+    """Whether python-chess read no move in any of a chunk's games: such a chunk (an HTML page of
+    PGN, as an edge corpus holds) may be no PGN to pgntools either (exit 2, issue 37 A2), and has
+    no move to compare."""
+    return not any(game.variations for game, _raw in games)
 
 
 def check_corpus_in_chunks(path: Path, limit: Optional[int], check_chunk) -> None:

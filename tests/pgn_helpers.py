@@ -15,7 +15,7 @@ import pytest
 
 import pgntools
 
-CORPORA_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR  # noqa: E402 ($PGNTOOLS_CORPORA, else ../shared/corpora)
 CORPORA_REASON = f"shared corpora not found at {CORPORA_DIR} (they live beside the repo, not in it)"
 CHESS_REASON = "python-chess (pip install chess==1.11.2) is the test oracle and is not importable"
 
@@ -152,6 +152,13 @@ def in_sample(index: int) -> bool:
 
 
 # ---------------------------------------------------------------- CLI
+
+def skip_unless_a_move(path: Path) -> None:
+    """Skips a corpus file in which no game has a legal move: no PGN to the command line (exit 2,
+    issue 37 A2), as an HTML page of PGN in the edge corpus is."""
+    if not any(game.uci for game in pgntools.read_games(str(path), comments=False)):
+        pytest.skip(f"{path.name}: no game with a legal move: not PGN to the command line")
+
 
 def cli_run(args: Sequence[str], input: Optional[bytes] = None):
     """Runs ``pgntools`` in-process with Click's CliRunner (stderr kept apart from stdout)."""

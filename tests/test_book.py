@@ -112,7 +112,7 @@ def test_promotion_custom_start_unknown_result_and_invalid_games(tmp_path):
     path = tmp_path / "g.pgn"
     path.write_text(pgn)
     out = tmp_path / "book.bin"
-    invoke(["book", path, "-o", out], expect=(1,))  # the Ke3 game is invalid
+    invoke(["book", path, "-o", out], expect=(0,))  # the Ke3 game is invalid: counted, exit 0
     want, boards = reference_book(pgn, 24)
     got, total = book_as_read(out, boards)
     assert got == want and total == 6  # White's four shared moves and two promotions; Black only lost

@@ -103,7 +103,7 @@ def test_an_input_on_stdin_is_not_an_output_either(tmp_path, sample):
 @pytest.mark.parametrize("kind", ["same path", "symlink", "hard link"])
 def test_an_export_part_that_is_an_input_is_refused(tmp_path, sample, kind):
     dataset = tmp_path / "ds"
-    assert pgntools("export", "--parquet", dataset, sample).returncode == 1
+    assert pgntools("export", "--parquet", dataset, sample).returncode == 0
     part = dataset / "games" / "part-00000.parquet"
     before = part.read_bytes()
     target = aliases(tmp_path, part)[kind] if kind != "same path" else part
@@ -146,7 +146,7 @@ def test_export_overwrite_replaces_only_an_earlier_exports_parts(tmp_path, sampl
     dataset = tmp_path / "ds"
     big = tmp_path / "big.pgn"
     big.write_bytes(sample.read_bytes() * 40)  # 200 games, in several parts with small chunks
-    assert pgntools("export", "--parquet", dataset, big, "--jobs", 4, "--chunk-bytes", 4000).returncode == 1
+    assert pgntools("export", "--parquet", dataset, big, "--jobs", 4, "--chunk-bytes", 4000).returncode == 0
     old_parts = part_names(dataset, "games")
     assert len(old_parts) > 2 and rows(dataset, "games") == 200
     foreign = {dataset / "README.txt": b"mine", dataset / "games" / "notes.txt": b"keep",
@@ -159,7 +159,7 @@ def test_export_overwrite_replaces_only_an_earlier_exports_parts(tmp_path, sampl
     assert part_names(dataset, "games") == sorted(old_parts + ["notes.txt"])
 
     done = pgntools("export", "--parquet", dataset, "--overwrite", sample, "--jobs", 1)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 0, done.stderr
     assert part_names(dataset, "games") == ["notes.txt", "part-00000.parquet"]
     assert part_names(dataset, "moves") == ["my-table.parquet", "part-00000.parquet"]
     assert rows(dataset, "games") == 5  # the new export's rows only
@@ -193,7 +193,7 @@ def test_an_interrupted_export_overwrite_leaves_the_old_parts(tmp_path, sample):
     """The old parts go only once the new ones are complete: an export stopped while it reads
     leaves the earlier dataset as it was (and no temporary files)."""
     dataset = tmp_path / "ds"
-    assert pgntools("export", "--parquet", dataset, sample).returncode == 1
+    assert pgntools("export", "--parquet", dataset, sample).returncode == 0
     before = {p: p.read_bytes() for p in dataset.rglob("*") if p.is_file()}
     fifo = tmp_path / "slow.pgn"
     os.mkfifo(fifo)
@@ -230,7 +230,7 @@ def test_outputs_are_compressed_by_suffix(tmp_path, sample, suffix, jobs):
     assert [{k: v for k, v in s.items() if k != "seconds"} for s in summaries][0]["games"] == 5
     assert summaries[0]["invalid"] == summaries[1]["invalid"] == 1
     fen = tmp_path / f"final.fen{suffix}"
-    assert pgntools("to-fen", sample, "-o", fen, "--jobs", jobs).returncode == 1
+    assert pgntools("to-fen", sample, "-o", fen, "--jobs", jobs).returncode == 0
     assert DECOMPRESS[suffix](fen.read_bytes()) == pgntools("to-fen", sample).stdout
     # a compressed output is an input like any other
     again = pgntools("validate", packed / f"out.pgn{suffix}", "-o", "-")
@@ -299,7 +299,7 @@ def test_no_files_reads_stdin_when_it_is_not_a_terminal(sample):
         done = pgntools("validate", "--report", "-", stdin=stdin)
     assert done.returncode == 1 and {line["file"] for line in report_of(done)} == {"<stdin>"}
     done = pgntools("to-fen", input=sample.read_bytes())
-    assert done.returncode == 1 and done.stdout == pgntools("to-fen", sample).stdout
+    assert done.returncode == 0 and done.stdout == pgntools("to-fen", sample).stdout
 
 
 def test_no_files_on_a_terminal_is_the_usage_error(tmp_path):
@@ -318,7 +318,7 @@ def test_no_files_on_a_terminal_is_the_usage_error(tmp_path):
 
 def parquet_file(tmp_path, sample) -> bytes:
     out = tmp_path / "positions.parquet"
-    assert pgntools("to-fen", sample, "--format", "parquet", "-o", out).returncode == 1
+    assert pgntools("to-fen", sample, "--format", "parquet", "-o", out).returncode == 0
     return out.read_bytes()
 
 
@@ -351,6 +351,31 @@ def test_an_input_that_is_not_pgn_says_what_it_looks_like(tmp_path, sample, name
         suffix = "" if name.endswith(".parquet") else ", not PGN"
         assert len(message) == 1 and message[0].startswith(f"pgntools: error: {path}: {what}{suffix}"), message
     assert not [p for p in out.rglob("*") if p.is_file()]  # nothing written (the dataset directories only)
+
+
+def test_random_bytes_and_markdown_that_parse_as_games_are_not_pgn(tmp_path):
+    # (issue 37 A2) large random files held a "game" of junk, Markdown quoting a tag line read as 7
+    # invalid games: no game with a tag section read cleanly or a legal move is no PGN: exit 2, nothing written
+    import random
+    inputs = {f"random{seed}.bin": random.Random(seed).randbytes(100_000) for seed in range(6)}
+    inputs["notes.md"] = (b"# Notes\n\nA game starts with tags such as `[Event \"x\"]`:\n\n"
+                          b"    [Event \"Casual\"\n    1. the header {see below}\n\n* item 1. one\n* item 2. two\n") * 20
+    for name, data in inputs.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        out = tmp_path / "out.pgn"
+        done = pgntools("validate", path, "-o", out, "--jobs", 1)
+        assert done.returncode == 2, (name, done.stderr)
+        message = error_lines(done)
+        assert len(message) == 1 and ", not PGN (" in message[0], message
+        assert not out.exists()
+
+
+def test_games_with_only_illegal_moves_are_still_pgn(tmp_path):
+    path = tmp_path / "bad.pgn"
+    path.write_bytes(b'[Event "a"]\n\n1. e5 *\n\n[Event "b"]\n\n1. Ke3 *\n')
+    done = pgntools("validate", path)
+    assert done.returncode == 1 and b"2 invalid" in done.stderr
 
 
 def test_a_compressed_or_zipped_input_that_is_not_pgn(tmp_path):
@@ -411,8 +436,8 @@ def test_options_that_cannot_both_hold_are_usage_errors(tmp_path, sample, args, 
                                        ("out.csv.gz", "csv"), ("out.epd.zst", "epd"), ("OUT.JSONL.XZ", "jsonl")])
 def test_to_fen_takes_the_format_from_the_output_suffix(tmp_path, sample, name, fmt):
     by_name, by_option = tmp_path / name, tmp_path / f"explicit-{name}"
-    assert pgntools("to-fen", sample, "--every-ply", "-o", by_name).returncode == 1
-    assert pgntools("to-fen", sample, "--every-ply", "-o", by_option, "--format", fmt).returncode == 1
+    assert pgntools("to-fen", sample, "--every-ply", "-o", by_name).returncode == 0
+    assert pgntools("to-fen", sample, "--every-ply", "-o", by_option, "--format", fmt).returncode == 0
     assert by_name.read_bytes() == by_option.read_bytes()
     data = by_name.read_bytes()
     suffix = Path(name.lower()).suffix
@@ -471,7 +496,7 @@ def test_keep_invalid_writes_a_marker_line_in_step_with_the_games(tmp_path, samp
     many.write_bytes(sample.read_bytes() * 4)  # games 4, 9, 14, 19 are invalid
     kept = pgntools("to-fen", many, "--format", fmt, "--keep-invalid", *extra, "--jobs", jobs, "--chunk-bytes", 900)
     plain = pgntools("to-fen", many, "--format", fmt, *extra, "--jobs", jobs, "--chunk-bytes", 900)
-    assert kept.returncode == plain.returncode == 1
+    assert kept.returncode == plain.returncode == 0
     lines = kept.stdout.decode().splitlines()
     markers = [line for line in lines if line.startswith("#")]
     assert markers == [f"# invalid game {n}" for n in (4, 9, 14, 19)]
@@ -489,7 +514,7 @@ def test_report_level(sample, level, statuses):
     args = ["--report-level", level] if level else []
     for command in (["validate"], ["to-fen", "-o", "/dev/null"]):
         done = pgntools(*command, sample, "--report", "-", *args)
-        assert done.returncode == 1
+        assert done.returncode == (1 if command == ["validate"] else 0)  # (to-fen: 0, issue 37 A4)
         got = report_of(done)
         assert {line["status"] for line in got} == statuses
         assert all(line["status"] != "valid" or line["notes"] for line in got)

@@ -40,16 +40,46 @@ def big(tmp_path_factory) -> Path:
 
 # ---------------------------------------------------------------- --exit-zero
 
-@pytest.mark.parametrize("name", COMMANDS)
-def test_exit_zero_makes_invalid_games_exit_0_and_still_reports_them(tmp_path, name):
-    plain = pgntools(*command(name, tmp_path / "a"), SAMPLE)
+def test_validate_exit_zero_makes_invalid_games_exit_0_and_still_reports_them(tmp_path):
+    plain = pgntools("validate", SAMPLE)
     assert plain.returncode == 1, plain.stderr
     report = tmp_path / "report.jsonl"
-    zero = pgntools(*command(name, tmp_path / "b"), "--exit-zero", "--report", report, SAMPLE)
+    zero = pgntools("validate", "--exit-zero", "--report", report, SAMPLE)
     assert zero.returncode == 0, zero.stderr
     assert SUMMARY in zero.stderr  # the invalid game is still counted ...
     assert '"status": "invalid"' in report.read_text()  # ... and reported
     assert zero.stdout == plain.stdout
+
+
+DATA_COMMANDS = {  # the commands whose job is to produce data (issue 37 A4): 0 when they completed
+    "to-fen": ["to-fen", "-o", "{tmp}/fen.txt"],
+    "export": ["export", "--parquet", "{tmp}/out"],
+    "stats": ["stats", "--json", "{tmp}/stats.json"],
+    "book": ["book", "-o", "{tmp}/book.bin"],
+    "split": ["split", "--games", "2", "-o", "{tmp}/part{n}.pgn"],
+    "filter": ["filter", "-o", "{tmp}/some.pgn", "--limit", "100"],
+}
+
+
+@pytest.mark.parametrize("name", DATA_COMMANDS)
+def test_data_commands_exit_0_with_invalid_games_and_1_with_fail_on_invalid(tmp_path, name):
+    args = [arg.format(tmp=tmp_path / "a", n="{n}") for arg in DATA_COMMANDS[name]]
+    (tmp_path / "a").mkdir()
+    summary = tmp_path / "summary.json"
+    done = pgntools(*args, "--summary", summary, SAMPLE)
+    assert done.returncode == 0, done.stderr
+    assert "3 valid, 1 fixed, 1 invalid" in done.stderr and '"invalid": 1' in summary.read_text()  # counted, not hidden
+    outputs = sorted(p.name for p in (tmp_path / "a").rglob("*"))
+    assert outputs  # the data was written
+    (tmp_path / "b").mkdir()
+    failing = pgntools(*[arg.format(tmp=tmp_path / "b", n="{n}") for arg in DATA_COMMANDS[name]],
+                       "--fail-on-invalid", SAMPLE)
+    assert failing.returncode == 1 and "1 invalid" in failing.stderr, failing.stderr
+    assert sorted(p.name for p in (tmp_path / "b").rglob("*")) == outputs  # the same outputs
+    (tmp_path / "c").mkdir()
+    still = pgntools(*[arg.format(tmp=tmp_path / "c", n="{n}") for arg in DATA_COMMANDS[name]], "--exit-zero",
+                     SAMPLE, "--quiet")  # the old way to ask for 0: accepted
+    assert still.returncode == 0, still.stderr
 
 
 def test_exit_zero_keeps_usage_errors_and_unreadable_inputs_non_zero(tmp_path):
@@ -164,7 +194,7 @@ def test_quiet_drops_the_summary_line(tmp_path, name, flag):
     loud = pgntools(*command(name, tmp_path / "a"), SAMPLE)
     assert SUMMARY in loud.stderr
     quiet = pgntools(*command(name, tmp_path / "b"), flag, SAMPLE)
-    assert (quiet.returncode, quiet.stderr) == (1, "")
+    assert (quiet.returncode, quiet.stderr) == (1 if name == "validate" else 0, "")  # (issue 37 A4)
     assert quiet.stdout == loud.stdout
 
 
@@ -190,7 +220,8 @@ def test_quiet_with_exit_zero_is_silent_success(tmp_path):
 @pytest.mark.parametrize("name", COMMANDS)
 def test_each_command_documents_its_exit_statuses(name):
     text = pgntools(name, "--help").stdout
-    for needle in ("--exit-zero", "--quiet", "Exit status", "74", "141", "130/143"):
+    verdict = "--exit-zero" if name == "validate" else "--fail-on-invalid"  # (issue 37 A4)
+    for needle in (verdict, "--quiet", "Exit status", "74", "141", "130/143"):
         assert needle in text, (name, needle)
 
 

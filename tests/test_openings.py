@@ -24,7 +24,7 @@ from typing import Dict, Optional, Tuple
 
 import pytest
 
-from pgn_helpers import CHESS_REASON, CORPORA_DIR, CORPORA_REASON, SMALL_FILE, corpus_params, in_sample
+from pgn_helpers import CHESS_REASON, CORPORA_DIR, CORPORA_REASON, SMALL_FILE, corpus_params, in_sample, skip_unless_a_move
 
 chess = pytest.importorskip("chess", reason=CHESS_REASON)
 chess_pgn = pytest.importorskip("chess.pgn", reason=CHESS_REASON)
@@ -110,6 +110,7 @@ def write(tmp_path: Path, text: str, name: str = "in.pgn") -> Path:
 # ---------------------------------------------------------------- the corpora against the reference
 
 def check_corpus(path: Path, tmp_path: Path, full: bool):
+    skip_unless_a_move(path)
     games, moves = exported(tmp_path, path)
     checked = named = 0
     problems = []

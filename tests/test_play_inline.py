@@ -119,7 +119,7 @@ def test_move_path_with_an_origin(fen, depth):
 
 # ---------------------------------------------------------------- through the reader
 
-CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
+from corpora_dir import CORPORA_DIR as CORPORA  # noqa: E402
 DATA = Path(__file__).resolve().parent / "data"
 
 

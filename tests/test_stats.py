@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-LICHESS = REPO.parent / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+from corpora_dir import CORPORA_DIR  # noqa: E402
+
+LICHESS = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
 SAMPLE = REPO / "fixtures" / "sample.pgn"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

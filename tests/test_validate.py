@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pgn_helpers import (cli_run, corpus_params, in_sample, kinds, note_kinds, pc_replay_san, read_one, rel,
+from pgn_helpers import (cli_run, corpus_params, skip_unless_a_move, in_sample, kinds, note_kinds, pc_replay_san, read_one, rel,
                          report_lines, write)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -697,6 +697,7 @@ def sample_of(path: Path, full: bool) -> bytes:
 def corpus_round_trip(tmp_path: Path, path: Path, full: bool):
     import pgntools
 
+    skip_unless_a_move(path)
     source = write(tmp_path, sample_of(path, full), "sample.pgn")
     out = tmp_path / "out.pgn"
     result = cli_run(["validate", str(source), "-o", str(out)])

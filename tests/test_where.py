@@ -3,11 +3,13 @@ three-valued logic over unknown tag values, and each operator, on games written 
 from __future__ import annotations
 
 import pickle
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import CHESS_REASON
 from pgntools.reader import iter_batches
 from pgntools.where import WhereError, compile_where, names
 
@@ -151,6 +153,57 @@ CASES = [
 @pytest.mark.parametrize("expression, expected", CASES)
 def test_operator(pgn_file, expression, expected):
     assert kept(pgn_file, expression) == expected
+
+
+def _final_keys(pgn_file) -> dict:
+    """Each valid game's final Polyglot key, by python-chess (the oracle)."""
+    chess_pgn = pytest.importorskip("chess.pgn", reason=CHESS_REASON)
+    polyglot = pytest.importorskip("chess.polyglot", reason=CHESS_REASON)
+    keys = {}
+    with open(pgn_file) as handle:
+        for index in range(len(MOVES)):
+            game = chess_pgn.read_game(handle)
+            if not game.errors:
+                keys[index] = polyglot.zobrist_hash(game.end().board())
+    return keys
+
+
+def test_keys_compare_over_their_whole_range(pgn_file):
+    """final_key is a uint64: keys above 2**63 (half of them) compare and equal, in decimal and hex,
+    against thresholds on both sides of 2**63 and against negative numbers (issue 37)."""
+    keys = _final_keys(pgn_file)
+    assert any(k > 2 ** 63 for k in keys.values()) and any(k < 2 ** 63 for k in keys.values())
+    thresholds = [-1, 0, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1] + [k + d for k in keys.values() for d in (-1, 0, 1)]
+    valid = "status != 'invalid' and "
+    for t in thresholds:
+        for op, holds in (("=", int.__eq__), ("<", int.__lt__), (">=", int.__ge__), ("!=", int.__ne__)):
+            expected = [g for g, k in keys.items() if holds(k, t)]
+            assert kept(pgn_file, f"{valid}final_key {op} {t}") == expected, (op, t)
+            if 0 <= t < 2 ** 64:
+                assert kept(pgn_file, f"{valid}final_key {op} {t:#x}") == expected, (op, hex(t))
+                flipped = {"<": ">", ">=": "<="}.get(op, op)
+                assert kept(pgn_file, f"{valid}{t} {flipped} final_key") == expected, (op, t)
+    listed = sorted(keys.values())[::2]
+    assert kept(pgn_file, f"final_key in ({', '.join(map(str, listed + [-5, 2 ** 64 - 1]))})") == \
+        [g for g, k in keys.items() if k in listed]
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("final_key + 1 > 2", "final_key is a 64-bit key: compare it"),
+    ("-final_key < 0", "final_key is a 64-bit key"),
+    ("white_elo + 10000000000000000000 > 1", "a number above 2**63 - 1 is only compared with a key"),
+    ("final_key = 0x10000000000000000", "number too large (the largest is 0xffffffffffffffff"),
+    ("final_key = 18446744073709551616", "number too large"),
+])
+def test_keys_are_compared_not_computed_with(expression, message):
+    with pytest.raises(WhereError, match=re.escape(message)):
+        compile_where(expression)
+
+
+def test_a_huge_or_hex_number_against_a_rating(pgn_file):
+    assert kept(pgn_file, "white_elo < 18446744073709551615") == kept(pgn_file, "white_elo is not null")
+    assert kept(pgn_file, "white_elo = 0x834") == [7]  # 2100
+    assert kept(pgn_file, "white_elo in (0x834, 18446744073709551615)") == [7]
 
 
 def test_batches_of_one_game_select_the_same(pgn_file):
@@ -341,7 +394,9 @@ def test_the_tag_filter_never_drops_a_game_the_expression_keeps(tmp_path_factory
     assert with_filter == kept(path, expression)
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "lichess" / "lichess-magnus-carlsen.pgn"
+from corpora_dir import CORPORA_DIR  # noqa: E402
+
+CORPUS = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="shared corpora not found")

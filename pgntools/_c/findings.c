@@ -52,6 +52,8 @@ size_t game_text_prefix(const char *s, size_t n, size_t max, bool latin1)
 
 void game_add_error(GameReader *r, Game *g, int kind, int ply, const Token *t, int32_t detail)
 {
+    if (kind == ERR_SYNTAX || kind == SAN_INVALID)
+        g->unreadable = true;
     if (g->n_errors++ >= r->opt.max_errors)
         return;
     Batch *b = &r->batch;

@@ -46,6 +46,7 @@ GameReader *gr_new(const GameOptions *opt)
         r->start_fen_len[c960] = fen_format(&r->start, r->start_fen[c960], r->opt.fen_options);
     }
     em_init(&r->em, &r->movetext);
+    em_shape(&r->em, r->opt.pgn_shape, r->opt.line_length);
     if (!batch_init(&r->batch) || !VEC_RESERVE(r->levels, 16)) {
         gr_free(r);
         return NULL;
@@ -71,6 +72,7 @@ Scanner *gr_scanner(GameReader *r) { return &r->sc; }
 Batch *gr_batch(GameReader *r) { return &r->batch; }
 int64_t gr_games_read(const GameReader *r) { return r->games; }
 int64_t gr_skipped_bytes(const GameReader *r) { return r->skipped_bytes; }
+int64_t gr_pgn_games(const GameReader *r) { return r->pgn_games; }
 int64_t gr_last_offset(const GameReader *r) { return r->last_offset; }
 int64_t gr_batch_filtered(const GameReader *r) { return r->batch_filtered; }
 
@@ -171,18 +173,35 @@ static void push_opening(GameReader *r, Game *g, const char **eco, size_t *eco_l
 }
 
 /* The export format of a valid or fixed game: the movetext emitted while replaying, behind the
- * tag section (pgn_writer.c); with --classify, the opening's ECO and Opening tags. */
+ * tag section (pgn_writer.c); with --classify, the opening's ECO and Opening tags; with
+ * --add-tags, PlyCount and HashCode. */
 static void write_pgn(GameReader *r, Game *g, const char *eco, size_t eco_len, const char *name, size_t name_len)
 {
     bool replace = r->opt.opening_tags == OPENING_TAGS_OVERWRITE;
-    PgnTag opening[2] = {{"ECO", eco, 3, eco_len, replace}, {"Opening", name, 7, name_len, replace}};
-    size_t n_opening = g->opening == OPENING_NAMED && r->opt.opening_tags != OPENING_TAGS_NONE ? 2 : 0;
+    bool opening = g->opening == OPENING_NAMED && r->opt.opening_tags != OPENING_TAGS_NONE;
+    unsigned shape = r->opt.pgn_shape;
+    char plies[16], key[24];
+    PgnTag extra[4]; /* sorted by name: ECO, HashCode, Opening, PlyCount; computed ones replace the game's */
+    size_t n_extra = 0;
+    if (opening)
+        extra[n_extra++] = (PgnTag){"ECO", eco, 3, eco_len, replace};
+    if (shape & PGN_ADD_HASHCODE) {
+        int n = snprintf(key, sizeof key, "%016llx", (unsigned long long)pos_key(&r->levels.data[0].pos));
+        extra[n_extra++] = (PgnTag){"HashCode", key, 8, (size_t)n, true};
+    }
+    if (opening)
+        extra[n_extra++] = (PgnTag){"Opening", name, 7, name_len, replace};
+    if (shape & PGN_ADD_PLYCOUNT) {
+        int n = snprintf(plies, sizeof plies, "%d", g->ply);
+        extra[n_extra++] = (PgnTag){"PlyCount", plies, 8, (size_t)n, true};
+    }
     StrCol *out = &r->batch.strs[S_PGN];
     size_t first = g->mark->strs[S_TAG_NAME];
     const char *result = result_string(g->result);
     if (g->truncated) /* the cut: what stopped the game, and the move text dropped */
         cut_comment(r, g);
-    em_unit(&r->em, result, strlen(result));
+    if (!(r->opt.pgn_shape & PGN_NO_RESULTS))
+        em_unit(&r->em, result, strlen(result));
     em_finish(&r->em);
     StrCol *values = &r->batch.strs[S_TAG_VALUE], repaired;
     size_t values_first = first;
@@ -190,7 +209,7 @@ static void write_pgn(GameReader *r, Game *g, const char *eco, size_t eco_len, c
     ok = ok && !r->em.failed &&
          pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], values, first,
                         strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
-                        r->opt.reduced, &r->movetext, opening, n_opening) &&
+                        r->opt.reduced, r->opt.pgn_shape & PGN_NO_TAGS, &r->movetext, extra, n_extra) &&
          strcol_end(out);
     if (g->fen_repaired)
         strcol_free(&repaired);
@@ -577,6 +596,7 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
     if (!g->latin1 && !valid_utf8((const unsigned char *)r->sc.buf + g->start, g->end - g->start))
         return give_back(r, g, start_state, GAME_RETRY_LATIN1); /* (the filter decides again on its tags) */
     if (g->filtered) { /* its tags fail the tag filter: counted, its number taken, nothing recorded */
+        r->pgn_games++;
         batch_rollback(&r->batch, g->mark);
         r->last_offset = r->sc.base + (int64_t)g->start;
         r->batch_filtered++;
@@ -584,6 +604,9 @@ static int end_game(GameReader *r, Game *g, const Scanner *start_state)
         return GAME_DONE;
     }
     finish_game(r, g);
+    /* (Markdown quoting a tag line is no PGN; scan replays nothing: a move's syntax is its sign) */
+    if (g->ply > 0 || (g->has_tags && !g->unreadable) || (!r->opt.replay && g->move_syntax))
+        r->pgn_games++;
     return GAME_DONE;
 }
 

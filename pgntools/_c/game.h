@@ -95,6 +95,8 @@ typedef struct {
     bool strict;          /* notation normalisations are errors */
     bool fix_results;
     bool strip_comments, strip_variations, reduced;
+    unsigned pgn_shape;   /* the written PGN's shape: PGN_STRIP_NAGS, ... (pgn_writer.h) */
+    int line_length;      /* the written PGN's longest line; 0: PGN_MAX_LINE (79), -1: a game on one line */
     bool tag_columns;     /* G_TAG_SLOTS: where each of the TAG_COLUMN_COUNT tags is, per game */
     bool skip_tag_values; /* every tag value an empty string (the rows stay), for outputs that show
                            * no tags (validate): no value is copied. Ignored with pgn, which writes them */
@@ -128,6 +130,10 @@ int gr_fill(GameReader *r);
 int64_t gr_games_read(const GameReader *r);
 /* Bytes of text between games (or before the first) that held no game: skipped so far. */
 int64_t gr_skipped_bytes(const GameReader *r);
+/* Games read so far that show the input is PGN: a legal mainline move, or tags and no syntax
+ * error or unreadable move (or dropped by the tag filter, not replayed); an input with games but
+ * none of these is not PGN. */
+int64_t gr_pgn_games(const GameReader *r);
 /* The stream offset of the last game read (recorded, or dropped by the tag filter); -1: none. */
 int64_t gr_last_offset(const GameReader *r);
 /* The games the tag filter dropped since the last gr_take_filtered (read with the batch being

@@ -23,6 +23,9 @@ struct GameReader {
     Batch batch;
     int64_t games;
     int64_t skipped_bytes; /* text between games that is no game (prose, junk): skipped, counted */
+    int64_t pgn_games;     /* games that show the input is PGN: a legal mainline move, tags and no
+                            * unreadable text, or dropped by the tag filter (undecided); random bytes
+                            * and prose have none */
     VEC(uint64_t) history; /* mainline hashes, for repetitions */
     uint32_t history_last[HISTORY_SLOTS]; /* by the low bits of a hash: the latest history index + 1
                                            * with those bits (replay.h, note_history), 0: none */
@@ -108,6 +111,7 @@ struct GameState {
     bool chess960;
     bool set_up;     /* replay_start ran (a game may end before its movetext) */
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
+    bool unreadable;  /* a syntax error or a move in no notation: with no legal move, no sign of PGN */
     int64_t last_tag_line;
     uint64_t tag_bits;      /* a bit (tags.c, tag_bit) for each tag name in the game's rows */
     int32_t tag_slot[TAG_COLUMN_COUNT]; /* with opt.tag_columns: see G_TAG_SLOTS */

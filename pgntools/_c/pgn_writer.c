@@ -1,6 +1,9 @@
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fen.h"
 #include "pgn_writer.h"
 
 static inline bool put(ByteVec *v, const char *s, size_t n)
@@ -64,6 +67,13 @@ void em_init(Emitter *e, ByteVec *out)
 {
     memset(e, 0, sizeof *e);
     e->out = out;
+    e->max_line = PGN_MAX_LINE;
+}
+
+void em_shape(Emitter *e, unsigned shape, int line_length)
+{
+    e->shape = shape;
+    e->max_line = line_length > 0 ? line_length : line_length < 0 ? INT_MAX : PGN_MAX_LINE;
 }
 
 void em_free(Emitter *e) { (void)e; }
@@ -154,6 +164,8 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
 
 void em_nag(Emitter *e, int nag)
 {
+    if (e->shape & PGN_STRIP_NAGS)
+        return;
     char buf[16];
     buf[0] = '$';
     em_unit(e, buf, 1 + format_uint(buf + 1, (uint32_t)nag));
@@ -169,6 +181,15 @@ void em_close_variation(Emitter *e)
         return;
     }
     em_append(e, ")", 1);
+}
+
+void em_position_comments(Emitter *e, const Position *after, int fen_options)
+{
+    char text[FEN_MAX + 24];
+    if (e->shape & PGN_FEN_COMMENTS)
+        em_comment(e, text, (size_t)fen_format(after, text, fen_options), false);
+    if (e->shape & PGN_KEY_COMMENTS)
+        em_comment(e, text, (size_t)snprintf(text, sizeof text, "%016llx", (unsigned long long)pos_key(after)), false);
 }
 
 void em_finish(Emitter *e)
@@ -272,9 +293,18 @@ static char *put_tag(char *o, const char *name, size_t nlen, const char *value, 
  * SetUp "1" added beside a FEN that lacked it. The room for all of it is reserved once, then
  * written without further checks. */
 bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
-                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext,
+                    const char *result, bool add_setup, bool reduced, bool no_tags, const ByteVec *movetext,
                     const PgnTag *extra, size_t n_extra)
 {
+    if (no_tags) { /* the movetext alone, and the blank line that ends the game */
+        if (!VEC_RESERVE(*out, movetext->len + 2))
+            return false;
+        if (movetext->len)
+            memcpy(out->data + out->len, movetext->data, movetext->len);
+        memcpy(out->data + out->len + movetext->len, "\n\n", 2);
+        out->len += movetext->len + 2;
+        return true;
+    }
     bool keep_extra[8] = {false};
     if (reduced || n_extra > sizeof keep_extra)
         n_extra = 0;

@@ -3,8 +3,23 @@
 #define PGNT_PGN_WRITER_H
 
 #include "buffers.h"
+#include "position.h"
 
 #define PGN_MAX_LINE 79
+
+/* How the written PGN is shaped (pgn-extract's output options; GameOptions.pgn_shape). */
+enum {
+    PGN_STRIP_NAGS = 1,      /* --strip-nags: no $n */
+    PGN_NO_CHECK_MARKS = 2,  /* --no-check-marks: SAN without + and # */
+    PGN_NO_MOVE_NUMBERS = 4, /* --no-move-numbers */
+    PGN_NO_RESULTS = 8,      /* --no-results: no result after the moves (the Result tag stays) */
+    PGN_NO_TAGS = 16,        /* --no-tags: the movetext alone */
+    PGN_ADD_PLYCOUNT = 32,   /* --add-tags plycount: PlyCount, the mainline's plies */
+    PGN_ADD_HASHCODE = 64,   /* --add-tags hashcode: HashCode, the final position's Polyglot key in hex */
+    PGN_FEN_COMMENTS = 128,  /* --fen-comments: a comment after each move, the FEN after it */
+    PGN_KEY_COMMENTS = 256,  /* --key-comments: a comment after each move, the Polyglot key after it (hex) */
+    PGN_UCI = 512,           /* --notation uci: the moves as UCI (pgn-extract -Wuci) */
+};
 
 /* Movetext emitter: units (a move, a number, a comment word, a NAG) are separated by one space
  * and wrapped; '(' sticks to the next unit, ')' and '}' to the previous one. Each unit is written
@@ -17,17 +32,24 @@ typedef struct {
     int open_parens; /* '(' waiting for the next unit */
     bool in_unit;    /* a unit is being written (it ends out) */
     bool failed;
+    int max_line;    /* the longest line (PGN_MAX_LINE; INT_MAX: a game on one line) */
+    unsigned shape;  /* PGN_STRIP_NAGS, ... */
 } Emitter;
 
 void em_init(Emitter *e, ByteVec *out);
 void em_free(Emitter *e);
 void em_reset(Emitter *e, ByteVec *out);
+/* The shape of what is written (PGN_* bits) and the longest line (0: PGN_MAX_LINE; -1: a game
+ * on one line). */
+void em_shape(Emitter *e, unsigned shape, int line_length);
 void em_wrap_bracket(Emitter *e);                       /* (a wrapped unit that starts with '[') */
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1);
 void em_nag(Emitter *e, int nag);
 void em_open_variation(Emitter *e);
 void em_close_variation(Emitter *e);
 void em_finish(Emitter *e);                             /* writes the last unit */
+/* --fen-comments, --key-comments (the emitter's shape): comments with the position after a move. */
+void em_position_comments(Emitter *e, const Position *after, int fen_options);
 
 /* Room for n more bytes in the emitter's output. */
 static inline bool em_room(Emitter *e, size_t n)
@@ -50,7 +72,7 @@ static inline void em_end_unit(Emitter *e)
         v->len -= e->col > 0;
     } else if (e->col == 0) { /* the first unit: no space before it */
         e->col = n;
-    } else if (e->col + 1 + n <= PGN_MAX_LINE) {
+    } else if ((int64_t)e->col + 1 + n <= e->max_line) {
         e->col += 1 + n;
     } else {
         v->data[e->unit_at - 1] = '\n';
@@ -113,6 +135,11 @@ static inline void em_move(Emitter *e, bool numbered, uint32_t fullmove, bool bl
         em_end_unit(e);
     if (!em_room(e, 48 + (size_t)e->open_parens))
         return;
+    if (e->shape & PGN_NO_MOVE_NUMBERS)
+        numbered = false;
+    if (e->shape & PGN_NO_CHECK_MARKS)
+        while (n > 0 && (s16[n - 1] == '+' || s16[n - 1] == '#'))
+            n--;
     ByteVec *v = e->out;
     char *o = v->data + v->len;
     int col = e->col;
@@ -136,7 +163,7 @@ static inline void em_move(Emitter *e, bool numbered, uint32_t fullmove, bool bl
         int u = (int)(o - start);
         if (col == 0) {
             col = u;
-        } else if (col + 1 + u <= PGN_MAX_LINE) {
+        } else if ((int64_t)col + 1 + u <= e->max_line) {
             col += 1 + u;
         } else {
             *sep = '\n';
@@ -167,10 +194,10 @@ typedef struct {
     bool replace;
 } PgnTag;
 
-/* Appends a whole game in the export format: its tag section, then the movetext. `extra`: tags
- * to add, sorted by name (n_extra of them; not in the reduced format). */
+/* Appends a whole game in the export format: its tag section (none with `no_tags`), then the
+ * movetext. `extra`: tags to add, sorted by name (n_extra of them; not in the reduced format). */
 bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, size_t first, size_t count,
-                    const char *result, bool add_setup, bool reduced, const ByteVec *movetext,
+                    const char *result, bool add_setup, bool reduced, bool no_tags, const ByteVec *movetext,
                     const PgnTag *extra, size_t n_extra);
 
 #endif

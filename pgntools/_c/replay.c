@@ -297,6 +297,13 @@ static inline size_t uci_text(int from, int to, int promo, char *out)
     return 4 + (promo != 0);
 }
 
+/* The square UCI gives a move's target: castling goes to the king's square (Chess960: king takes
+ * rook); the king stands there now. */
+static inline int uci_target(const Position *after, const Undo *u)
+{
+    return mv_type(u->move) == MT_CASTLE && !after->chess960 ? pos_king(after, u->state.turn) : mv_to(u->move);
+}
+
 /* A move row's values but its annotations (finish_pending's). */
 typedef struct {
     int16_t ply;
@@ -343,9 +350,7 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
                               (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
                               (null ? MF_NULL : 0));
-    /* castling goes to the king's square, as UCI has it (Chess960: king takes rook); the king
-     * stands there now */
-    int uci_to = type == MT_CASTLE && !after->chess960 ? pos_king(after, us) : to;
+    int uci_to = null ? to : uci_target(after, u);
     int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
     if (null) {       /* a null move: the king stands still (the moves table has a piece and */
         piece = KING; /* squares for every row); its SAN is --, its UCI 0000 */
@@ -528,8 +533,20 @@ static void record_pgn(GameReader *r, Game *g, const PlayedMove *pm) /* the PGN 
 {
     const PosState *before = &pm->level->undo.state;
     bool black = before->turn == BLACK;
-    em_move(&r->em, !black || g->need_number, before->fullmove, black, pm->san, pm->san_len);
+    if (r->opt.pgn_shape & PGN_UCI) { /* --notation uci: the move as UCI (a null move 0000) */
+        const Undo *u = &pm->level->undo;
+        char uci[16] = "0000";
+        size_t n = u->move == MOVE_NULL ? 4 : uci_text(mv_from(u->move), uci_target(&pm->level->pos, u),
+                                                       mv_promo(u->move), uci);
+        em_move(&r->em, !black || g->need_number, before->fullmove, black, uci, n);
+    } else {
+        em_move(&r->em, !black || g->need_number, before->fullmove, black, pm->san, pm->san_len);
+    }
     g->need_number = false;
+    if (r->opt.pgn_shape & (PGN_FEN_COMMENTS | PGN_KEY_COMMENTS)) {
+        em_position_comments(&r->em, &pm->level->pos, r->opt.fen_options);
+        g->need_number = true; /* (Black's move after a comment takes its number: 12... Nf6) */
+    }
 }
 
 void record_move(GameReader *r, Game *g, const Recorders *rec, const PlayedMove *pm)

@@ -1,5 +1,5 @@
 """What every command shares once it runs: the error handling (one line and an exit status per
-failure), --exit-zero/--quiet, and the summary line at the end."""
+failure), the exit status of invalid games (--fail-on-invalid, validate's --exit-zero), --quiet, and the summary line at the end."""
 from __future__ import annotations
 
 import errno
@@ -21,6 +21,12 @@ EXIT_STATUS_HELP = """
     Exit status: 0 every game valid or fixed (also with --exit-zero when some are invalid),
     1 some game invalid, 2 usage error or unreadable input, 74 an output could not be written
     (a full disk), 141 stdout or a pipe output was closed by its reader (as `| head` does; no
+    message), 130/143 interrupted, 70 internal error.
+"""
+DATA_EXIT_STATUS_HELP = """
+    Exit status: 0 the run completed (invalid games are counted in the summary; 1 for them with
+    --fail-on-invalid), 2 usage error or unreadable input, 74 an output could not be written (a
+    full disk), 141 stdout or a pipe output was closed by its reader (as `| head` does; no
     message), 130/143 interrupted, 70 internal error.
 """
 
@@ -46,7 +52,9 @@ def handle_errors(f):
             click.echo("pgntools: terminated; no output was left under its final name", err=True)
             sys.exit(143)
         except OSError as exc:  # a full disk, a write error, a closed pipe
-            if not is_broken_pipe(exc):
+            if exc.errno == errno.ENOSPC:
+                click.echo(f"pgntools: error: {disk_full(exc)}; no output was left under its final name", err=True)
+            elif not is_broken_pipe(exc):
                 click.echo(f"pgntools: error: {exc}; no output was left under its final name", err=True)
             stdout_to_devnull()
             sys.exit(EXIT_PIPE if is_broken_pipe(exc) else EXIT_IO)
@@ -63,6 +71,14 @@ def handle_errors(f):
             signal.signal(signal.SIGTERM, previous)
 
     return wrapper
+
+
+def disk_full(exc: OSError) -> str:
+    """ENOSPC as a sentence: the output and the games read when it failed (pgntools.runner.run)."""
+    where = getattr(exc, "pgntools_output", None) or exc.filename
+    games = getattr(exc, "pgntools_games", None)
+    return "disk full writing " + (str(where) if where else "an output") + \
+        (f" after {games:,} game{'s' * (games != 1)}" if games else "") + f" ({exc.strerror})"
 
 
 def is_broken_pipe(exc: BaseException) -> bool:
@@ -88,21 +104,41 @@ def stdout_to_devnull():
 
 
 def exit_options(f):
-    """--exit-zero and -q/--quiet, for commands that end with a summary; adds the exit statuses
-    to the command's --help. The choices are kept in the Click context for finish()."""
+    """For a command whose job is to produce data (export, to-fen, stats, ...): it exits 0 when it
+    completed, invalid games counted in its summary; --fail-on-invalid gives 1 for them (issue 37
+    A4). --exit-zero, once needed for that, is still accepted (hidden, no effect)."""
+    return _summary_options(f, verdict=False)
+
+
+def verdict_exit_options(f):
+    """For validate, whose verdict is its job: exit 1 when some game is invalid, 0 with --exit-zero."""
+    return _summary_options(f, verdict=True)
+
+
+def _summary_options(f, verdict: bool):
+    """-q/--quiet and the option that decides the exit status of invalid games; adds the exit
+    statuses to the command's --help. The choices are kept in the Click context for finish()."""
 
     @functools.wraps(f)
-    def wrapper(*args, exit_zero, quiet, **kwargs):
+    def wrapper(*args, exit_zero, quiet, fail_on_invalid=False, **kwargs):
         meta = click.get_current_context().meta
-        meta["pgntools.exit_zero"], meta["pgntools.quiet"] = exit_zero, quiet
+        meta["pgntools.fail_on_invalid"] = (not exit_zero) if verdict else fail_on_invalid
+        meta["pgntools.quiet"] = quiet
         if quiet and kwargs.get("progress") is None:  # quiet means no bar either, unless asked for
             kwargs["progress"] = False
         return f(*args, **kwargs)
 
-    wrapper.__doc__ = (f.__doc__ or "").rstrip() + "\n" + EXIT_STATUS_HELP
-    wrapper = click.option("--exit-zero", is_flag=True,
-                           help="Exit 0 even when some game is invalid (it is still reported and counted); "
-                                "usage errors, unreadable inputs and failed outputs still exit non-zero.")(wrapper)
+    wrapper.__doc__ = (f.__doc__ or "").rstrip() + "\n" + (EXIT_STATUS_HELP if verdict else DATA_EXIT_STATUS_HELP)
+    if verdict:
+        wrapper = click.option("--exit-zero", is_flag=True,
+                               help="Exit 0 even when some game is invalid (it is still reported and counted); "
+                                    "usage errors, unreadable inputs and failed outputs still exit non-zero.")(wrapper)
+    else:
+        wrapper = click.option("--exit-zero", is_flag=True, hidden=True,
+                               help="Accepted, no effect: invalid games exit 0 unless --fail-on-invalid.")(wrapper)
+        wrapper = click.option("--fail-on-invalid", is_flag=True,
+                               help="Exit 1 when some game is invalid (by default the run exits 0 when it "
+                                    "completed; the invalid games are counted in the summary).")(wrapper)
     return click.option("-q", "--quiet", is_flag=True,
                         help="No summary line on stderr (and no progress bar unless --progress); "
                              "errors are still printed.")(wrapper)
@@ -123,7 +159,7 @@ def finish(summary):
     if not meta.get("pgntools.quiet"):
         click.echo(summary.line(), err=True)
     broken_inputs(summary)
-    sys.exit(EXIT_INVALID if summary.invalid and not meta.get("pgntools.exit_zero") else 0)
+    sys.exit(EXIT_INVALID if summary.invalid and meta.get("pgntools.fail_on_invalid") else 0)
 
 
 def broken_inputs(summary):

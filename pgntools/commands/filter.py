@@ -1,13 +1,16 @@
 """pgntools filter: the games --where (and --sample, --limit) select, as they were or normalized."""
 from __future__ import annotations
 
+import functools
+
 import click
 
-from pgntools.cli_options import (PATH, Command, checked, inputs, parallel_settings, reader_recovery, report_spec,
-                                  selected_games_options)
+from pgntools.cli_options import (PATH, Command, checked, inputs, parallel_settings, pgn_shape_flags, pgn_shape_options,
+                                  reader_recovery, report_spec, selected_games_options)
 from pgntools.commands.common import exit_options, finish, handle_errors
 from pgntools.options import Workers
 from pgntools.sinks.base import SinkSpec
+from pgntools.usage import check_normalized
 
 
 @click.command("filter", cls=Command)
@@ -17,10 +20,11 @@ from pgntools.sinks.base import SinkSpec
 @click.option("--normalize", is_flag=True,
               help="Write the selected games in the PGN export format (as validate -o does; invalid games are "
                    "then left out) instead of byte for byte as they were.")
+@pgn_shape_options
 @selected_games_options
 @exit_options
 @handle_errors
-def filter_games(files, output, normalize, rejects, report, summary, strict, fix_results, progress, max_game_size,
+def filter_games(files, output, normalize, pgn_shape, rejects, report, summary, strict, fix_results, progress, max_game_size,
                  jobs, scheduler, chunk_bytes, selection):
     """Write the games of FILES that --where (and --sample, --limit) select: byte for byte as they
     were in the input, each followed by a blank line (a filter never changes a game), or in the
@@ -37,9 +41,10 @@ def filter_games(files, output, normalize, rejects, report, summary, strict, fix
     from pgntools.runner.run import Run
     from pgntools.sinks.pgn import PgnSink, RawPgnSink, RejectsSink
 
+    check_normalized(normalize, pgn_shape_flags())
     report_sink = report_spec(report)
     run = Run("filter", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
-    games = PgnSink if normalize else RawPgnSink
+    games = functools.partial(PgnSink, **(pgn_shape or {})) if normalize else RawPgnSink
     finish(run.execute([SinkSpec("pgn", games), SinkSpec("rejects", RejectsSink), report_sink]))

@@ -5,11 +5,12 @@ import functools
 
 import click
 
-from pgntools.cli_options import (Command, checked, inputs, parallel_settings, reader_recovery, report_spec,
-                                  selected_games_options)
+from pgntools.cli_options import (Command, checked, inputs, parallel_settings, pgn_shape_flags, pgn_shape_options,
+                                  reader_recovery, report_spec, selected_games_options)
 from pgntools.commands.common import exit_options, finish, handle_errors
 from pgntools.options import Workers
 from pgntools.sinks.base import SinkSpec
+from pgntools.usage import check_normalized
 
 
 @click.command("split", cls=Command)
@@ -32,10 +33,11 @@ from pgntools.sinks.base import SinkSpec
 @click.option("--max-open", type=click.IntRange(1), default=64, show_default=True, metavar="N",
               help="At most N part files open at once (the least recently written is closed, and reopened "
                    "to append when its next game comes); e.g. --max-open 16 under a low ulimit -n.")
+@pgn_shape_options
 @selected_games_options
 @exit_options
 @handle_errors
-def split(files, template, per_part, by, normalize, max_open, rejects, report, summary, strict, fix_results,
+def split(files, template, per_part, by, normalize, max_open, pgn_shape, rejects, report, summary, strict, fix_results,
           progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Write the games of FILES that --where (and --sample, --limit) select into one file per N
     games (--games N) or per value of a field (--by FIELD), each game byte for byte as in the input
@@ -55,7 +57,8 @@ def split(files, template, per_part, by, normalize, max_open, rejects, report, s
     from pgntools.sinks.pgn import RejectsSink
     from pgntools.sinks.split import SplitSink, split_plan
 
-    plan = split_plan(template, per_part, by, normalize, max_open, list(files), [rejects, report, summary])
+    check_normalized(normalize, pgn_shape_flags())
+    plan = split_plan(template, per_part, by, normalize, max_open, list(files), [rejects, report, summary], pgn_shape)
     report_sink = report_spec(report)
     run = Run("split", list(files), checked(strict, fix_results, max_game_size, **reader_recovery()),
               outputs={"rejects": rejects, "report": report, "summary": summary}, progress=progress,

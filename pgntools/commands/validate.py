@@ -6,8 +6,9 @@ import functools
 import click
 
 from pgntools.cli_options import (PATH, OptionalValues, checked, checking_options, inputs, parallel_options,
-                                  parallel_settings, reader_recovery, recovery_options, report_spec, selection_options)
-from pgntools.commands.common import exit_options, finish, handle_errors
+                                  parallel_settings, pgn_shape_flags, pgn_shape_options, reader_recovery,
+                                  recovery_options, report_spec, selection_options)
+from pgntools.commands.common import finish, handle_errors, verdict_exit_options
 from pgntools.options import Workers
 from pgntools.sinks.base import SinkSpec
 from pgntools.usage import check_validate
@@ -24,6 +25,7 @@ from pgntools.usage import check_validate
 @click.option("--reduced", is_flag=True, help="The PGN standard's reduced export format: Seven Tag Roster, "
                                                "moves and result only (and FEN, SetUp and Variant, which a "
                                                "game that has them needs to be read).")
+@pgn_shape_options
 @click.option("--classify", type=click.Choice(["missing", "overwrite"]), default=None, metavar="[=missing|overwrite]",
               help="Name each game's opening from the Lichess opening table (the deepest position of its first 40 "
                    "plies the table names) and write it as ECO and Opening tags in -o's output. --classify "
@@ -34,9 +36,9 @@ from pgntools.usage import check_validate
 @selection_options
 @recovery_options
 @parallel_options
-@exit_options
+@verdict_exit_options
 @handle_errors
-def validate(files, output, rejects, strip_comments, strip_variations, reduced, classify, report, summary, strict,
+def validate(files, output, rejects, strip_comments, strip_variations, reduced, pgn_shape, classify, report, summary, strict,
              fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Replay every game of FILES and check every move, the start position and the result.
 
@@ -50,11 +52,12 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     from pgntools.runner.run import Run  # (the runner and the reader: when a command runs, not for --help)
     from pgntools.sinks.pgn import PgnSink, RejectsSink
 
-    check_validate(output, strip_comments, strip_variations, reduced)
+    check_validate(output, strip_comments, strip_variations, reduced, pgn_shape_flags())
     report_sink = report_spec(report)
     run = Run("validate", list(files), checked(strict, fix_results, max_game_size, opening_tags=classify or "none",
                                                **reader_recovery()),
               outputs={"pgn": output, "rejects": rejects, "report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
-    pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced)
+    pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced,
+                            **(pgn_shape or {}))
     finish(run.execute([SinkSpec("pgn", pgn), SinkSpec("rejects", RejectsSink), report_sink]))

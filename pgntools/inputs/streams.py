@@ -466,8 +466,9 @@ def looks_like(head: bytes) -> str:
     return "text with no PGN game in it"
 
 
-def not_pgn(inp: Input) -> Optional[str]:
-    """For an input read to its end without a game: the one-line error that says what it looks
+def not_pgn(inp: Input, games: int = 0) -> Optional[str]:
+    """For an input read to its end without a game (or with ``games`` in which no tag pair and
+    no legal move were found: random bytes, prose): the one-line error that says what it looks
     like (None when it is empty or blank, or its stream broke: that has its own error)."""
     head = inp.stream.head if inp.encoding else inp.head
     if not head and isinstance(inp.source, str) and inp.compression is None and os.path.isfile(inp.source):
@@ -476,15 +477,16 @@ def not_pgn(inp: Input) -> Optional[str]:
     if inp.stream.error is not None or not head.strip(b"\xef\xbb\xbf \t\r\n"):
         return None
     encoding = " (UTF-16)" if inp.encoding else ""
-    return f"{inp.name}: {looks_like(head)}{encoding}, not PGN (no game found)"
+    why = f"{games:,} game{'s' * (games != 1)} read, none with a legal move or a readable tag section" if games else "no game found"
+    return f"{inp.name}: {looks_like(head)}{encoding}, not PGN ({why})"
 
 
-def check_games_found(inputs: Sequence[Input], games_by_source: dict) -> None:
+def check_games_found(inputs: Sequence[Input], games_by_source: dict, pgn_games_by_source: dict) -> None:
     """After a run has read its inputs: raises InputError for the first one that is not empty
-    but held no game (not_pgn says what it looks like)."""
+    but held no game with a tag pair or a legal move (not_pgn says what it looks like)."""
     for inp in inputs:
-        if not games_by_source.get(inp.name):
-            message = not_pgn(inp)
+        if not pgn_games_by_source.get(inp.name):
+            message = not_pgn(inp, games_by_source.get(inp.name, 0))
             if message:
                 raise InputError(message)
 

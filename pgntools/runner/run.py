@@ -7,6 +7,8 @@ pgntools.runner.parallel). The runner knows sinks only through their protocol (p
 what they need from the reader, write, commit, abort, and a parallel run's merge."""
 from __future__ import annotations
 
+import errno
+
 import sys
 import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
@@ -154,13 +156,18 @@ class Run:
                 batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
                                        options=options)
                 summary.read, _ = feed(batches, [*sinks, summary], self.selection, after_batch)
-            check_games_found(opened_inputs, summary.games_by_source)  # an input that is not PGN: exit 2, no output
+            # an input that is not PGN: exit 2, no output
+            check_games_found(opened_inputs, summary.games_by_source, summary.pgn_games_by_source)
             summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)
             commit_all([*sinks, summary])
             for out in opened.values():
                 out.commit()
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:  # (for handle_errors' message)
+                exc.pgntools_games = summary.games
+                paths = ["stdout" if out.path == "-" else out.path for out in opened.values() if getattr(out, "path", None)]
+                exc.pgntools_output = exc.filename or (paths[0] if len(paths) == 1 else None)
             abort_all(sinks)
             for out in opened.values():
                 out.abort()

@@ -10,6 +10,7 @@ under temporary names carrying a run- and chunk-unique prefix and hands their pa
 """
 from __future__ import annotations
 
+import posixpath
 from collections import deque
 from typing import List, Optional, Sequence
 
@@ -131,6 +132,18 @@ class TableParts:
         self.written = []
 
 
+def made_dirs(storage, root: str, tables) -> List[str]:
+    """The directories an export is about to make (the tables', the root, its missing parents),
+    innermost first: the order in which they are removed when it fails."""
+    made = [path for path in tables if not storage.is_dir(path)]
+    path = root.rstrip("/")
+    while path and not storage.is_dir(path):
+        made.append(path)
+        parent = posixpath.dirname(path) if "/" in path else ""
+        path = "" if parent == path else parent
+    return made
+
+
 def prepare_part_dir(storage, path: str, shown: str, out_dir: str, overwrite: bool) -> List[str]:
     """A table's directory made (when missing) and checked: writable, and holding no part files
     unless ``overwrite``, when it returns the part names there (removed once the new parts are in)."""
@@ -183,6 +196,8 @@ class ParquetDatasetSink(Sink):
         dirs = {name: self.storage.join(root, name) for name in ("games", "moves")}
         # --overwrite: the parts an earlier export wrote, removed once this one's are in place
         self.old_parts = {name: [] for name in dirs}
+        # the directories this export makes: removed again when it fails or is interrupted (issue 37 A6)
+        self.made_dirs = made_dirs(self.storage, root, dirs.values())
         for name, path in dirs.items():
             self.old_parts[name] = prepare_part_dir(self.storage, path, self.storage.join(out_dir, name), out_dir,
                                                     overwrite)
@@ -237,6 +252,8 @@ class ParquetDatasetSink(Sink):
         self.background.close()
         self.games.abort()
         self.moves.abort()
+        for path in self.made_dirs:  # (only when empty: nothing of another's is removed)
+            self.storage.remove_empty_dir(path)
 
     # ---- parallel runs: workers write parts, the parent adopts and renames them
 

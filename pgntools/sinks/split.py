@@ -123,6 +123,7 @@ class SplitPlan(NamedTuple):
     inputs: Tuple[str, ...]  # no part may be one of them
     others: Tuple[str, ...]  # the run's other output files (--rejects, --report, --summary)
     outcome: dict
+    pgn_shape: Optional[dict] = None  # with normalize: the writer's output options (PgnSink's pgn_shape, line_length)
 
     def parsed(self) -> Template:
         return Template(self.template, self.by or "n", fields(), by=self.by is not None)
@@ -130,6 +131,8 @@ class SplitPlan(NamedTuple):
     @property
     def needs(self) -> Dict[str, object]:
         needs: Dict[str, object] = {"pgn": True, "tag_values": True} if self.normalize else {"raw_all": True}
+        if self.normalize and self.pgn_shape:
+            needs.update(self.pgn_shape)
         if self.by:
             needs.update(field_needs(self.by))
         return needs
@@ -320,7 +323,7 @@ class SplitSink(Sink):
 
 
 def split_plan(template: str, games: Optional[int], by: Optional[str], normalize: bool, max_open: int,
-               inputs: Sequence[str], others: Sequence[Optional[str]]) -> SplitPlan:
+               inputs: Sequence[str], others: Sequence[Optional[str]], pgn_shape: Optional[dict] = None) -> SplitPlan:
     """The plan of a split, its options checked (an OptionError, before any input is read)."""
     from pgntools.usage import OptionError
 
@@ -336,7 +339,7 @@ def split_plan(template: str, games: Optional[int], by: Optional[str], normalize
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise OptionError(f"--by {by}: no such field: {hint}the fields are {', '.join(fields())}")
     plan = SplitPlan(template, by, games, normalize, max_open, tuple(inputs),
-                     tuple(p for p in others if p not in (None, "-")), {})
+                     tuple(p for p in others if p not in (None, "-")), {}, pgn_shape)
     plan.parsed()  # the template's mistakes, now
     return plan
 

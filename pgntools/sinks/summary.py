@@ -36,7 +36,9 @@ class Summary(Sink):
         self.skipped_bytes = 0  # of text before or between games that is no game (junk, prose): counted in C
         self.seconds = 0.0
         self.input_errors: List[str] = []  # inputs that broke while read (see pgntools.runner.run.Run)
-        self.games_by_source: Counter = Counter()  # input name -> games (an input without one is not PGN)
+        self.games_by_source: Counter = Counter()  # input name -> games
+        # input name -> games with a tag pair or a legal move: an input without one is not PGN
+        self.pgn_games_by_source: Counter = Counter()
         self.openings: Counter = Counter()  # when classifying: named, unnamed, custom_start (pgntools.openings)
         self.started = time.perf_counter()
 
@@ -45,6 +47,7 @@ class Summary(Sink):
         self.games += batch.n_games
         # games read, also those a selection dropped: an input whose games were all dropped is PGN
         self.games_by_source[batch.source] += batch.n_games if batch.games_read is None else batch.games_read
+        self.pgn_games_by_source[batch.source] += batch.raw.get("pgn_games", 0)
         self.skipped_bytes += batch.raw.get("skipped_bytes", 0)
         self.valid += status.count(STATUS_VALID)
         self.fixed += status.count(STATUS_FIXED)
@@ -69,7 +72,8 @@ class Summary(Sink):
         """The game counts (what a worker sends back for its chunk)."""
         return {"games": self.games, "valid": self.valid, "fixed": self.fixed, "invalid": self.invalid,
                 "truncated": self.truncated, "errors": self.errors, "notes": self.notes, "fixes": self.fixes,
-                "games_by_source": self.games_by_source, "skipped_bytes": self.skipped_bytes, "read": self.read,
+                "games_by_source": self.games_by_source, "pgn_games_by_source": self.pgn_games_by_source,
+                "skipped_bytes": self.skipped_bytes, "read": self.read,
                 "openings": self.openings}
 
     def finish_chunk(self) -> dict:
@@ -85,6 +89,7 @@ class Summary(Sink):
         self.notes.update(counts["notes"])
         self.fixes.update(counts["fixes"])
         self.games_by_source.update(counts["games_by_source"])
+        self.pgn_games_by_source.update(counts["pgn_games_by_source"])
         self.skipped_bytes += counts["skipped_bytes"]
         self.read += counts.get("read", 0)
         self.openings.update(counts.get("openings", {}))

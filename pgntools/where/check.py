@@ -7,7 +7,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from pgntools.tables.game_fields import close_names, names
-from pgntools.where.parser import FUNCTIONS, Node, WhereError
+from pgntools.where.parser import FUNCTIONS, INT64_MAX, Node, WhereError
 
 
 def unknown_name(node: Node, text: str) -> WhereError:
@@ -112,11 +112,13 @@ def check(tree: Node, text: str) -> Checked:
             for part in (left, right):
                 if part.type != "number":
                     raise fail(f"{op!r} needs numbers, not a {part.type}", part)
+                computable(part)
             return node._replace(args=(op, left, right), type="number")
         if kind == "negate":
             value = visit(args[0])
             if value.type != "number":
                 raise fail(f"'-' needs a number, not a {value.type}", value)
+            computable(value)
             return node._replace(args=(value,), type="number")
         if kind == "call":
             name, call_args = args
@@ -166,6 +168,14 @@ def check(tree: Node, text: str) -> Checked:
                 if allowed and literal.args[0] not in allowed:
                     raise fail(f"{value.args[0]} is one of {', '.join(allowed)}, not {literal.args[0]!r}", literal)
         return left, right
+
+    def computable(node: Node):
+        """A key (a uint64 column) or a literal beyond int64 is compared, never computed with:
+        arithmetic on it would be signed 64-bit and wrap."""
+        if node.kind == "column" and names()[node.args[0]].column.type == "uint64":
+            raise fail(f"{node.args[0]} is a 64-bit key: compare it (=, <, in (...)), do not compute with it", node)
+        if node.kind == "literal" and isinstance(node.args[0], int) and node.args[0] > INT64_MAX:
+            raise fail("a number above 2**63 - 1 is only compared with a key, not computed with", node)
 
     def show(node: Node) -> str:
         if node.kind == "literal":

@@ -21,7 +21,7 @@ from pgntools.tables import build
 from pgntools.tables.arrays import ints, scalar, strings, text
 from pgntools.tables.game_fields import names
 from pgntools.where.check import Checked
-from pgntools.where.parser import Node
+from pgntools.where.parser import FLIPPED, INT64_MAX, Node
 
 UNKNOWN = text(["?", "-"])
 NULL_STRING = pa.nulls(1, pa.string())[0]
@@ -40,7 +40,22 @@ def _literal(value) -> pa.Scalar:
         return text([value])[0]
     if isinstance(value, float):
         return scalar(value, pa.float64())
-    return scalar(value, pa.int64())
+    return scalar(value, pa.int64() if value <= INT64_MAX else pa.uint64())
+
+
+def compare(op: str, a, b):
+    """a OP b, over the whole range of both: a key (uint64) against a signed number (int64) is
+    not left to Arrow, which casts both to int64 and fails on half of all keys."""
+    a_unsigned, b_unsigned = pa.types.is_uint64(a.type), pa.types.is_uint64(b.type)
+    if a_unsigned == b_unsigned or not pa.types.is_signed_integer((b if a_unsigned else a).type):
+        return COMPARE[op](a, b)  # (a float side: Arrow compares as doubles)
+    if a_unsigned:  # the signed side on the left
+        op, a, b = FLIPPED[op], b, a
+    # a signed, b unsigned: a negative a is below every b; any other compares as uint64
+    negative = pc.less(a, scalar(0, pa.int64()))
+    as_unsigned = pc.max_element_wise(a, scalar(0, pa.int64())).cast(pa.uint64())
+    below = TRUE if op in ("<", "<=", "!=") else FALSE
+    return pc.if_else(negative, below, COMPARE[op](as_unsigned, b))
 
 
 class Evaluation:
@@ -58,8 +73,9 @@ class Evaluation:
     def cleaned(self, values: pa.Array, type_: str) -> pa.Array:
         if isinstance(values.type, pa.DictionaryType):
             values = values.dictionary_decode()
-        if type_ == "number":
-            return values.cast(pa.int64()) if pa.types.is_integer(values.type) else values
+        if type_ == "number":  # (a key stays uint64: see compare)
+            integer = pa.types.is_integer(values.type) and not pa.types.is_uint64(values.type)
+            return values.cast(pa.int64()) if integer else values
         if type_ == "bool":
             return values
         # strings: the unknown values, and an empty code name (no result), are null
@@ -116,7 +132,7 @@ class Evaluation:
     def eval_compare(self, node: Node, op: str, left: Node, right: Node):
         if left.type == "date":
             return self.compare_dates(op, self.interval(left), self.interval(right))
-        return COMPARE[op](self.eval(left), self.eval(right))
+        return compare(op, self.eval(left), self.eval(right))
 
     def eval_between(self, node: Node, value: Node, low: Node, high: Node):
         return pc.and_kleene(self.eval_compare(node, ">=", value, low), self.eval_compare(node, "<=", value, high))
@@ -209,8 +225,11 @@ def _items(items, type_: pa.DataType) -> pa.Array:
         return text(values)
     if pa.types.is_floating(type_) or any(isinstance(v, float) for v in values):
         return pa.Array.from_buffers(pa.float64(), len(values), [None, pa.py_buffer(array("d", values))])
-    return ints(values, pa.int64())
+    if pa.types.is_uint64(type_):  # (a negative item cannot match a key, a huge one any other number)
+        return ints([v for v in values if v >= 0], pa.uint64())
+    return ints([v for v in values if v <= INT64_MAX], pa.int64())
 
 
 COMPARE = {"=": pc.equal, "!=": pc.not_equal, "<": pc.less, "<=": pc.less_equal, ">": pc.greater,
            ">=": pc.greater_equal}
+

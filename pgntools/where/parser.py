@@ -19,6 +19,9 @@ Grammar (lowest precedence first; keywords are case-insensitive, names fold to l
     unary      := '-' unary | primary
     primary    := NUMBER | STRING | TRUE | FALSE | NAME | 'tags' '[' STRING ']' | FUNC '(' expr, ... ')' | '(' expr ')'
 
+NUMBER is decimal (`2500`, `0.5`, `1e3`) or, for the 64-bit keys, hex (`0x9d39247e33776d41`);
+whole numbers run to 2**64 - 1, so every key can be written.
+
 Types: number, string, date (a PGN date column), bool (a predicate). The names and their types
 are the games columns of pgntools.tables.game_fields.
 """
@@ -41,8 +44,11 @@ class Token(NamedTuple):
 KEYWORDS = {"and", "or", "not", "in", "between", "like", "ilike", "is", "null", "true", "false"}
 OPERATORS = ("==", "!=", "<>", "<=", ">=", "!~", "=", "<", ">", "~", "+", "-", "*", "/", "(", ")", ",", "[", "]")
 _NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
+_HEX = re.compile(r"0[xX][0-9A-Fa-f]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+FLIPPED = {"<": ">", "<=": ">=", "=": "=", "!=": "!=", ">": "<", ">=": "<="}  # a OP b is b FLIPPED[OP] a
 INT64_MAX = (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1  # the largest literal: a 64-bit key (final_key, written in hex or decimal)
 
 
 def tokenize(text: str) -> List[Token]:
@@ -68,14 +74,15 @@ def tokenize(text: str) -> List[Token]:
             tokens.append(Token("str" if c == "'" else "qname", "".join(chars), i))
             i = j + 1
             continue
-        m = _NUMBER.match(text, i)
+        m = _HEX.match(text, i) or _NUMBER.match(text, i)
         if m and (c.isdigit() or c == "."):
             literal = m.group(0)
             if _NAME.match(text, m.end()):
                 raise WhereError(f"a number cannot be followed by a letter: {text[i:m.end() + 1]!r}", text, m.end())
-            value = float(literal) if any(ch in literal for ch in ".eE") else int(literal)
-            if isinstance(value, int) and value > INT64_MAX:
-                raise WhereError("number too large", text, i)
+            hex_ = literal[:2].lower() == "0x"
+            value = int(literal, 16) if hex_ else float(literal) if any(ch in literal for ch in ".eE") else int(literal)
+            if isinstance(value, int) and value > UINT64_MAX:
+                raise WhereError(f"number too large (the largest is {UINT64_MAX:#x}, a 64-bit key)", text, i)
             tokens.append(Token("num", value, i))
             i = m.end()
             continue

@@ -24,11 +24,10 @@ from typing import List, NamedTuple, Optional, Tuple
 from pgntools import _core
 from pgntools.tables.game_fields import names
 from pgntools.where.check import Checked
-from pgntools.where.parser import Node
+from pgntools.where.parser import FLIPPED, Node
 
 C = _core.TAG_FILTER_CODES
 OPS = {"<": C["LT"], "<=": C["LE"], "=": C["EQ"], "!=": C["NE"], ">": C["GT"], ">=": C["GE"]}
-FLIPPED = {"<": ">", "<=": ">=", "=": "=", "!=": "!=", ">": "<", ">=": "<="}
 
 
 class Clause(NamedTuple):
