@@ -132,3 +132,31 @@ def test_bad_dataset_options(tmp_path, month, args, message):
     result = invoke("export", "--parquet", tmp_path / "out", *args, month, expect=(2,))
     assert message in result.stderr
     assert not list((tmp_path).rglob("*.parquet"))
+
+
+def test_game_uid_is_stable_and_distinct_across_inputs(tmp_path, month):
+    """game_uid: the same for a game in every run (any --jobs, a compressed copy of the input
+    elsewhere), distinct across inputs, and the moves carry their game's."""
+    import zstandard
+
+    february = tmp_path / "2024-02.pgn"
+    february.write_bytes(games(2, 30))
+    elsewhere = tmp_path / "copy"
+    elsewhere.mkdir()
+    (elsewhere / "2024-01.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(month.read_bytes()))
+    uids = {}
+    for name, args in (("one", [month, february]), ("two", ["--jobs", 2, "--chunk-bytes", 1500, month, february]),
+                       ("zst", [elsewhere / "2024-01.pgn.zst"])):
+        invoke("export", "--parquet", tmp_path / name, *args)
+        uids[name] = rows(f"SELECT source, \"offset\", game_uid FROM read_parquet('{tmp_path / name}/games/*.parquet') "
+                          "ORDER BY game_id")
+        moves = rows(f"SELECT DISTINCT m.game_uid = g.game_uid FROM read_parquet('{tmp_path / name}/moves/*.parquet') m "
+                     f"JOIN read_parquet('{tmp_path / name}/games/*.parquet') g USING (game_id)")
+        assert moves == [(True,)]
+    assert uids["one"] == uids["two"] and len(uids["one"]) == 90
+    assert len({uid for _, _, uid in uids["one"]}) == 90 and all(uid >= 0 for _, _, uid in uids["one"])
+    january = [(offset, uid) for source, offset, uid in uids["one"] if source.endswith("2024-01.pgn")]
+    assert [(offset, uid) for _, offset, uid in uids["zst"]] == january  # (the name without its directory and suffix)
+    # the two inputs differ in the uid's high bits, not only in the offsets
+    highs = {(uid >> 40, source) for source, _, uid in uids["one"]}
+    assert len(highs) == 2
