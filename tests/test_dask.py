@@ -180,6 +180,32 @@ def test_dataframes(tmp_path, cluster):
         keyed_ref.column("key").to_pylist()
 
 
+def test_groups_on_dictionary_columns_across_workers(tmp_path, cluster):
+    """speed, status and the piece columns are dictionaries: Dask's shuffle between worker
+    processes groups them (item 7 of issue 36), with the export's counts."""
+    path = games_input(tmp_path)
+    out = tmp_path / "export"
+    invoke(["export", "--jobs", "1", "--parquet", out, path])
+    reference = ds.dataset(str(out / "games"), format="parquet").to_table().to_pandas()
+    expected = reference.groupby("speed", observed=True).size().to_dict()
+    pieces = ds.dataset(str(out / "moves"), format="parquet").to_table().to_pandas()
+    with distributed.Client(cluster):
+        games = pgn_dask.read_games(path, chunk_bytes=20_000)
+        moves = pgn_dask.read_moves(path, chunk_bytes=20_000)
+        assert games.npartitions > 2
+        tree = games.groupby("speed", observed=True).size().compute()
+        shuffled = games.groupby("speed", observed=True).size(split_out=2).compute()
+        by_status = games.shuffle("status").groupby(["status", "speed"], observed=True).game_id.count().compute()
+        by_piece = moves.groupby("piece", observed=True).size(split_out=2).compute()
+    assert {str(k): v for k, v in tree.items()} == {str(k): v for k, v in expected.items()} and len(expected) >= 2
+    assert {str(k): v for k, v in shuffled.items()} == {str(k): v for k, v in expected.items()}
+    assert {tuple(map(str, k)): v for k, v in by_status.items()} == \
+        {tuple(map(str, k)): v for k, v in reference.groupby(["status", "speed"], observed=True).game_id.count().items()}
+    assert by_status.sum() > 0
+    assert {str(k): v for k, v in by_piece.items()} == \
+        {str(k): v for k, v in pieces.groupby("piece", observed=True).size().items()}
+
+
 def test_dataframe_of_no_games(tmp_path):
     path = tmp_path / "empty.pgn"
     path.write_bytes(b"")
