@@ -92,7 +92,8 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                fix_results: bool = True, max_game_size: int = MAX_GAME_SIZE, en_passant: str = "legal",
                chunk_bytes: int = DATAFRAME_CHUNK):
     """A Dask DataFrame with one row per game: the columns and types of the ``games`` table of
-    ``pgntools export`` (pyarrow-backed pandas dtypes; the dictionary columns as Categoricals), one partition per chunk of the inputs."""
+    ``pgntools export`` (pyarrow-backed pandas dtypes; the dictionary columns as Categoricals), one
+    partition per chunk of the inputs."""
     import dask.dataframe as dd
 
     from pgntools.tables import schema
