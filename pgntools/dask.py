@@ -26,9 +26,12 @@ DATAFRAME_CHUNK = 64 << 20  # (a partition's PGN bytes)
 
 
 def _sources(paths) -> List[str]:
+    """The inputs; a directory or a glob pattern stands for its PGN files (pgntools.inputs.expand)."""
+    from pgntools.inputs.expand import expand_inputs
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    return [os.fspath(p) for p in paths]
+    return expand_inputs([os.fspath(p) for p in paths])
 
 
 def _chunks(paths, chunk_bytes: int, max_game_size: int) -> List[Chunk]:
