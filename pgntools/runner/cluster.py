@@ -8,8 +8,9 @@ files and stdin are sent as bytes, and a worker that cannot read the path makes 
 the bytes instead.
 
 A worker lost mid-run (killed, its machine gone): the scheduler reruns its tasks on the others;
-a task whose bytes were on the lost worker (scattered there) is cancelled, and the client, which
-still holds the chunk until its result is merged, submits it again (RESUBMITS times at most).
+a task whose bytes were on the lost worker (scattered there) is cancelled, or its result cannot
+be fetched from it, and the client, which still holds the chunk until its result is merged,
+submits it again (RESUBMITS times at most; bytes scattered to a worker that is gone too).
 A rerun writes the same temporary part names, so the output is the undisturbed run's.
 """
 from __future__ import annotations
@@ -55,13 +56,23 @@ class ClusterExecutor:
             future = self.client.submit(fn, work, chunk, None, *extra, pure=False)
         else:
             data = chunk.read() if chunk.data is not None else read_here(chunk)
-            scattered = self.client.scatter(data, hash=False)
+            scattered = self._scatter(data)
             future = self.client.submit(fn, work, chunk.without_data(), scattered, *extra, pure=False)
         self.futures.append(future)
         if len(self.futures) > 4 * self.window:
             self.futures = [f for f in self.futures if not f.done()]
         self.sent[future.key] = (fn, work, chunk, extra, 0)
         return future
+
+    def _scatter(self, data):
+        """The bytes onto a worker; one that is gone (the connection to it fails: OSError) is
+        left for another."""
+        for attempt in range(RESUBMITS + 1):
+            try:
+                return self.client.scatter(data, hash=False)
+            except OSError:
+                if attempt == RESUBMITS:
+                    raise
 
     def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
         self.paths_readable = False
@@ -74,7 +85,7 @@ class ClusterExecutor:
             fn, work, chunk, extra, resubmits = self.sent.pop(future.key, (None,) * 4 + (RESUBMITS,))
             try:
                 return future.result()
-            except FutureCancelledError:  # its bytes were lost with a worker
+            except (FutureCancelledError, OSError):  # its bytes, or its result, lost with a worker
                 if resubmits >= RESUBMITS or fn is None:
                     raise
                 future = self.submit(work, chunk, fn, extra)
