@@ -394,3 +394,6 @@ cdef extern from "book_table.h":
     int book_table_add_slots(BookTable *t, const BookSlot *slots, size_t n) nogil
     size_t book_table_slots(const BookTable *t, BookSlot *out) nogil
     size_t book_table_polyglot(const BookTable *t, uint32_t min_count, unsigned char *out) nogil
+
+cdef extern from "seams.h":
+    int64_t seam_find(const char *buf, size_t len, size_t start) nogil

@@ -85,6 +85,7 @@ class BatchReader(Iterator[Union[dict, BatchColumns]]):
     def __next__(self) -> Union[dict, BatchColumns]: ...
 
 def split_strings(offsets: bytes, data: bytes) -> List[str]: ...  # a batch string column as str
+def find_seam(buf: Union[bytes, bytearray, memoryview], pos: int) -> int: ...  # a likely game start at or after pos (-1: none)
 def final_fen_lines(raw: Mapping[str, object], include_invalid: bool, invalid_status: int) -> bytes: ...  # to-fen's default lines
 def replay_movetext(data: bytes) -> int: ...
 

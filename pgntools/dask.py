@@ -26,9 +26,12 @@ DATAFRAME_CHUNK = 64 << 20  # (a partition's PGN bytes)
 
 
 def _sources(paths) -> List[str]:
+    """The inputs; a directory or a glob pattern stands for its PGN files (pgntools.inputs.expand)."""
+    from pgntools.inputs.expand import expand_inputs
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    return [os.fspath(p) for p in paths]
+    return expand_inputs([os.fspath(p) for p in paths])
 
 
 def _chunks(paths, chunk_bytes: int, max_game_size: int) -> List[Chunk]:
@@ -37,9 +40,28 @@ def _chunks(paths, chunk_bytes: int, max_game_size: int) -> List[Chunk]:
 
 
 def _arrow_to_pandas(table):
+    """pyarrow-backed pandas columns, except the dictionary ones (speed, status, the pieces):
+    pandas Categoricals, which Dask's shuffle between workers can move and group (an ArrowDtype
+    of a dictionary it cannot: "data type ... not understood")."""
     import pandas as pd
+    import pyarrow as pa
 
-    return table.to_pandas(types_mapper=pd.ArrowDtype)
+    return table.to_pandas(types_mapper=lambda t: None if pa.types.is_dictionary(t) else pd.ArrowDtype(t))
+
+
+def _empty(columns):
+    """A table of no rows with ``columns``, whose dictionary columns hold their declared values (as
+    every partition's do): the meta's Categoricals then have the partitions' categories."""
+    import pyarrow as pa
+
+    from pgntools.tables import schema
+    from pgntools.tables.build import text
+
+    arrow = schema.arrow_schema(columns)
+    arrays = [pa.DictionaryArray.from_arrays(pa.array([], f.type.index_type), text(column.source.names))
+              if pa.types.is_dictionary(f.type) and isinstance(column.source, schema.Codes) else pa.array([], f.type)
+              for column, f in zip(columns, arrow)]
+    return pa.Table.from_arrays(arrays, schema=arrow)
 
 
 def _games_partition(chunk: Chunk, options: ReaderOptions):
@@ -49,7 +71,7 @@ def _games_partition(chunk: Chunk, options: ReaderOptions):
     from pgntools.tables.build import games_table
 
     tables = [games_table(batch) for batch in chunk_batches(chunk, chunk.read(), options)]
-    return _arrow_to_pandas(pa.concat_tables(tables) if tables else schema.GAMES.empty_table())
+    return _arrow_to_pandas(pa.concat_tables(tables) if tables else _empty(schema.GAME_COLUMNS))
 
 
 def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, with_fen: bool,
@@ -61,7 +83,7 @@ def _moves_partition(chunk: Chunk, options: ReaderOptions, with_comments: bool, 
 
     tables = [moves_table(batch, with_comments, with_fen, with_keys)
               for batch in chunk_batches(chunk, chunk.read(), options)]
-    empty = schema.moves_schema(with_comments, with_fen, with_keys).empty_table()
+    empty = _empty(schema.move_columns(with_comments, with_fen, with_keys))
     return _arrow_to_pandas(pa.concat_tables(tables) if tables else empty)
 
 
@@ -73,7 +95,8 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                fix_results: bool = True, max_game_size: int = MAX_GAME_SIZE, en_passant: str = "legal",
                chunk_bytes: int = DATAFRAME_CHUNK):
     """A Dask DataFrame with one row per game: the columns and types of the ``games`` table of
-    ``pgntools export`` (pyarrow-backed pandas dtypes), one partition per chunk of the inputs."""
+    ``pgntools export`` (pyarrow-backed pandas dtypes; the dictionary columns as Categoricals), one
+    partition per chunk of the inputs."""
     import dask.dataframe as dd
 
     from pgntools.tables import schema
@@ -81,7 +104,7 @@ def read_games(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     options = _options(strict, fix_results, max_game_size, moves=True, final_fen=True, tag_columns=True,
                        en_passant=en_passant, openings=True)
     chunks = _chunks(paths, chunk_bytes, max_game_size)
-    meta = _arrow_to_pandas(schema.GAMES.empty_table())
+    meta = _arrow_to_pandas(_empty(schema.GAME_COLUMNS))
     if not chunks:
         return dd.from_pandas(meta, npartitions=1)
     return dd.from_map(_games_partition, chunks, options=options, meta=meta, enforce_metadata=False,
@@ -101,7 +124,7 @@ def read_moves(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     options = _options(strict, fix_results, max_game_size, moves=True, comments=with_comments,
                        fen_every_ply=with_fen, keys_every_ply=with_keys, en_passant=en_passant)
     chunks = _chunks(paths, chunk_bytes, max_game_size)
-    meta = _arrow_to_pandas(schema.moves_schema(with_comments, with_fen, with_keys).empty_table())
+    meta = _arrow_to_pandas(_empty(schema.move_columns(with_comments, with_fen, with_keys)))
     if not chunks:
         return dd.from_pandas(meta, npartitions=1)
     return dd.from_map(_moves_partition, chunks, options=options, with_comments=with_comments,

@@ -180,6 +180,32 @@ def test_dataframes(tmp_path, cluster):
         keyed_ref.column("key").to_pylist()
 
 
+def test_groups_on_dictionary_columns_across_workers(tmp_path, cluster):
+    """speed, status and the piece columns are dictionaries: Dask's shuffle between worker
+    processes groups them (item 7 of issue 36), with the export's counts."""
+    path = games_input(tmp_path)
+    out = tmp_path / "export"
+    invoke(["export", "--jobs", "1", "--parquet", out, path])
+    reference = ds.dataset(str(out / "games"), format="parquet").to_table().to_pandas()
+    expected = reference.groupby("speed", observed=True).size().to_dict()
+    pieces = ds.dataset(str(out / "moves"), format="parquet").to_table().to_pandas()
+    with distributed.Client(cluster):
+        games = pgn_dask.read_games(path, chunk_bytes=20_000)
+        moves = pgn_dask.read_moves(path, chunk_bytes=20_000)
+        assert games.npartitions > 2
+        tree = games.groupby("speed", observed=True).size().compute()
+        shuffled = games.groupby("speed", observed=True).size(split_out=2).compute()
+        by_status = games.shuffle("status").groupby(["status", "speed"], observed=True).game_id.count().compute()
+        by_piece = moves.groupby("piece", observed=True).size(split_out=2).compute()
+    assert {str(k): v for k, v in tree.items()} == {str(k): v for k, v in expected.items()} and len(expected) >= 2
+    assert {str(k): v for k, v in shuffled.items()} == {str(k): v for k, v in expected.items()}
+    assert {tuple(map(str, k)): v for k, v in by_status.items()} == \
+        {tuple(map(str, k)): v for k, v in reference.groupby(["status", "speed"], observed=True).game_id.count().items()}
+    assert by_status.sum() > 0
+    assert {str(k): v for k, v in by_piece.items()} == \
+        {str(k): v for k, v in pieces.groupby("piece", observed=True).size().items()}
+
+
 def test_dataframe_of_no_games(tmp_path):
     path = tmp_path / "empty.pgn"
     path.write_bytes(b"")
@@ -296,3 +322,51 @@ def test_a_condition_the_reader_decides_selects_the_same_games_on_the_cluster(tm
     assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
     if CORPORA.is_dir():
         assert 0 < local["summary"]["games"] < local["summary"]["read"]
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, compressed):
+    """One of two worker processes killed (SIGKILL) while a run is under way: its tasks run
+    again on the other (or on the worker its nanny starts), the outputs are those of the local
+    run, and the exit status too. A .zst input's chunks are bytes the client sends: lost with the
+    worker, sent again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import zstandard
+
+    data = fixtures_input() + b"\n" + tricky_input(4)
+    if CORPORA.is_dir():
+        data += b"\n" + (CORPORA / "bench" / "master-games-30k.pgn").read_bytes()
+    path = tmp_path / "in.pgn"
+    while len(data) < 15_000_000:
+        data += b"\n" + data
+    path.write_bytes(data)
+    if compressed:
+        path = tmp_path / "in.pgn.zst"
+        path.write_bytes(zstandard.ZstdCompressor().compress(data))
+    local = tmp_path / "local"
+    local.mkdir()
+    expected = invoke(["validate", "--report", local / "r.jsonl", "-o", local / "o.pgn", path])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        pids = list(client.run(os.getpid).values())
+        remote = tmp_path / "remote"
+        remote.mkdir()
+        run = subprocess.Popen([sys.executable, "-m", "pgntools", "validate", "--scheduler", cluster.scheduler_address,
+                                "--chunk-bytes", "200000", "--report", remote / "r.jsonl", "-o", remote / "o.pgn",
+                                "--no-progress", path], stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not any(client.processing().values()) and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # (some tasks done, more under way)
+        assert run.poll() is None, "the run ended before a worker could be killed: make the input larger"
+        os.kill(pids[0], signal.SIGKILL)
+        _, stderr = run.communicate(timeout=300)
+    assert run.returncode == expected.exit_code, stderr
+    assert (remote / "o.pgn").read_bytes() == (local / "o.pgn").read_bytes()
+    assert (remote / "r.jsonl").read_bytes() == (local / "r.jsonl").read_bytes()
+    assert stderr.strip().splitlines()[-1].split(" (")[0] == expected.stderr.strip().splitlines()[-1].split(" (")[0]

@@ -34,7 +34,7 @@ EXPORT_SAMPLE = 60  # games per corpus file in the default run
 
 PIECE = pa.dictionary(pa.int8(), pa.string())
 GAMES_TYPES = [
-    ("game_id", pa.int64()), ("source", pa.string()), ("offset", pa.int64()),
+    ("game_id", pa.int64()), ("game_uid", pa.int64()), ("source", pa.string()), ("offset", pa.int64()),
     ("event", pa.string()), ("site", pa.string()), ("date", pa.string()), ("round", pa.string()),
     ("white", pa.string()), ("black", pa.string()),
     ("white_elo", pa.int32()), ("black_elo", pa.int32()),
@@ -57,7 +57,7 @@ GAMES_TYPES = [
     ("final_key", pa.uint64()),
 ]
 MOVES_TYPES = [
-    ("game_id", pa.int64()), ("ply", pa.int16()), ("san", pa.string()), ("uci", pa.string()),
+    ("game_id", pa.int64()), ("game_uid", pa.int64()), ("ply", pa.int16()), ("san", pa.string()), ("uci", pa.string()),
     ("from_square", pa.uint8()), ("to_square", pa.uint8()),
     ("piece", PIECE), ("captured", PIECE), ("promotion", PIECE),
     ("is_capture", pa.bool_()), ("is_check", pa.bool_()), ("is_mate", pa.bool_()), ("is_castle", pa.bool_()),

@@ -463,6 +463,15 @@ def test_input_errors_are_reported_as_in_process(tmp_path):
         assert error.startswith("pgntools: error: ") and str(bad) in error and "truncated gzip" in error
         got.append((summary_line(result), error, (out / "o.pgn").read_bytes(), (out / "r.jsonl").read_bytes()))
     assert got[0] == got[1]
+    # the same without --report: unnumbered chunks, cut from the stream the read-ahead thread decompresses
+    unnumbered = []
+    for jobs in (1, 2):
+        result = invoke(["validate", "--jobs", jobs, "--chunk-bytes", 300, "--summary", tmp_path / f"s{jobs}.json",
+                         good, bad], expect=(2,))
+        counts = json.loads((tmp_path / f"s{jobs}.json").read_text())
+        unnumbered.append((summary_line(result), result.stderr.strip().splitlines()[-1], counts["input_errors"]))
+    assert unnumbered[0] == unnumbered[1] and "truncated gzip" in unnumbered[1][1]
+    assert unnumbered[0][0] == got[0][0]
 
 
 @pytest.fixture(scope="module")

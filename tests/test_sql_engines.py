@@ -17,12 +17,12 @@ import pytest
 from conftest import REPO_ROOT
 from test_export import ANNOTATED, CHESS960, FLAGS, MATE, PLAIN
 
-GAMES = ["game_id", "source", "offset", "event", "site", "date", "round", "white", "black", "white_elo",
+GAMES = ["game_id", "game_uid", "source", "offset", "event", "site", "date", "round", "white", "black", "white_elo",
          "black_elo", "time_control", "speed", "eco", "opening", "termination", "utc_date", "utc_time", "variant",
          "tags", "start_fen", "result", "result_tag", "status", "errors", "fixes", "ply_count", "has_clock", "has_eval",
          "captures", "checks", "underpromotions", "max_halfmove_clock", "max_repetitions", "outcome", "automatic_end",
          "automatic_end_ply", "final_fen", "opening_eco", "opening_name", "opening_ply", "movetext_hash", "final_key"]
-MOVES = ["game_id", "ply", "san", "uci", "from_square", "to_square", "piece", "captured", "promotion", "is_capture",
+MOVES = ["game_id", "game_uid", "ply", "san", "uci", "from_square", "to_square", "piece", "captured", "promotion", "is_capture",
          "is_check", "is_mate", "is_castle", "is_en_passant", "is_null", "halfmove_clock", "clock", "emt", "eval_cp",
          "eval_mate", "nags", "comment", "fen"]
 POSITIONS = ["game_id", "ply", "san", "fen"]

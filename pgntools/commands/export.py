@@ -55,6 +55,16 @@ from pgntools.usage import OptionError, check_export_columns, check_positions
 @click.option("--overwrite", is_flag=True,
               help="Replace the part files an earlier export wrote into OUT_DIR/games and OUT_DIR/moves (removed "
                    "only once the new export is complete; other files there are left alone).")
+@click.option("--partition-by", "partition_by", metavar="FIELD[,FIELD]",
+              help="Write games/ and moves/ as hive partitions, e.g. --partition-by year,month,speed gives "
+                   "games/year=2024/month=01/speed=blitz/part-00000.parquet (DuckDB: read_parquet('out/games/**/"
+                   "*.parquet', hive_partitioning=true)). FIELD: year or month (of UTCDate, else Date), or a games "
+                   "column of one value a game (speed, event, eco, white_elo, ...); a missing value goes to "
+                   "FIELD=__HIVE_DEFAULT_PARTITION__ [default: no partitions].")
+@click.option("--append", is_flag=True,
+              help="Add this export's parts to a dataset OUT_DIR already holds (numbered after its parts, which "
+                   "are left alone), e.g. one month after another; its columns must be the ones this export "
+                   "writes (else exit 2, before anything is written).")
 @checking_options
 @selection_options
 @recovery_options
@@ -69,7 +79,7 @@ from pgntools.usage import OptionError, check_export_columns, check_positions
 @exit_options
 @handle_errors
 def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply, unique_positions, columns, with_fen,
-           with_comments, with_keys, en_passant, compression, overwrite, report, summary,
+           with_comments, with_keys, en_passant, compression, overwrite, partition_by, append, report, summary,
            strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
@@ -105,6 +115,11 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
               outputs={"report": report, "summary": summary}, progress=progress,
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job=2)), selection=selection)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
+    partitions = [f.strip() for f in partition_by.split(",") if f.strip()] if partition_by else None
+    if (partitions or append) and out_dir is None:
+        raise OptionError("--partition-by and --append are options of the --parquet dataset: give --parquet OUT_DIR")
+    if append and overwrite:
+        raise OptionError("--append keeps the parts OUT_DIR holds, --overwrite replaces them: choose one")
     check_export_columns(wanted, with_fen, with_comments, with_keys)
     report_sink = report_spec(report)
     specs = []
@@ -116,7 +131,8 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
             out_dir = os.path.abspath(out_dir)
         specs.append(SinkSpec(None, functools.partial(
             ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression, writer_thread=writer_thread,
-            en_passant=en_passant, overwrite=overwrite, with_keys=with_keys)))
+            en_passant=en_passant, overwrite=overwrite, with_keys=with_keys, partition_by=partitions,
+            append=append)))
     if rows is not None:
         from pgntools.sinks.positions_dataset import PositionDatasetSink
 

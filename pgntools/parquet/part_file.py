@@ -215,6 +215,21 @@ def _position_game_ids(enc: ColumnEncoder, batch: GameBatch):
 _feed("game_ids", "position_start", _position_game_ids, aux="position_ply", width=2)
 
 
+def _game_uids(enc: ColumnEncoder, batch: GameBatch):
+    from pgntools.tables.game_uid import game_uids
+
+    enc.add_fixed(game_uids(batch), "i64")
+
+
+def _move_game_uids(enc: ColumnEncoder, batch: GameBatch):
+    """Each game's uid once per move of it (one C loop)."""
+    from pgntools._core import row_game_ids
+    from pgntools.tables.game_uid import game_uids
+
+    n_moves = len(batch.raw["from_square"])
+    enc.add_fixed(row_game_ids(batch.raw["move_start"], n_moves, 0, game_uids(batch)), "i64")
+
+
 def _nags(enc: ColumnEncoder, batch: GameBatch):
     values = batch.raw["nag"]
     enc.add_lists(_starts(batch, "nag_start", len(values)), 0, values=values, source="u8")
@@ -343,6 +358,8 @@ _BUILT = {
     ("games", "game_ids"): lambda name: flat(name, INT64, None, _plain(8), _game_ids),
     ("moves", "game_ids"): lambda name: flat(name, INT64, None, _dict(8), _move_game_ids),
     ("position_rows", "game_ids"): lambda name: flat(name, INT64, None, _dict(8), _position_game_ids),
+    ("games", "game_uids"): lambda name: flat(name, INT64, None, _plain(8), _game_uids),
+    ("moves", "game_uids"): lambda name: flat(name, INT64, None, _dict(8), _move_game_uids),
     ("games", "source"): lambda name: flat(
         name, BYTE_ARRAY, "string", _dict_strings,
         lambda enc, batch: enc.add_repeated_string(batch.source.encode(), batch.n_games)),

@@ -6,10 +6,18 @@ A chunk of a plain file is sent as (path, byte range) and read by the worker its
 must be readable at the same place on every worker (a shared filesystem); chunks of compressed
 files and stdin are sent as bytes, and a worker that cannot read the path makes the client send
 the bytes instead.
+
+A worker lost mid-run (killed, its machine gone): the scheduler reruns its tasks on the others;
+a task whose bytes were on the lost worker (scattered there) is cancelled, or its result cannot
+be fetched from it, and the client, which still holds the chunk until its result is merged,
+submits it again (RESUBMITS times at most; bytes scattered to a worker that is gone too).
+A rerun writes the same temporary part names, so the output is the undisturbed run's.
 """
 from __future__ import annotations
 
 from pgntools.errors import PgnToolsError
+
+RESUBMITS = 3  # a chunk whose task was cancelled (its bytes lost with a worker) is sent again
 from pgntools.runner.chunks import Chunk
 from pgntools.runner.worker import ChunkWork, read_here, run_chunk
 
@@ -36,6 +44,7 @@ class ClusterExecutor:
         self.window = 2 * max(threads, 1)
         self.paths_readable = True
         self.futures: list = []
+        self.sent: dict = {}  # future key -> (fn, work, chunk, extra, resubmits): to send a lost chunk again
 
     holds = False  # a task's batches do not outlive it (pgntools.runner.in_order reads a chunk again)
 
@@ -47,20 +56,40 @@ class ClusterExecutor:
             future = self.client.submit(fn, work, chunk, None, *extra, pure=False)
         else:
             data = chunk.read() if chunk.data is not None else read_here(chunk)
-            scattered = self.client.scatter(data, hash=False)
+            scattered = self._scatter(data)
             future = self.client.submit(fn, work, chunk.without_data(), scattered, *extra, pure=False)
         self.futures.append(future)
         if len(self.futures) > 4 * self.window:
             self.futures = [f for f in self.futures if not f.done()]
+        self.sent[future.key] = (fn, work, chunk, extra, 0)
         return future
+
+    def _scatter(self, data):
+        """The bytes onto a worker; one that is gone (the connection to it fails: OSError) is
+        left for another."""
+        for attempt in range(RESUBMITS + 1):
+            try:
+                return self.client.scatter(data, hash=False)
+            except OSError:
+                if attempt == RESUBMITS:
+                    raise
 
     def resubmit_with_bytes(self, work: ChunkWork, chunk: Chunk, fn=None, extra: tuple = ()):
         self.paths_readable = False
         return self.submit(work, chunk, fn, extra)
 
-    @staticmethod
-    def result(future) -> dict:
-        return future.result()
+    def result(self, future) -> dict:
+        from distributed.client import FutureCancelledError
+
+        while True:
+            fn, work, chunk, extra, resubmits = self.sent.pop(future.key, (None,) * 4 + (RESUBMITS,))
+            try:
+                return future.result()
+            except (FutureCancelledError, OSError):  # its bytes, or its result, lost with a worker
+                if resubmits >= RESUBMITS or fn is None:
+                    raise
+                future = self.submit(work, chunk, fn, extra)
+                self.sent[future.key] = (fn, work, chunk, extra, resubmits + 1)
 
     @staticmethod
     def done(future) -> bool:

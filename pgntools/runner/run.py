@@ -79,6 +79,7 @@ class Run:
     ``workers`` with more than one job or a Dask scheduler runs game-aligned chunks of the inputs
     in workers (pgntools.runner.parallel); the outputs are the same as in-process.
 
+    A directory or a glob pattern among the sources stands for its PGN files, in sorted order.
     Inputs are checked before any output is opened (a missing file or a directory fails first).
     An input whose stream breaks while it is read (corrupt or truncated compressed data) does not
     fail the run: its games up to the break are written, the next inputs are read, the outputs
@@ -87,7 +88,10 @@ class Run:
     def __init__(self, command: str, sources: List[str], options: ReaderOptions = ReaderOptions(),
                  outputs: Optional[dict] = None, progress: Optional[bool] = None, workers: Workers = Workers(),
                  selection: Selection = KEEP_ALL):
-        self.command, self.sources, self.options = command, sources, options
+        from pgntools.inputs.expand import expand_inputs
+
+        self.command, self.options = command, options
+        self.sources = expand_inputs(sources)  # directories and globs: their PGN files (none: exit 2)
         self.outputs = outputs or {}  # name -> path ('-' for stdout); "summary": the Summary's JSON
         self.progress = progress
         self.workers = workers

@@ -111,6 +111,16 @@ class _Columns:
         n_moves = len(self.batch.buffer("from_square"))
         return game_ids(parents(offsets(self.batch, "move_start", n_moves), n_moves), self.batch)
 
+    def built_game_uids(self, column: Column) -> pa.Array:
+        from pgntools.tables.game_uid import game_uids
+
+        n = self.batch.n_games
+        uids = pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(game_uids(self.batch))])
+        if self.table == "games":
+            return uids
+        n_moves = len(self.batch.raw["from_square"])
+        return uids.take(parents(offsets(self.batch, "move_start", n_moves), n_moves))
+
     def built_source(self, column: Column) -> pa.Array:
         return pa.repeat(text([self.batch.source])[0], self.batch.n_games)
 

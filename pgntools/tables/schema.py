@@ -114,6 +114,8 @@ def _tag(name: str, tag: str, doc: str, type_: str = "string") -> Column:
 
 GAME_COLUMNS = [
     Column("game_id", "int64", False, Built("game_ids"), "0-based index of the game over all inputs, in input order"),
+    Column("game_uid", "int64", False, Built("game_uids"),
+           "the game's id in every run and dataset: its input's name (hashed) and its byte offset (tables/game_uid.py)"),
     Column("source", "string", True, Built("source"), "the input file (`<stdin>` for standard input)"),
     Column("offset", "int64", True, Fixed("offset", dictionary=False),
            "byte offset of the game in the (decompressed) input"),
@@ -197,6 +199,7 @@ OPENING_COLUMNS = tuple(c.name for c in GAME_COLUMNS if getattr(c.source, "has_c
 # Columns that are never null are declared so: Parquet then stores no definition levels for them.
 MOVE_COLUMNS = [
     Column("game_id", "int64", False, Built("game_ids"), "the game (games.game_id)"),
+    Column("game_uid", "int64", False, Built("game_uids"), "the game (games.game_uid)"),
     Column("ply", "int16", False, Fixed("ply"), "1-based half-move"),
     Column("san", "string", False, Strings("san"), "the move in canonical SAN"),
     Column("uci", "string", False, Strings("uci"), "the move in UCI (Chess960 castling as king takes rook)"),

@@ -1,0 +1,162 @@
+"""Datasets that grow month by month (issue 36, item 5): export --partition-by writes a hive
+layout that DuckDB reads with hive_partitioning, the same rows as the flat export for any --jobs;
+--append adds parts and leaves the old ones alone; what cannot be appended is refused before
+anything is written."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pgntools.cli import cli
+
+duckdb = pytest.importorskip("duckdb")
+
+SPEEDS = {"60+0": "bullet", "180+2": "blitz", "600+5": "rapid"}
+
+
+def games(month: int, n: int = 60) -> bytes:
+    out = []
+    for i in range(n):
+        control = list(SPEEDS)[i % 3]
+        date = f"2024.{month:02d}.{1 + i % 28:02d}"
+        # some games have only Date (the partition falls back to it), a few no date at all
+        dates = f'[UTCDate "{date}"]\n' if i % 4 else (f'[Date "{date}"]\n' if i % 8 else "")
+        out.append(f'[Event "Rated {SPEEDS[control]} game, #{i} / m{month}"]\n{dates}[White "w{i}"]\n[Black "b"]\n'
+                   f'[TimeControl "{control}"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n')
+    return "".join(out).encode()
+
+
+def invoke(*args, expect=(0,)):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert not crashed and result.exit_code in expect, (args, result.exit_code, result.output, result.exception)
+    return result
+
+
+def rows(sql: str) -> list:
+    return duckdb.connect().sql(sql).fetchall()
+
+
+def hive(directory: Path, table: str) -> str:
+    return f"read_parquet('{directory}/{table}/**/*.parquet', hive_partitioning=true)"
+
+
+@pytest.fixture
+def month(tmp_path):
+    path = tmp_path / "2024-01.pgn"
+    path.write_bytes(games(1))
+    return path
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_partitions_hold_the_flat_exports_rows(tmp_path, month, jobs):
+    flat, parted = tmp_path / "flat", tmp_path / f"parted{jobs}"
+    invoke("export", "--parquet", flat, month)
+    invoke("export", "--parquet", parted, "--partition-by", "year,month,speed", "--jobs", jobs,
+           "--chunk-bytes", 2000, month)
+    names = sorted(str(p.relative_to(parted)) for p in parted.rglob("*.parquet"))
+    assert "games/year=2024/month=01/speed=blitz/part-00000.parquet" in names
+    assert "games/year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__/speed=bullet/part-00000.parquet" \
+        in names  # (the games with no date)
+    assert all(name.startswith(("games/year=", "moves/year=")) for name in names)
+    # every game in the partition its own columns say, and the same rows as the flat dataset
+    got = rows(f"SELECT game_id, speed::VARCHAR, year::VARCHAR, month::VARCHAR, utc_date, date FROM "
+               f"{hive(parted, 'games')} ORDER BY 1")
+    assert len(got) == 60
+    for game_id, speed, year, month_, utc_date, date in got:
+        day = utc_date or date
+        assert (year, month_) == (("2024", "01") if day else (None, None))  # (DuckDB: Hive's null directory)
+        assert speed == SPEEDS[list(SPEEDS)[game_id % 3]]
+    for table, key, columns in (("games", "game_id", "* EXCLUDE (year, month)"),
+                                ("moves", "game_id, ply", "* EXCLUDE (year, month, speed)")):  # (the moves' speed: hive's)
+        parted_rows = rows(f"SELECT {columns} FROM {hive(parted, table)} ORDER BY {key}")
+        flat_rows = rows(f"SELECT * FROM read_parquet('{flat}/{table}/*.parquet') ORDER BY {key}")
+        assert parted_rows == flat_rows and len(flat_rows) > 0
+
+
+def test_append_adds_parts_and_leaves_the_old_ones(tmp_path, month):
+    february = tmp_path / "2024-02.pgn"
+    february.write_bytes(games(2, 30))
+    out = tmp_path / "out"
+    invoke("export", "--parquet", out, "--partition-by", "year,month", month)
+    before = {p: p.read_bytes() for p in out.rglob("*.parquet")}
+    stamps = {p: p.stat().st_mtime_ns for p in before}
+    # without --append: refused, nothing written
+    result = invoke("export", "--parquet", out, "--partition-by", "year,month", february, expect=(2,))
+    assert "already holds part files" in result.stderr and "--append" in result.stderr
+    assert set(out.rglob("*.parquet")) == set(before)
+    invoke("export", "--parquet", out, "--partition-by", "year,month", "--append", february)
+    assert all(p.read_bytes() == data and p.stat().st_mtime_ns == stamps[p] for p, data in before.items())
+    assert rows(f"SELECT month::VARCHAR, count(*) FROM {hive(out, 'games')} GROUP BY 1 ORDER BY 1") == [
+        ("01", 52), ("02", 26), (None, 8 + 4)]  # (the games with neither UTCDate nor Date: every 8th)
+    # the undated games of both months share a directory: February's part is numbered after January's
+    undated = sorted(p.name for p in (out / "games" / "year=__HIVE_DEFAULT_PARTITION__"
+                                      / "month=__HIVE_DEFAULT_PARTITION__").iterdir())
+    assert undated == ["part-00000.parquet", "part-00001.parquet"]
+    # appending to a flat dataset too
+    flat = tmp_path / "flat"
+    invoke("export", "--parquet", flat, month)
+    invoke("export", "--parquet", flat, "--append", february)
+    assert rows(f"SELECT count(*) FROM read_parquet('{flat}/games/*.parquet')") == [(90,)]
+    assert sorted(os.listdir(flat / "games")) == ["part-00000.parquet", "part-00001.parquet"]
+
+
+def test_append_of_other_columns_is_refused_before_writing(tmp_path, month):
+    out = tmp_path / "out"
+    invoke("export", "--parquet", out, "--with-fen", month)
+    before = sorted(out.rglob("*"))
+    result = invoke("export", "--parquet", out, "--append", month, expect=(2,))
+    assert "--append" in result.stderr and "other columns" in result.stderr and "fen" in result.stderr
+    assert sorted(out.rglob("*")) == before
+
+
+def test_overwrite_replaces_a_partitioned_dataset(tmp_path, month):
+    out = tmp_path / "out"
+    invoke("export", "--parquet", out, "--partition-by", "month", month)
+    (out / "games" / "notes.txt").write_text("kept")
+    invoke("export", "--parquet", out, "--overwrite", month)  # now flat: the partitions' parts go
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.parquet")) == [
+        "games/part-00000.parquet", "moves/part-00000.parquet"]
+    assert (out / "games" / "notes.txt").read_text() == "kept"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--partition-by", "colour"], "unknown field"),
+    (["--partition-by", "speed,speed"], "named twice"),
+    (["--append", "--overwrite"], "choose one"),
+])
+def test_bad_dataset_options(tmp_path, month, args, message):
+    result = invoke("export", "--parquet", tmp_path / "out", *args, month, expect=(2,))
+    assert message in result.stderr
+    assert not list((tmp_path).rglob("*.parquet"))
+
+
+def test_game_uid_is_stable_and_distinct_across_inputs(tmp_path, month):
+    """game_uid: the same for a game in every run (any --jobs, a compressed copy of the input
+    elsewhere), distinct across inputs, and the moves carry their game's."""
+    import zstandard
+
+    february = tmp_path / "2024-02.pgn"
+    february.write_bytes(games(2, 30))
+    elsewhere = tmp_path / "copy"
+    elsewhere.mkdir()
+    (elsewhere / "2024-01.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(month.read_bytes()))
+    uids = {}
+    for name, args in (("one", [month, february]), ("two", ["--jobs", 2, "--chunk-bytes", 1500, month, february]),
+                       ("zst", [elsewhere / "2024-01.pgn.zst"])):
+        invoke("export", "--parquet", tmp_path / name, *args)
+        uids[name] = rows(f"SELECT source, \"offset\", game_uid FROM read_parquet('{tmp_path / name}/games/*.parquet') "
+                          "ORDER BY game_id")
+        moves = rows(f"SELECT DISTINCT m.game_uid = g.game_uid FROM read_parquet('{tmp_path / name}/moves/*.parquet') m "
+                     f"JOIN read_parquet('{tmp_path / name}/games/*.parquet') g USING (game_id)")
+        assert moves == [(True,)]
+    assert uids["one"] == uids["two"] and len(uids["one"]) == 90
+    assert len({uid for _, _, uid in uids["one"]}) == 90 and all(uid >= 0 for _, _, uid in uids["one"])
+    january = [(offset, uid) for source, offset, uid in uids["one"] if source.endswith("2024-01.pgn")]
+    assert [(offset, uid) for _, offset, uid in uids["zst"]] == january  # (the name without its directory and suffix)
+    # the two inputs differ in the uid's high bits, not only in the offsets
+    highs = {(uid >> 40, source) for source, _, uid in uids["one"]}
+    assert len(highs) == 2
