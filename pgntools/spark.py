@@ -25,13 +25,11 @@ on its columns) are pushed down as that ``where`` when the expression language c
 tag condition drops games before they are replayed (Spark >= 4.1 refuses a reader that takes
 filters unless ``spark.sql.python.filterPushdown.enabled`` is on: ``register`` turns it on).
 
-``game_id`` here identifies a game across partitions, runs and the two tables: the input's place
-in the sorted list of inputs times 2**40, plus the game's byte offset in its (decompressed) input.
-Join moves to games on it.
+The tables have no ``game_id`` (the input order, which a byte range cannot know without reading
+what comes before it): join moves to games on ``game_uid``, the game's stable id in every run.
 """
 from __future__ import annotations
 
-import glob
 import os
 from typing import Iterator, List, Optional, Sequence, Tuple
 
@@ -44,7 +42,6 @@ from pgntools.dask import DATAFRAME_CHUNK
 __all__ = ["PgnDataSource", "register"]
 
 PARTITION_BYTES = DATAFRAME_CHUNK  # (as a Dask partition)
-INPUT_SPAN = 1 << 40  # game_id = input number * INPUT_SPAN + the game's byte offset
 TABLES = ("games", "moves")
 
 
@@ -95,7 +92,7 @@ class Settings:
         """The table's Arrow schema as Spark receives it (pgntools.tables.schema's columns)."""
         from pgntools.tables.schema import arrow_schema
 
-        return _spark_arrow_schema(arrow_schema(self.spec().columns))
+        return _spark_arrow_schema(arrow_schema([c for c in self.spec().columns if c.name != "game_id"]))
 
     def selection(self, pushed: Sequence[str]):
         """The --where of the ``where`` option and of the filters Spark pushed, or KEEP_ALL."""
@@ -195,20 +192,18 @@ def filter_as_where(flt: Filter, columns) -> Optional[str]:
 
 # ---------------------------------------------------------------- partitions
 
-def expand_inputs(path: str) -> List[str]:
-    """The files of ``path``: a file, a directory (its PGN files, recursively) or a glob, sorted."""
-    if any(c in path for c in "*?["):
-        found = sorted(p for p in glob.glob(path, recursive=True) if os.path.isfile(p))
-    elif os.path.isdir(path):
-        found = sorted(os.path.join(root, name) for root, _, names in os.walk(path) for name in names
-                       if not name.startswith((".", "_")))
-    elif os.path.isfile(path):
-        found = [path]
-    else:
-        raise FileNotFoundError(f"{path}: no such file or directory")
-    if not found:
-        raise FileNotFoundError(f"{path}: matches no file")
-    return found
+def input_files(path: str) -> List[str]:
+    """The files of ``path``: a file, a directory's PGN files or a glob's (inputs/expand.py), sorted."""
+    from pgntools.inputs.expand import expand_inputs
+    from pgntools.storage import is_url
+
+    if is_url(path):
+        raise ValueError(f"{path}: the pgn data source reads paths every executor sees (a shared filesystem), not URLs")
+    files = expand_inputs([path])
+    missing = [f for f in files if not os.path.isfile(f)]
+    if missing:
+        raise FileNotFoundError(f"{missing[0]}: no such file")
+    return files
 
 
 def _is_plain(path: str) -> bool:
@@ -224,13 +219,13 @@ def _is_plain(path: str) -> bool:
 def plan(paths: Sequence[str], partition_bytes: int) -> List[InputPartition]:
     """One partition a compressed file, a byte range of ``partition_bytes`` of a plain one."""
     parts = []
-    for number, path in enumerate(paths):
+    for path in paths:
         size = os.path.getsize(path)
         if partition_bytes > 0 and size > partition_bytes and _is_plain(path):
             for start in range(0, size, partition_bytes):
-                parts.append(InputPartition((number, path, start, min(start + partition_bytes, size))))
+                parts.append(InputPartition((path, start, min(start + partition_bytes, size))))
         else:
-            parts.append(InputPartition((number, path, 0, None)))
+            parts.append(InputPartition((path, 0, None)))
     return parts
 
 
@@ -252,22 +247,11 @@ def _range_batches(path: str, start: int, end: int, options) -> Iterator:
 def _batches(partition_value, options) -> Iterator:
     from pgntools.reader import iter_batches
 
-    _, path, start, end = partition_value
+    path, start, end = partition_value
     if end is None:
         yield from iter_batches(path, options=options)
     else:
         yield from _range_batches(path, start, end, options)
-
-
-def _with_stable_ids(table, batch, number: int):
-    """``table`` with its game_id the game's input number * INPUT_SPAN + its byte offset."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    ids = pa.array([batch.game_id(g) for g in range(batch.n_games)], pa.int64())
-    offsets = pa.array(batch.column("offset").tolist(), pa.int64())
-    stable = pc.add(pc.take(offsets, pc.index_in(table["game_id"], ids)), number * INPUT_SPAN)
-    return table.set_column(table.schema.get_field_index("game_id"), "game_id", stable)
 
 
 # ---------------------------------------------------------------- the data source
@@ -293,7 +277,7 @@ class PgnReader(DataSourceReader):
         if not path:
             raise ValueError("spark.read.format('pgn').load(PATH): a file, directory or glob of PGN inputs")
         self.settings = settings
-        self.paths = expand_inputs(path)
+        self.paths = input_files(path)
         self.pushed: List[str] = []
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
@@ -322,9 +306,7 @@ class PgnReader(DataSourceReader):
         selection = settings.selection(self.pushed)
         options = settings.reader_options(spec, selection)
         target = settings.arrow_schema()
-        number = partition.value[0]
         for batch in _batches(partition.value, options):
             view = selection.select(batch)
             if view.n_games:
-                table = _with_stable_ids(spec.rows(view), view, number)
-                yield from table.cast(target).to_batches()
+                yield from spec.rows(view).drop_columns(["game_id"]).cast(target).to_batches()

@@ -4,7 +4,7 @@ Spark's filters into --where text is checked without a Spark session.
 
 What is checked: byte-range partitions of a plain file and whole-file partitions of a compressed
 one read every game once (the same rows as the in-process games/moves tables, in any partition
-size); game_id joins moves to games; pushed filters and the `where` option keep the games Spark's
+size); game_uid joins moves to games; pushed filters and the `where` option keep the games Spark's
 own evaluation keeps; bad options and paths fail before any task runs."""
 from __future__ import annotations
 
@@ -112,15 +112,15 @@ def test_a_directory_and_a_glob_with_compressed_inputs(spark, inputs):
 
 
 @pytest.mark.slow
-def test_game_id_joins_moves_to_games_across_inputs(spark, inputs):
+def test_game_uid_joins_moves_to_games_across_inputs(spark, inputs):
     games = read(spark, inputs, partitionBytes=5000)
     moves = read(spark, inputs, table="moves", partitionBytes=5000)
-    assert games.select("game_id").distinct().count() == 360
-    joined = moves.join(games.select("game_id", "ply_count"), "game_id")
+    assert games.select("game_uid").distinct().count() == 360 and "game_id" not in games.columns
+    joined = moves.join(games.select("game_uid", "ply_count"), "game_uid")
     assert joined.count() == moves.count() == games.groupBy().sum("ply_count").collect()[0][0]
     # the same ids in a second read with other partitions: stable across runs
-    again = read(spark, inputs, partitionBytes=0).select("game_id")
-    assert sorted(r.game_id for r in again.collect()) == sorted(r.game_id for r in games.select("game_id").collect())
+    again = read(spark, inputs, partitionBytes=0).select("game_uid")
+    assert sorted(r.game_uid for r in again.collect()) == sorted(r.game_uid for r in games.select("game_uid").collect())
 
 
 @pytest.mark.slow
