@@ -55,14 +55,14 @@ with tempfile.TemporaryDirectory() as tmp:
 
     result = run("to-fen", sample)
     lines = result.stdout.splitlines()
-    check(result.returncode == 1 and len(lines) == 4 and all(len(line.split()) == 6 for line in lines),
-          "to-fen: 4 six-field FEN lines")
+    check(result.returncode == 0 and len(lines) == 4 and all(len(line.split()) == 6 for line in lines),
+          "to-fen: 4 six-field FEN lines, exit 0 (a data command completed; issue 37 A4)")
     result = run("to-fen", "-", stdin=open(sample).read())
     check(result.stdout.splitlines() == lines, "to-fen reads stdin")
 
     out = os.path.join(tmp, "out")
     result = run("export", "--parquet", out, sample)
-    check(result.returncode == 1, f"export exits 1 ({result.stderr.strip()})")
+    check(result.returncode == 0, f"export exits 0: it completed (an invalid game is counted, issue 37 A4) ({result.stderr.strip()})")
     import pyarrow.dataset
 
     games = pyarrow.dataset.dataset(os.path.join(out, "games"), format="parquet").to_table()
