@@ -5,6 +5,7 @@ cdef extern from "chess.h":
     ctypedef uint64_t bb_t
     ctypedef uint16_t move_t
     int NO_SQ
+    int VARIANT_STANDARD, VARIANT_COUNT
     int WHITE, BLACK
     int MT_CASTLE
     int mv_type(move_t m)
@@ -20,6 +21,8 @@ cdef extern from "position.h":
         uint8_t castle[2][2]
         uint8_t chess960
         uint16_t halfmove
+        uint8_t variant
+        uint8_t checks_left
         uint32_t fullmove
         uint64_t hash
         bb_t checkers
@@ -43,6 +46,9 @@ cdef extern from "position.h":
     bint pos_is_insufficient_material(const Position *p)
     int pos_repetition_count(const uint64_t *history, int n, int halfmove)
     uint64_t pos_key(const Position *p)
+    void pos_set_variant(Position *p, int variant)
+    int pos_variant_end(const Position *p)
+    int VARIANT_END_NONE, VARIANT_END_WIN, VARIANT_END_LOSS, VARIANT_END_DRAW
 
 cdef extern from "movegen.h":
     ctypedef struct MoveList:
@@ -66,6 +72,7 @@ cdef extern from "fen.h":
     ctypedef struct FenWhy:
         char text[10][128]  # [FEN_PROBLEM_COUNT]
     int fen_parse_why(Position *p, const char *text, size_t len, bint chess960, FenWhy *why)
+    int fen_parse_variant(Position *p, const char *text, size_t len, bint chess960, int variant, FenWhy *why)
     const char *fen_problem_name(int bit_index)
     size_t fen_format(const Position *p, char *out, int options)
 
@@ -113,7 +120,7 @@ cdef extern from "batch.h":
     ctypedef struct BatchName:
         int value
         const char *name
-    int NAMES_STATUS, NAMES_OUTCOME, NAMES_PIECE, NAMES_MOVE_FLAG, NAMES_HAS, NAMES_FIX
+    int NAMES_STATUS, NAMES_OUTCOME, NAMES_PIECE, NAMES_MOVE_FLAG, NAMES_HAS, NAMES_FIX, NAMES_VARIANT
     const BatchName *batch_names(int set, size_t *count)
     void batch_clear(Batch *b)
     bint batch_init(Batch *b)
@@ -397,3 +404,7 @@ cdef extern from "book_table.h":
 
 cdef extern from "seams.h":
     int64_t seam_find(const char *buf, size_t len, size_t start) nogil
+
+cdef extern from "replay.h":
+    int PLAYED_AS_CHESS960
+    int classify_variant(const char *v, size_t n)

@@ -16,6 +16,9 @@ FEN_PROBLEMS: List[str]
 COLUMN_FORMATS: Dict[str, str]
 STATUS_CODES: Dict[str, int]  # names of batch.h's codes and bits (batch_names)
 OUTCOME_CODES: Dict[str, int]
+VARIANT_CODES: Dict[str, int]  # the variant rules pgntools plays: {"standard": 0, "kingofthehill": 1, "3check": 2}
+VARIANT_NAMES: Dict[int, str]
+def variant_code(variant: Union[str, int]) -> int: ...  # ValueError for a variant not played
 PIECE_CODES: Dict[str, int]
 MOVE_FLAGS: Dict[str, int]
 HAS_BITS: Dict[str, int]
@@ -27,14 +30,14 @@ def speed_of(time_control: str) -> str: ...
 
 PERFT_MAX_DEPTH: int  # 12: Board.perft and the CLI refuse a deeper search
 
-def explain_fen(fen: str, chess960: bool = ...) -> Tuple[int, List[str]]: ...
+def explain_fen(fen: str, chess960: bool = ..., variant: Union[str, int] = ...) -> Tuple[int, List[str]]: ...
 
 class Board:
     """``str(board)``: an 8x8 diagram, rank 8 first, '.' for empty; ``repr``: ``Board('<fen>')``."""
     last_notes: List[str]
-    def __init__(self, fen: Optional[str] = ..., *, chess960: bool = ...) -> None: ...
+    def __init__(self, fen: Optional[str] = ..., *, chess960: bool = ..., variant: Union[str, int] = ...) -> None: ...
     @classmethod
-    def from_fen(cls, fen: str, *, chess960: bool = ...) -> "Board": ...
+    def from_fen(cls, fen: str, *, chess960: bool = ..., variant: Union[str, int] = ...) -> "Board": ...
     def copy(self) -> "Board": ...
     def pop(self) -> str: ...  # the move taken back (UCI); IndexError when none was made
     @property
@@ -49,6 +52,8 @@ class Board:
     def fullmove_number(self) -> int: ...
     @property
     def chess960(self) -> bool: ...
+    @property
+    def variant(self) -> str: ...  # the rules: a VARIANT_CODES name
     @property
     def key(self) -> int: ...  # the Polyglot key (uint64), chess.polyglot.zobrist_hash's number
     def legal_moves(self) -> List[str]: ...

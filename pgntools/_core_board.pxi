@@ -14,12 +14,28 @@ cdef list _note_names(uint16_t notes):
     return [san_note_name(i).decode() for i in range(NOTE_COUNT) if notes & (1 << i)]
 
 
-cdef int _parse_fen(Position *pos, str fen, bint chess960, list names, list details) except -1:
+def variant_code(variant):
+    """The rules (a VARIANT_CODES value) a variant's name means: its name in VARIANT_CODES or any
+    spelling of the PGN Variant tag ('King of the Hill', 'Three-check', '3-check', ...).
+    ValueError for a variant pgntools does not play (Chess960 is Board's chess960=True)."""
+    if isinstance(variant, int) and variant in VARIANT_NAMES:
+        return variant
+    if variant in VARIANT_CODES:
+        return VARIANT_CODES[variant]
+    data = str(variant).encode("utf-8", "replace")
+    cdef int rules = classify_variant(data, len(data))
+    if rules < 0 or rules & PLAYED_AS_CHESS960:
+        known = ", ".join(sorted(VARIANT_CODES))
+        raise ValueError(f"unsupported variant {variant!r}: pgntools plays {known} (Chess960: chess960=True)")
+    return rules
+
+
+cdef int _parse_fen(Position *pos, str fen, bint chess960, list names, list details, int variant=0) except -1:
     """Parses fen into pos; fills names and details (as InvalidFenError holds them) and
     returns the problem bits (0: valid)."""
     cdef FenWhy why
     data = fen.encode("utf-8", "replace")
-    cdef int problems = fen_parse_why(pos, data, len(data), chess960, &why)
+    cdef int problems = fen_parse_variant(pos, data, len(data), chess960, variant, &why)
     cdef int i
     for i in range(FEN_PROBLEM_COUNT):
         if problems & (1 << i):
@@ -28,11 +44,11 @@ cdef int _parse_fen(Position *pos, str fen, bint chess960, list names, list deta
     return problems
 
 
-def explain_fen(str fen, bint chess960=False):
+def explain_fen(str fen, bint chess960=False, variant="standard"):
     """(problem bits, ["<what is wrong> (<problem name>)", ...]) of a FEN; (0, []) when valid."""
     cdef Position pos
     names, details = [], []
-    problems = _parse_fen(&pos, fen, chess960, names, details)
+    problems = _parse_fen(&pos, fen, chess960, names, details, variant_code(variant))
     return problems, [f"{d} ({p})" if d else p for p, d in zip(names, details)]
 
 
@@ -56,7 +72,9 @@ cdef str _uci_of(const Position *pos, move_t m):
 cdef class Board:
     """A position with its move history (for repetitions and ``pop``). ``Board()`` is the start
     position, ``Board(fen)`` (or ``Board.from_fen(fen)``) any other; ``chess960=True`` reads
-    X-FEN and Shredder-FEN castling. ``str(board)`` is an 8x8 diagram, rank 8 first."""
+    X-FEN and Shredder-FEN castling; ``variant=`` a variant's rules and FEN form ('kingofthehill',
+    '3check', or a Variant tag's spelling: the start position is the variant's). ``str(board)`` is
+    an 8x8 diagram, rank 8 first."""
 
     cdef Position pos
     cdef uint64_t *history   # the hash of every position so far, the current one last
@@ -81,29 +99,31 @@ cdef class Board:
         free(self.before)
         free(self.moves)
 
-    def __init__(self, fen=None, *, bint chess960=False):
+    def __init__(self, fen=None, *, bint chess960=False, variant="standard"):
+        cdef int rules = variant_code(variant)
         if fen is None:
             pos_init_start(&self.pos)
             self.pos.chess960 = chess960
+            pos_set_variant(&self.pos, rules)
         elif isinstance(fen, str):
-            self._set_fen(fen, chess960)
+            self._set_fen(fen, chess960, rules)
         else:
             raise TypeError(f"fen must be a str, not {type(fen).__name__}")
         self._reset_history()
 
     @classmethod
-    def from_fen(cls, str fen, *, bint chess960=False):
+    def from_fen(cls, str fen, *, bint chess960=False, variant="standard"):
         """A board from FEN (6 fields, or 4 with clocks defaulting to 0 and 1); X-FEN and
         Shredder-FEN castling with ``chess960=True``. Raises InvalidFenError listing every
         problem, each with the field and what is wrong with it."""
         cdef Board board = cls.__new__(cls)
-        board._set_fen(fen, chess960)
+        board._set_fen(fen, chess960, variant_code(variant))
         board._reset_history()
         return board
 
-    cdef _set_fen(self, str fen, bint chess960):
+    cdef _set_fen(self, str fen, bint chess960, int variant):
         names, details = [], []
-        if _parse_fen(&self.pos, fen, chess960, names, details):
+        if _parse_fen(&self.pos, fen, chess960, names, details, variant):
             raise InvalidFenError(fen, names, details)
 
     cdef _reset_history(self):
@@ -169,6 +189,11 @@ cdef class Board:
     @property
     def chess960(self):
         return bool(self.pos.chess960)
+
+    @property
+    def variant(self):
+        """The rules: 'standard', 'kingofthehill', '3check' (VARIANT_CODES)."""
+        return VARIANT_NAMES[self.pos.variant]
 
     @property
     def key(self):
@@ -295,7 +320,11 @@ cdef class Board:
         return self.pos.halfmove >= 100
 
     def outcome(self):
-        """The automatic end the position has reached (FIDE 9.6 and checkmate/stalemate), or None."""
+        """The automatic end the position has reached (FIDE 9.6 and checkmate/stalemate; a
+        variant's own end first: variant_win or variant_loss of the side to move, variant_draw), or None."""
+        cdef int end = pos_variant_end(&self.pos)
+        if end:
+            return ("variant_win", "variant_loss", "variant_draw")[end - VARIANT_END_WIN]
         if pos_is_checkmate(&self.pos):
             return "checkmate"
         if pos_is_stalemate(&self.pos):

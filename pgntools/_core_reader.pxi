@@ -31,6 +31,8 @@ PIECE_CODES = _batch_names(NAMES_PIECE)        # piece, captured, promotion (0: 
 MOVE_FLAGS = _batch_names(NAMES_MOVE_FLAG)     # bits of the flags column
 HAS_BITS = _batch_names(NAMES_HAS)             # bits of the has column: which move values are set
 FIX_BITS = _batch_names(NAMES_FIX)             # bits of the fixes column
+VARIANT_CODES = _batch_names(NAMES_VARIANT)    # the variant column's codes: {"standard": 0, ...}
+VARIANT_NAMES = {code: name for name, code in VARIANT_CODES.items()}
 SPEEDS = [speed_name(i).decode() for i in range(SPEED_COUNT)]  # the speed column's codes ("": null)
 # The tag filter's codes (tag_filter.h): its operations, how a leaf reads a value, truth sets.
 TAG_FILTER_CODES = {

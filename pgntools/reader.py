@@ -42,6 +42,7 @@ STATUSES = _by_code(_core.STATUS_CODES)  # valid, fixed, invalid
 STATUS_VALID, STATUS_FIXED, STATUS_INVALID, STATUS_TRUNCATED = (
     _core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid", "truncated"))
 OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
+VARIANTS = tuple(_by_code(_core.VARIANT_CODES))  # standard, kingofthehill, 3check: the variant column's codes
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
 HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}
@@ -184,9 +185,11 @@ def error_message(kind: str, token: str, ply: int, detail: int, tags: dict) -> s
     if kind == "drop":
         return f"piece drop {token!r}{where} in a standard game"
     if kind == "invalid_start_position":
-        return f"invalid start position FEN {tags.get('FEN', '')!r}: {'; '.join(fen_reasons(tags.get('FEN', ''), detail))}"
+        reasons = fen_reasons(tags.get("FEN", ""), detail, tags.get("Variant", ""))
+        return f"invalid start position FEN {tags.get('FEN', '')!r}: {'; '.join(reasons)}"
     if kind == "unsupported_variant":
-        return f"unsupported variant {tags.get('Variant', '')!r} (only standard chess and Chess960)"
+        played = ", ".join(sorted(_core.VARIANT_CODES))
+        return f"unsupported variant {tags.get('Variant', '')!r} (pgntools plays {played} and Chess960)"
     if kind == "move_after_game_end":
         return f"move {token!r}{where} after the game ended by {OUTCOMES[detail] or 'its end'}"
     if kind in ("result_mismatch", "result_contradicts_position"):
@@ -242,11 +245,16 @@ def note_message(kind: str, token: Optional[str], ply: Optional[int], count: int
     return f"{text}: {where}" if where else text
 
 
-def fen_reasons(fen: str, problems: int) -> List[str]:
+def fen_reasons(fen: str, problems: int, variant: str = "") -> List[str]:
     """What is wrong with a start position's FEN, field by field (the reader kept only the
-    problem bits: the FEN is read again, in the mode, standard or Chess960, that gives them)."""
+    problem bits: the FEN is read again, in the mode, standard or Chess960, that gives them, as
+    a position of the game's Variant)."""
+    try:
+        rules = _core.variant_code(variant or "standard")
+    except ValueError:
+        rules = 0
     for chess960 in (False, True):
-        bits, reasons = _core.explain_fen(fen, chess960)
+        bits, reasons = _core.explain_fen(fen, chess960, rules)
         if bits == problems:
             return reasons
     return [name for i, name in enumerate(_core.FEN_PROBLEMS) if problems & (1 << i)]
@@ -353,11 +361,12 @@ def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
     fix_starts = batch.column("fix_start").tolist() + [len(batch.column("fix_kind"))]
     col = {name: batch.column(name).tolist() for name in (
         "offset", "length", "line", "ply_count", "status", "result", "result_tag", "result_marker", "outcome",
-        "outcome_ply", "fixes", "chess960", "automatic_end", "automatic_end_ply")}
+        "outcome_ply", "fixes", "chess960", "automatic_end", "automatic_end_ply", "variant")}
     automatic_end, automatic_end_ply = col["automatic_end"], col["automatic_end_ply"]
     offset, length, line, ply_count = col["offset"], col["length"], col["line"], col["ply_count"]
     status, result, result_tag, result_marker = col["status"], col["result"], col["result_tag"], col["result_marker"]
     outcome, outcome_ply, fixes, chess960 = col["outcome"], col["outcome_ply"], col["fixes"], col["chess960"]
+    variant = col["variant"]
     start_fens = batch.strings("start_fen")
     final_fens = batch.strings("final_fen") or None
     pgns = batch.strings("pgn") or None
@@ -388,7 +397,7 @@ def _make_records(batch: GameBatch, indices: Iterable[int]) -> List[Game]:
             (game_fixes(fixes[g], result_tag[g], result_marker[g], result[g], batch.game_id(g)) if fixes[g] else []),
             MoveRows(table, move_starts[g], move_starts[g + 1]) if table else [],
             final_fens[g] if final_fens else None, pgns[g] if pgns else None,
-            rule, automatic_end_ply[g] if rule else None,
+            rule, automatic_end_ply[g] if rule else None, VARIANTS[variant[g]],
         ))
     return games
 

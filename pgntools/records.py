@@ -123,6 +123,7 @@ class Game:
     pgn: Optional[str] = None
     automatic_end: Optional[str] = None       # the first automatic draw the mainline reached (played on or not)
     automatic_end_ply: Optional[int] = None
+    variant: str = "standard"                 # the rules (the games table's variant column)
 
     @property
     def headers(self) -> dict:

@@ -39,7 +39,7 @@ GAMES_TYPES = [
     ("white", pa.string()), ("black", pa.string()),
     ("white_elo", pa.int32()), ("black_elo", pa.int32()),
     ("time_control", pa.string()), ("speed", PIECE), ("eco", pa.string()), ("opening", pa.string()), ("termination", pa.string()),
-    ("utc_date", pa.string()), ("utc_time", pa.string()), ("variant", pa.string()),
+    ("utc_date", pa.string()), ("utc_time", pa.string()), ("variant", pa.string()), ("rules", PIECE),
     ("tags", pa.map_(pa.string(), pa.string())),
     ("start_fen", pa.string()), ("result", pa.string()), ("result_tag", pa.string()),
     ("status", PIECE),

@@ -170,7 +170,7 @@ def test_every_batch_column_has_a_place_in_the_views():
     assert strings <= declared, strings - declared  # every string column is placed
     per_game_numeric = set(_core.COLUMN_FORMATS) - declared
     assert per_game_numeric == {"offset", "length", "line", "ply_count", "status", "result", "result_tag",
-                                "result_marker", "outcome", "outcome_ply", "fixes", "chess960", "replayed",
+                                "result_marker", "outcome", "outcome_ply", "fixes", "chess960", "variant", "replayed",
                                 "automatic_end", "automatic_end_ply", "opening_state", "opening_ply",
                                 "hashed", "movetext_hash", "movetext_hash2", "position_hash", "position_hash2", "final_key",
                                 "speed", "derived", "captures", "checks", "underpromotions", "max_halfmove_clock",

@@ -21,13 +21,17 @@ static const BatchName STATUS_NAMES[] = {{STATUS_VALID, "valid"}, {STATUS_FIXED,
                                               {STATUS_TRUNCATED, "truncated"}};
 static const BatchName OUTCOME_NAMES[] = {
     {OUTCOME_CHECKMATE, "checkmate"}, {OUTCOME_STALEMATE, "stalemate"}, {OUTCOME_INSUFFICIENT, "insufficient_material"},
-    {OUTCOME_SEVENTYFIVE, "seventyfive_moves"}, {OUTCOME_FIVEFOLD, "fivefold_repetition"}};
+    {OUTCOME_SEVENTYFIVE, "seventyfive_moves"}, {OUTCOME_FIVEFOLD, "fivefold_repetition"},
+    {OUTCOME_VARIANT_WIN, "variant_win"}, {OUTCOME_VARIANT_LOSS, "variant_loss"}, {OUTCOME_VARIANT_DRAW, "variant_draw"}};
 static const BatchName PIECE_NAMES[] = {{PAWN, "pawn"}, {KNIGHT, "knight"}, {BISHOP, "bishop"},
                                         {ROOK, "rook"}, {QUEEN, "queen"}, {KING, "king"}};
 static const BatchName MOVE_FLAG_NAMES[] = {{MF_CAPTURE, "capture"}, {MF_CHECK, "check"}, {MF_MATE, "mate"},
                                             {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}, {MF_NULL, "null"}};
 static const BatchName HAS_NAMES[] = {{HAS_CLOCK, "clock"}, {HAS_EMT, "emt"}, {HAS_EVAL_CP, "eval_cp"},
                                       {HAS_EVAL_MATE, "eval_mate"}, {HAS_COMMENT, "comment"}};
+static const BatchName VARIANT_BATCH_NAMES[] = {
+    {VARIANT_STANDARD, "standard"}, {VARIANT_KING_OF_THE_HILL, "kingofthehill"}, {VARIANT_THREE_CHECK, "3check"}};
+_Static_assert(sizeof VARIANT_BATCH_NAMES / sizeof *VARIANT_BATCH_NAMES == VARIANT_COUNT, "a name for each variant");
 static const BatchName FIX_NAMES[] = {{FIX_RESULT_TAG, "result_tag"}, {FIX_RESULT_MARKER, "result_marker"}};
 
 #define NAME_SET(a) {a, sizeof a / sizeof a[0]}
@@ -35,7 +39,8 @@ static const struct {
     const BatchName *names;
     size_t count;
 } NAME_SETS[NAMES_COUNT] = {NAME_SET(STATUS_NAMES), NAME_SET(OUTCOME_NAMES), NAME_SET(PIECE_NAMES),
-                            NAME_SET(MOVE_FLAG_NAMES), NAME_SET(HAS_NAMES), NAME_SET(FIX_NAMES)};
+                            NAME_SET(MOVE_FLAG_NAMES), NAME_SET(HAS_NAMES), NAME_SET(FIX_NAMES),
+                            NAME_SET(VARIANT_BATCH_NAMES)};
 
 const BatchName *batch_names(int set, size_t *count)
 {

@@ -25,6 +25,7 @@
     X(G_OUTCOME_PLY, int32_t, "i", "outcome_ply")    /* the ply at which it was reached */        \
     X(G_FIXES, uint8_t, "B", "fixes")                /* FIX_* bits */                             \
     X(G_CHESS960, uint8_t, "B", "chess960")                                                        \
+    X(G_VARIANT, uint8_t, "B", "variant")            /* VARIANT_* (chess.h) */                    \
     X(G_REPLAYED, uint8_t, "B", "replayed")          /* the start position was valid: replayed */ \
     X(G_AUTOMATIC_END, uint8_t, "B", "automatic_end") /* OUTCOME_*: the first automatic draw the */ \
                                                      /* mainline reached (0: none), played on or not */ \
@@ -173,7 +174,9 @@ typedef struct {
 } BatchMark;
 
 enum { STATUS_VALID = 0, STATUS_FIXED = 1, STATUS_INVALID = 2, STATUS_TRUNCATED = 3 }; /* 3: --repair truncate */
-enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICIENT, OUTCOME_SEVENTYFIVE, OUTCOME_FIVEFOLD };
+enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICIENT, OUTCOME_SEVENTYFIVE, OUTCOME_FIVEFOLD,
+       /* a variant's own end (position.h's VARIANT_END_*), for the side to move */
+       OUTCOME_VARIANT_WIN, OUTCOME_VARIANT_LOSS, OUTCOME_VARIANT_DRAW, OUTCOME_COUNT };
 
 enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16, MF_NULL = 32 };
 enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
@@ -185,7 +188,7 @@ typedef struct {
     int value;
     const char *name;
 } BatchName;
-enum { NAMES_STATUS, NAMES_OUTCOME, NAMES_PIECE, NAMES_MOVE_FLAG, NAMES_HAS, NAMES_FIX, NAMES_COUNT };
+enum { NAMES_STATUS, NAMES_OUTCOME, NAMES_PIECE, NAMES_MOVE_FLAG, NAMES_HAS, NAMES_FIX, NAMES_VARIANT, NAMES_COUNT };
 const BatchName *batch_names(int set, size_t *count);
 
 bool batch_init(Batch *b);

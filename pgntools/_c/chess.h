@@ -57,4 +57,16 @@ static inline int bb_pop(bb_t *b)
 
 extern const char PIECE_LETTERS[8]; /* " PNBRQK" */
 
+/* The rules a game is played by (Chess960 is apart: a start position, not other rules). Each
+ * variant is a few rules plugged into the one move path where they differ from chess: the
+ * legality filter (movegen.c), the make's side effects (pos_variant_after_make) and the game's
+ * end (pos_variant_outcome). VARIANT_STANDARD is 0: the check a ply costs is one test of a byte. */
+enum {
+    VARIANT_STANDARD = 0,
+    VARIANT_KING_OF_THE_HILL,
+    VARIANT_THREE_CHECK,
+    VARIANT_COUNT
+};
+
+
 #endif

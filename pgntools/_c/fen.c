@@ -255,6 +255,41 @@ int fen_parse(Position *p, const char *text, size_t len, bool chess960) { return
 
 int fen_parse_why(Position *p, const char *text, size_t len, bool chess960, FenWhy *why)
 {
+    return fen_parse_variant(p, text, len, chess960, VARIANT_STANDARD, why);
+}
+
+/* A three-check counter written as "W+B" (`lichess`: "+W+B", the checks given, not those left)
+ * into p->checks_left. */
+static bool parse_checks(Position *p, const char *s, size_t n, bool lichess, FenWhy *why)
+{
+    size_t at = lichess;
+    int left[2];
+    for (int c = 0; c < 2; c++) {
+        if (at >= n || s[at] < '0' || s[at] > '3' || (c == 0 && (at + 1 >= n || s[at + 1] != '+'))) {
+            explain(why, FEN_MALFORMED, "checks: '%.*s' is not %s (each from 0 to 3)", (int)(n > 12 ? 12 : n), s,
+                    lichess ? "+W+B, the checks each side gave" : "W+B, the checks each side has left to give");
+            return false;
+        }
+        left[c] = lichess ? 3 - (s[at] - '0') : s[at] - '0';
+        at += 2;
+    }
+    if (at != n + 1) {
+        explain(why, FEN_MALFORMED, "checks: '%.*s' has more than two counters", (int)(n > 12 ? 12 : n), s);
+        return false;
+    }
+    p->checks_left = (uint8_t)(left[WHITE] | left[BLACK] << 4);
+    return true;
+}
+
+/* Takes field i out of the n fields. */
+static void drop_field(const char *field[7], size_t flen[7], int n, int i)
+{
+    for (int k = i; k + 1 < n; k++)
+        field[k] = field[k + 1], flen[k] = flen[k + 1];
+}
+
+int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, int variant, FenWhy *why)
+{
     const char *field[7];
     size_t flen[7];
     int problems = 0;
@@ -263,7 +298,17 @@ int fen_parse_why(Position *p, const char *text, size_t len, bool chess960, FenW
         memset(why, 0, sizeof *why);
     pos_clear(p);
     p->chess960 = chess960;
+    p->variant = (uint8_t)variant;
     int n = split_fields(text, len, field, flen);
+    if (variant == VARIANT_THREE_CHECK) { /* the counters: "3+3" after en passant, or Lichess's "+0+0" last */
+        p->checks_left = 0x33;
+        int at = n == 7 && field[6][0] == '+' ? 6 : n >= 5 && memchr(field[4], '+', flen[4]) ? 4 : -1;
+        if (at >= 0) {
+            if (!parse_checks(p, field[at], flen[at], at == 6, why))
+                return FEN_MALFORMED;
+            drop_field(field, flen, n--, at);
+        }
+    }
     if (n < 4 || n > 6) {
         if (n > 6)
             explain(why, FEN_MALFORMED, "fields: more than 6 (placement, side to move, castling, en passant, clocks)");
@@ -398,6 +443,12 @@ size_t fen_format(const Position *p, char *out, int options)
         *o++ = '-';
     }
     *o++ = ' ';
+    if (p->variant == VARIANT_THREE_CHECK) { /* the checks left, as python-chess writes them */
+        *o++ = (char)('0' + pos_checks_left(p, WHITE));
+        *o++ = '+';
+        *o++ = (char)('0' + pos_checks_left(p, BLACK));
+        *o++ = ' ';
+    }
     o += format_uint(o, p->halfmove);
     *o++ = ' ';
     o += format_uint(o, p->fullmove);

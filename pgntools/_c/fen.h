@@ -24,7 +24,7 @@ enum {
     FEN_SHREDDER = 1 << 1,  /* castling as rook files (HAha) instead of X-FEN (KQkq) */
 };
 
-#define FEN_MAX 100
+#define FEN_MAX 112 /* (three-check: 4 bytes more) */
 
 /* Parses `len` bytes of `text` into p. Returns 0 or a set of FEN_* problem bits; on problems
  * the position holds whatever could be read. */
@@ -39,6 +39,9 @@ typedef struct {
 
 /* fen_parse, and when why is not NULL the reasons too (for messages; fen_parse is the fast path). */
 int fen_parse_why(Position *p, const char *text, size_t len, bool chess960, FenWhy *why);
+/* The same for a position of a variant (VARIANT_*): its FEN form (three-check: "3+3" after the
+ * en-passant field, or Lichess's "+0+0" at the end). */
+int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, int variant, FenWhy *why);
 const char *fen_problem_name(int bit_index);
 /* Writes a NUL-terminated FEN into out (at least FEN_MAX bytes); returns its length. */
 size_t fen_format(const Position *p, char *out, int options);

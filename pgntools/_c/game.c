@@ -318,6 +318,7 @@ static void finish_game(GameReader *r, Game *g)
     COL_PUSH(b, G_OUTCOME_PLY, int32_t, g->outcome_ply);
     COL_PUSH(b, G_FIXES, uint8_t, g->fixes);
     COL_PUSH(b, G_CHESS960, uint8_t, g->chess960);
+    COL_PUSH(b, G_VARIANT, uint8_t, g->rules);
     COL_PUSH(b, G_REPLAYED, uint8_t, g->replaying);
     COL_PUSH(b, G_AUTOMATIC_END, uint8_t, g->automatic_end);
     COL_PUSH(b, G_AUTOMATIC_END_PLY, int32_t, g->automatic_end_ply);

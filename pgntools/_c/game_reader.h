@@ -109,6 +109,7 @@ struct GameState {
     size_t fen_len, variant_len;
     bool has_setup;
     bool chess960;
+    uint8_t rules;   /* VARIANT_* of the Variant tag (chess.h) */
     bool set_up;     /* replay_start ran (a game may end before its movetext) */
     bool move_syntax; /* something in the movetext reads as a move (else prose is no game) */
     bool unreadable;  /* a syntax error or a move in no notation: with no legal move, no sign of PGN */

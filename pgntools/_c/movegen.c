@@ -97,6 +97,8 @@ static void gen_en_passant(const Position *p, MoveList *ml, bb_t from_mask)
 void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
 {
     ml->n = 0;
+    if (p->variant != VARIANT_STANDARD && pos_variant_end(p)) /* (the game is over: no move) */
+        return;
     int us = p->turn, them = us ^ 1;
     int ksq = pos_king(p, us);
     if (ksq == NO_SQ)
@@ -172,6 +174,8 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
 
 bool pos_has_legal_move(const Position *p)
 {
+    if (p->variant != VARIANT_STANDARD && pos_variant_end(p))
+        return false;
     int ksq = pos_king(p, p->turn);
     if (ksq != NO_SQ) { /* a king step is the likeliest legal move, and the cheapest to test */
         bb_t targets = BB_KING[ksq] & ~p->by_color[p->turn], without_king = pos_occ(p) ^ BB(ksq);
@@ -182,6 +186,16 @@ bool pos_has_legal_move(const Position *p)
     MoveList ml;
     pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL); /* Chess960 castling can be the only legal move */
     return ml.n > 0;
+}
+
+int pos_variant_check_status(const Position *p)
+{
+    int end = pos_variant_end(p);
+    if (end == VARIANT_END_WIN || end == VARIANT_END_LOSS)
+        return 2;
+    if (!pos_in_check(p))
+        return 0;
+    return pos_has_legal_move(p) ? 1 : 2;
 }
 
 bool pos_is_checkmate(const Position *p) { return pos_in_check(p) && !pos_has_legal_move(p); }

@@ -27,9 +27,15 @@ int pos_gen_castling_to(const Position *p, int rsq, move_t *out);
 bool pos_castling_legal(const Position *p, int ksq, int side, int rsq);
 uint64_t pos_perft(const Position *p, int depth);
 
+/* The check status in a variant: a move that wins or loses by the variant's own rule is marked
+ * as checkmate (2), as python-chess writes its SAN ('#'), check or not. */
+int pos_variant_check_status(const Position *p);
+
 /* 0 no check, 1 check, 2 checkmate (FIDE 5.1.1): the suffix SAN writes. */
 static inline int pos_check_status(const Position *p)
 {
+    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0))
+        return pos_variant_check_status(p);
     if (!pos_in_check(p))
         return 0;
     return pos_has_legal_move(p) ? 1 : 2;

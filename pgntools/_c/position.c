@@ -5,6 +5,7 @@
 
 void zobrist_init(void);
 
+
 void pos_clear(Position *p)
 {
     bb_init();
@@ -39,6 +40,13 @@ void pos_init_start(Position *p)
     pos_rehash(p);
 }
 
+void pos_set_variant(Position *p, int variant)
+{
+    p->variant = (uint8_t)variant;
+    p->checks_left = variant == VARIANT_THREE_CHECK ? 0x33 : 0;
+    pos_rehash(p);
+}
+
 static uint64_t castle_key(const Position *p)
 {
     uint64_t h = 0;
@@ -56,6 +64,8 @@ void pos_rehash(Position *p)
         if (p->board[sq])
             h ^= ZOBRIST_PIECE[p->board[sq]][sq];
     h ^= castle_key(p);
+    if (p->variant == VARIANT_THREE_CHECK)
+        h ^= ZOBRIST_CHECKS[WHITE][p->checks_left & 15] ^ ZOBRIST_CHECKS[BLACK][p->checks_left >> 4];
     if (p->turn == WHITE) /* Polyglot's turn key is white's */
         h ^= ZOBRIST_TURN;
     p->checkers = pos_compute_checkers(p);
@@ -180,6 +190,39 @@ void pos_make_special(Position *p, move_t m)
     }
     end_move(p, us);
     p->checkers = pos_compute_checkers(p);
+    if (p->variant != VARIANT_STANDARD)
+        pos_variant_after_make(p, us);
+}
+
+void pos_variant_after_make(Position *p, int us)
+{
+    if (p->variant == VARIANT_THREE_CHECK && p->checkers) { /* a check given: one fewer to give */
+        int left = pos_checks_left(p, us), shift = 4 * us;
+        if (left > 0) {
+            p->hash ^= ZOBRIST_CHECKS[us][left] ^ ZOBRIST_CHECKS[us][left - 1];
+            p->checks_left = (uint8_t)(p->checks_left - (1 << shift));
+        }
+    }
+}
+
+/* The centre squares d4, e4, d5, e5: a king there wins king of the hill. */
+#define CENTRE (BB(SQ(3, 3)) | BB(SQ(4, 3)) | BB(SQ(3, 4)) | BB(SQ(4, 4)))
+
+int pos_variant_end(const Position *p)
+{
+    int us = p->turn, them = us ^ 1;
+    switch (p->variant) {
+    case VARIANT_KING_OF_THE_HILL: {
+        bb_t hill = p->by_type[KING] & CENTRE;
+        return hill & p->by_color[them] ? VARIANT_END_LOSS : hill & p->by_color[us] ? VARIANT_END_WIN : VARIANT_END_NONE;
+    }
+    case VARIANT_THREE_CHECK: {
+        bool ours = pos_checks_left(p, us) == 0, theirs = pos_checks_left(p, them) == 0;
+        return ours && theirs ? VARIANT_END_DRAW : theirs ? VARIANT_END_LOSS : ours ? VARIANT_END_WIN : VARIANT_END_NONE;
+    }
+    default:
+        return VARIANT_END_NONE;
+    }
 }
 
 /* Puts piece pc on sq or takes it off (the same xor): bitboards and board only, as pos_unmake
@@ -240,6 +283,10 @@ bool pos_has_legal_ep(const Position *p)
  * python-chess and Lichess use for "insufficient material"). */
 bool pos_color_has_insufficient_material(const Position *p, int color)
 {
+    if (p->variant == VARIANT_KING_OF_THE_HILL) /* a bare king can still walk to the hill */
+        return false;
+    if (p->variant == VARIANT_THREE_CHECK) /* any piece but the king can give check */
+        return !(p->by_color[color] & ~p->by_type[KING]);
     bb_t ours = p->by_color[color], theirs = p->by_color[color ^ 1];
     if (ours & (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]))
         return false;

@@ -19,8 +19,10 @@ typedef struct {
     uint8_t castle[2][2];  /* rook square per [color][0 = king side, 1 = queen side], NO_SQ if none */
     uint8_t chess960;
     uint16_t halfmove;
+    uint8_t variant;       /* VARIANT_*: the rules (never changes in a game) */
+    uint8_t checks_left;   /* three-check: the checks White (low nibble) and Black (high) have to give */
     uint32_t fullmove;
-    uint64_t hash;
+    uint64_t hash;         /* Polyglot's; three-check: the checks left mixed in (pos_key takes them out) */
     bb_t checkers;         /* enemy pieces giving check to the side to move (kept by pos_make) */
 } Position;
 
@@ -32,6 +34,8 @@ void pos_init_start(Position *p);
 void pos_clear(Position *p);
 void pos_put(Position *p, int sq, int color, int type);
 void pos_rehash(Position *p); /* recompute hash, ep_hashed and checkers from scratch */
+/* p is a start position of the variant (VARIANT_*): three-check's counters at 3+3, rehashed. */
+void pos_set_variant(Position *p, int variant);
 
 static inline bb_t pos_occ(const Position *p) { return p->by_color[WHITE] | p->by_color[BLACK]; }
 static inline bb_t pos_pieces(const Position *p, int color, int type) { return p->by_type[type] & p->by_color[color]; }
@@ -122,6 +126,9 @@ static inline bb_t pos_checkers_after(const Position *p, int from, int to)
  * passant (3.7d) and the null move; the castling rights a king or rook move or a rook taken ends
  * (3.8.2.1), p->turn still the mover. */
 void pos_make_special(Position *p, move_t m);
+/* A variant's side effects of a move by `us` that gave check (p->turn already the other side,
+ * p->checkers set): three-check counts it. Out of line: never in standard chess. */
+void pos_variant_after_make(Position *p, int us);
 void pos_lose_castling(Position *p, int piece, int from, int to, bool captured);
 
 /* Position's fields from `turn` on, in the same order: all that pos_make changes besides the
@@ -130,6 +137,7 @@ void pos_lose_castling(Position *p, int piece, int from, int to, bool captured);
 typedef struct {
     uint8_t turn, ep, ep_hashed, castle[2][2], chess960;
     uint16_t halfmove;
+    uint8_t variant, checks_left;
     uint32_t fullmove;
     uint64_t hash;
     bb_t checkers;
@@ -146,6 +154,8 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
                    offsetof(PosState, hash) == offsetof(Position, hash) - offsetof(Position, turn) &&
                    offsetof(PosState, fullmove) == offsetof(Position, fullmove) - offsetof(Position, turn) &&
                    offsetof(PosState, halfmove) == offsetof(Position, halfmove) - offsetof(Position, turn) &&
+                   offsetof(PosState, variant) == offsetof(Position, variant) - offsetof(Position, turn) &&
+                   offsetof(PosState, checks_left) == offsetof(Position, checks_left) - offsetof(Position, turn) &&
                    offsetof(PosState, chess960) == offsetof(Position, chess960) - offsetof(Position, turn) &&
                    offsetof(PosState, castle) == offsetof(Position, castle) - offsetof(Position, turn) &&
                    offsetof(PosState, ep_hashed) == offsetof(Position, ep_hashed) - offsetof(Position, turn) &&
@@ -192,6 +202,8 @@ static inline void pos_make(Position *p, move_t m)
     p->turn = (uint8_t)them;
     p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
     p->checkers = pos_checkers_after(p, from, to);
+    if (__builtin_expect(p->checkers != 0, 0) && p->variant != VARIANT_STANDARD) /* (three-check counts checks) */
+        pos_variant_after_make(p, us);
     /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
      * legal: asked only when an enemy pawn stands beside the pawn that stepped */
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, them, PAWN)) && pos_has_legal_ep(p)) {
@@ -226,16 +238,30 @@ static inline bool pos_is_insufficient_material(const Position *p)
     return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
 }
 
+/* ---------------------------------------------------------------- the variants' ends */
+
+/* The checks `color` has still to give (three-check). */
+static inline int pos_checks_left(const Position *p, int color) { return (p->checks_left >> (4 * color)) & 15; }
+
+/* How a variant's own rule ended the game in p (VARIANT_END_*), or VARIANT_END_NONE: a king on
+ * the hill (king of the hill), a third check (three-check). No legal move exists there. */
+enum { VARIANT_END_NONE = 0, VARIANT_END_WIN, VARIANT_END_LOSS, VARIANT_END_DRAW }; /* for the side to move */
+int pos_variant_end(const Position *p);
+
 
 /* The position's Polyglot key (python-chess's chess.polyglot.zobrist_hash). p->hash differs in
  * one rare case: it counts the en-passant file only when the capture is legal (FIDE: positions
  * are the same when it is not; what repetitions compare), Polyglot whenever a pawn of the side
  * to move stands beside the pawn that just advanced, legal or not (a pinned pawn). */
+extern uint64_t ZOBRIST_CHECKS[2][16]; /* three-check: the checks a side has to give */
 static inline uint64_t pos_key(const Position *p)
 {
+    uint64_t h = p->hash;
+    if (__builtin_expect(p->variant == VARIANT_THREE_CHECK, 0)) /* (Polyglot's key has no checks) */
+        h ^= ZOBRIST_CHECKS[WHITE][p->checks_left & 15] ^ ZOBRIST_CHECKS[BLACK][p->checks_left >> 4];
     if (p->ep != NO_SQ && !p->ep_hashed && (BB_PAWN_ATTACKS[p->turn ^ 1][p->ep] & pos_pieces(p, p->turn, PAWN)))
-        return p->hash ^ ZOBRIST_EP[FILE_OF(p->ep)];
-    return p->hash;
+        return h ^ ZOBRIST_EP[FILE_OF(p->ep)];
+    return h;
 }
 
 /* How often the last position of `history` (hashes, oldest first) occurred, looking back over

@@ -17,18 +17,26 @@ static bool variant_is(const char *v, size_t n, const char *name)
     return true;
 }
 
-/* 0 standard, 1 Chess960, -1 unsupported. */
-static int classify_variant(const char *v, size_t n)
+int classify_variant(const char *v, size_t n)
 {
-    static const char *const standard[] = {"", "standard", "from position", "normal", "chess"};
-    static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischer random", "freestyle",
-                                       "960", "frc"};
-    for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
-        if (variant_is(v, n, standard[i]))
-            return 0;
-    for (size_t i = 0; i < sizeof c960 / sizeof *c960; i++)
-        if (variant_is(v, n, c960[i]))
-            return 1;
+    static const struct {
+        const char *name;
+        int rules;
+    } names[] = {
+        {"", VARIANT_STANDARD}, {"standard", VARIANT_STANDARD}, {"from position", VARIANT_STANDARD},
+        {"normal", VARIANT_STANDARD}, {"chess", VARIANT_STANDARD}, {"classical", VARIANT_STANDARD},
+        {"chess960", PLAYED_AS_CHESS960}, {"chess 960", PLAYED_AS_CHESS960}, {"fischerandom", PLAYED_AS_CHESS960},
+        {"fischer random", PLAYED_AS_CHESS960}, {"freestyle", PLAYED_AS_CHESS960}, {"960", PLAYED_AS_CHESS960},
+        {"frc", PLAYED_AS_CHESS960},
+        {"king of the hill", VARIANT_KING_OF_THE_HILL}, {"kingofthehill", VARIANT_KING_OF_THE_HILL},
+        {"koth", VARIANT_KING_OF_THE_HILL},
+        {"three-check", VARIANT_THREE_CHECK}, {"three check", VARIANT_THREE_CHECK}, {"threecheck", VARIANT_THREE_CHECK},
+        {"three check chess", VARIANT_THREE_CHECK}, {"3-check", VARIANT_THREE_CHECK}, {"3 check", VARIANT_THREE_CHECK},
+        {"3check", VARIANT_THREE_CHECK},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (variant_is(v, n, names[i].name))
+            return names[i].rules;
     return -1;
 }
 
@@ -85,6 +93,8 @@ static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
     const char *f[FEN_FIELDS];
     size_t len[FEN_FIELDS];
     int k = g->fen_len <= FEN_REPAIR_MAX ? fen_fields(g->fen, g->fen_len, f, len) : -1;
+    if (g->rules == VARIANT_THREE_CHECK && k >= 5 && memchr(f[4], '+', len[4])) /* (the fields are others') */
+        return problems;
     bool zero_fullmove = k == 6 && all_zeros(f[5], len[5]);
     /* --strict: castling and en passant stay errors; fullmove 0, always read as 1, is a fix there too */
     if ((r->opt.strict && problems) || k < 4 || (problems & ~(FEN_BAD_CASTLING_RIGHTS | FEN_BAD_EN_PASSANT)) ||
@@ -103,7 +113,8 @@ static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
             if (memchr(kept, orig[2][i], n_kept))
                 continue;
             f[2] = orig[2] + i, len[2] = 1;
-            if (!(fen_parse(&probe, text, fen_join(text, f, len, k), g->chess960) & FEN_BAD_CASTLING_RIGHTS))
+            if (!(fen_parse_variant(&probe, text, fen_join(text, f, len, k), g->chess960, g->rules, NULL) &
+                  FEN_BAD_CASTLING_RIGHTS))
                 kept[n_kept++] = orig[2][i];
         }
         f[2] = n_kept ? kept : "-", len[2] = n_kept ? n_kept : 1;
@@ -114,8 +125,8 @@ static int repair_start_fen(GameReader *r, Game *g, Position *pos, int problems)
     if (zero_fullmove)
         f[5] = "1", len[5] = 1;
     size_t text_len = fen_join(text, f, len, k);
-    if (fen_parse(pos, text, text_len, g->chess960))
-        return fen_parse(pos, g->fen, g->fen_len, g->chess960); /* the problems as read */
+    if (fen_parse_variant(pos, text, text_len, g->chess960, g->rules, NULL)) /* the problems as read: */
+        return fen_parse_variant(pos, g->fen, g->fen_len, g->chess960, g->rules, NULL);
     _Static_assert(sizeof r->repaired_fen >= sizeof text, "room for a repaired FEN");
     memcpy(r->repaired_fen, text, text_len);
     r->repaired_fen_len = text_len;
@@ -162,7 +173,8 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     L->has_move = false;
     L->ply = 0;
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
-    g->chess960 = variant == 1;
+    g->chess960 = variant >= 0 && (variant & PLAYED_AS_CHESS960);
+    g->rules = variant >= 0 ? (uint8_t)(variant & ~PLAYED_AS_CHESS960) : VARIANT_STANDARD;
     g->replaying = r->opt.replay;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
@@ -179,7 +191,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         g->replaying = false;
     }
     if (g->fen) {
-        int problems = repair_start_fen(r, g, &L->pos, fen_parse(&L->pos, g->fen, g->fen_len, g->chess960));
+        int problems = repair_start_fen(r, g, &L->pos, fen_parse_variant(&L->pos, g->fen, g->fen_len, g->chess960, g->rules, NULL));
         if (problems) { /* located at the FEN tag */
             Token fen_tag;
             fen_tag_token(r, g, &fen_tag);
@@ -191,8 +203,13 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     } else {
         L->pos = r->start;
         L->pos.chess960 = g->chess960;
+        if (g->rules != VARIANT_STANDARD)
+            pos_set_variant(&L->pos, g->rules);
     }
-    if (!g->fen) {
+    if (!g->fen && g->rules != VARIANT_STANDARD) { /* (the variant's own start FEN) */
+        char fen[FEN_MAX];
+        game_push_text(r, S_START_FEN, fen, fen_format(&L->pos, fen, r->opt.fen_options), false);
+    } else if (!g->fen) {
         game_push_text(r, S_START_FEN, r->start_fen[g->chess960], r->start_fen_len[g->chess960], false);
     } else if (g->replaying) { /* the start position as FEN, in the output's FEN style */
         char fen[FEN_MAX];
@@ -201,7 +218,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         game_push_text(r, S_START_FEN, g->fen, g->fen_len, g->latin1);
     }
     if (r->opt.openings) /* the table names positions of standard chess reached from its start */
-        g->opening = variant == 0 && (!g->fen || openings_is_start(&L->pos)) ? OPENING_UNNAMED : OPENING_CUSTOM_START;
+        g->opening = variant == VARIANT_STANDARD && (!g->fen || openings_is_start(&L->pos)) ? OPENING_UNNAMED : OPENING_CUSTOM_START;
     if (g->replaying && r->opt.movetext_hash)
         gh_start(&L->pos, g->chess960, g->mainline_key);
     r->history.len = 0;
@@ -223,6 +240,16 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
 }
 
 /* ---------------------------------------------------------------- moves */
+
+/* The outcome (OUTCOME_VARIANT_*) of a variant's own end in p, or 0. */
+static int variant_outcome(const Position *p)
+{
+    int end = p->variant != VARIANT_STANDARD ? pos_variant_end(p) : VARIANT_END_NONE;
+    _Static_assert(OUTCOME_VARIANT_LOSS - OUTCOME_VARIANT_WIN == VARIANT_END_LOSS - VARIANT_END_WIN &&
+                       OUTCOME_VARIANT_DRAW - OUTCOME_VARIANT_WIN == VARIANT_END_DRAW - VARIANT_END_WIN,
+                   "the variants' ends in the same order");
+    return end ? OUTCOME_VARIANT_WIN + end - VARIANT_END_WIN : 0;
+}
 
 static bool emitting(const GameReader *r, const Game *g)
 {
@@ -598,7 +625,8 @@ static void refuse_move(GameReader *r, Game *g, const Token *t, int rc)
     const Position *p = &r->levels.data[g->depth].pos;
     int ply = r->levels.data[g->depth].ply + 1;
     if (rc == SAN_ILLEGAL && !pos_has_legal_move(p)) {
-        int end = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
+        int end = variant_outcome(p);
+        end = end ? end : pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
         if (g->depth == 0) {
             g->outcome = end;
             g->outcome_ply = g->ply;
@@ -644,6 +672,15 @@ void replay_move_otherwise(GameReader *r, Game *g, const Token *t)
         refuse_move(r, g, t, rc);
     else
         play_move(r, g, L, t, &sm, m, mainline);
+}
+
+void decide_variant_end(Game *g, const Position *p, int ply)
+{
+    int end = variant_outcome(p);
+    if (end) {
+        g->outcome = end;
+        g->outcome_ply = ply;
+    }
 }
 
 /* The automatic ends of FIDE 9.6 in a variation too (a dead position, 75 moves): checkmate ends
@@ -781,7 +818,10 @@ static void final_outcome(GameReader *r, Game *g, const Position *p)
     (void)r;
     if (!g->replaying || g->stopped || g->outcome)
         return;
-    if (!pos_has_legal_move(p))
+    int variant_end = variant_outcome(p);
+    if (variant_end)
+        g->outcome = variant_end;
+    else if (!pos_has_legal_move(p))
         g->outcome = pos_in_check(p) ? OUTCOME_CHECKMATE : OUTCOME_STALEMATE;
     else if (pos_is_insufficient_material(p))
         g->outcome = OUTCOME_INSUFFICIENT;

@@ -14,6 +14,10 @@
 /* The start position (standard, FEN tag, Variant) and the recorders; first_move_token locates
  * its errors. */
 void replay_start(GameReader *r, Game *g, const Token *first_move_token);
+enum { PLAYED_AS_CHESS960 = 16 }; /* with the VARIANT_* in classify_variant's answer */
+/* The Variant tag's rules (VARIANT_*, | PLAYED_AS_CHESS960 for Chess960), in the spellings of
+ * Lichess, python-chess and other tools (case aside); -1 for a variant not played here. */
+int classify_variant(const char *v, size_t n);
 void replay_comment(GameReader *r, Game *g, const Token *t);
 /* Whether replay_comment has anything to do under these options: comments feed the move table
  * (and its clock rows), the counters' has_clock / has_eval and the PGN written. validate reads
@@ -40,6 +44,8 @@ void replay_move_otherwise(GameReader *r, Game *g, const Token *t);
 void add_move_notes(GameReader *r, Game *g, uint16_t notes, int ply, const Token *t);
 void decide_mainline_end(Game *g, const GameReader *r, const Position *p, bool maybe_dead, bool seen);
 void decide_variation_end(Level *L, bool material_changed, int status);
+/* A variant's own end (a king on the hill, a third check) after a mainline move: the outcome. */
+void decide_variant_end(Game *g, const Position *p, int ply);
 
 /* The mainline position p joins the history (its hash, for repetitions). Returns whether its hash
  * may have occurred since the last move that reset the half-move clock (the window
@@ -97,6 +103,8 @@ static inline __attribute__((always_inline)) void after_move(GameReader *r, Game
             g->outcome = OUTCOME_CHECKMATE;
             g->outcome_ply = ply;
         }
+        if (__builtin_expect(L->pos.variant != VARIANT_STANDARD, 0)) /* (a variant's end before checkmate) */
+            decide_variant_end(g, &L->pos, ply);
         track_mainline_end(r, g, &L->pos, material_changed);
         if (ply == 1) /* (stats' first moves: squares and piece) */
             g->first_move = m == MOVE_NULL ? 0xFFFF

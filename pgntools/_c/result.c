@@ -20,8 +20,10 @@ int result_parse(const char *s, size_t n)
 
 int result_of_outcome(int outcome, int side_to_move)
 {
-    if (outcome == OUTCOME_CHECKMATE)
+    if (outcome == OUTCOME_CHECKMATE || outcome == OUTCOME_VARIANT_LOSS)
         return side_to_move == WHITE ? RESULT_BLACK : RESULT_WHITE;
+    if (outcome == OUTCOME_VARIANT_WIN)
+        return side_to_move == WHITE ? RESULT_WHITE : RESULT_BLACK;
     return outcome ? RESULT_DRAW : RESULT_NONE;
 }
 

@@ -214,6 +214,8 @@ static int resolve_special(const Position *p, SanMove *sm, move_t *out)
 
 int san_resolve(const Position *p, SanMove *sm, move_t *out)
 {
+    if (p->variant != VARIANT_STANDARD && pos_variant_end(p)) /* (the replay's mainline stops at the end first) */
+        return SAN_ILLEGAL;
     if ((sm->kind != SAN_KIND_MOVE) | ((sm->from_file & sm->from_rank) >= 0)) { /* (both written: >= 0) */
         int rc = resolve_special(p, sm, out);
         if (rc >= 0)
@@ -234,8 +236,8 @@ int san_read_general(const Position *p, const char *text, size_t len, SanMove *s
 
 int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes)
 {
-    SanMove sm;
-    int rc = san_read(p, text, len, &sm, out);
+    SanMove sm = {0};
+    int rc = p->variant != VARIANT_STANDARD && pos_variant_end(p) ? SAN_ILLEGAL : san_read(p, text, len, &sm, out);
     if (notes)
         *notes = sm.notes;
     return rc;
@@ -306,8 +308,9 @@ size_t san_format(const Position *p, move_t m, char *out)
     size_t n = san_format_base(p, m, out);
     Position after = *p;
     pos_make(&after, m);
-    if (pos_in_check(&after)) {
-        out[n++] = pos_has_legal_move(&after) ? '+' : '#';
+    int status = pos_check_status(&after); /* (a variant's end is marked '#' too) */
+    if (status) {
+        out[n++] = status == 2 ? '#' : '+';
         out[n] = 0;
     }
     return n;

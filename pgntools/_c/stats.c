@@ -315,8 +315,8 @@ bool stats_add(Stats *s, const StatsBatch *b)
         s->status[b->status[g] & 3]++;
         int result = b->result[g] < 5 ? b->result[g] : 0;
         s->results[result]++;
-        s->outcomes[b->outcome[g] < 6 ? b->outcome[g] : 0]++;
-        s->automatic_ends[b->automatic_end[g] < 6 ? b->automatic_end[g] : 0]++;
+        s->outcomes[b->outcome[g] < OUTCOME_COUNT ? b->outcome[g] : 0]++;
+        s->automatic_ends[b->automatic_end[g] < OUTCOME_COUNT ? b->automatic_end[g] : 0]++;
         s->totals[ST_RESULT_TAG_FIXES] += (b->fixes[g] & FIX_RESULT_TAG) != 0;
         s->totals[ST_RESULT_MARKER_FIXES] += (b->fixes[g] & FIX_RESULT_MARKER) != 0;
         s->plies[bin_of(b->ply_count[g], 0, STATS_PLY_WIDTH, STATS_PLY_BINS)]++;

@@ -71,7 +71,7 @@ enum { ST_GAMES, ST_PGN_BYTES, ST_CLOCK_GAMES, ST_RESULT_TAG_FIXES, ST_RESULT_MA
 
 typedef struct {
     int64_t totals[ST_COUNT];
-    int64_t status[4], results[5], outcomes[6], automatic_ends[6];
+    int64_t status[4], results[5], outcomes[OUTCOME_COUNT], automatic_ends[OUTCOME_COUNT];
     int64_t plies[STATS_PLY_BINS], white_elo[STATS_ELO_BINS], black_elo[STATS_ELO_BINS];
     int64_t difference[STATS_DIFF_BINS], difference_points[STATS_DIFF_BINS]; /* games; White's half points */
     int64_t present[SF_COUNT];

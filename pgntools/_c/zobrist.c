@@ -4,6 +4,16 @@
 #include "position.h"
 
 uint64_t ZOBRIST_PIECE[16][64], ZOBRIST_CASTLE[2][2], ZOBRIST_EP[8], ZOBRIST_TURN;
+uint64_t ZOBRIST_CHECKS[2][16];
+
+/* splitmix64: the three-check keys, which Polyglot has none of (any fixed random numbers do) */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
 
 void zobrist_init(void)
 {
@@ -23,5 +33,9 @@ void zobrist_init(void)
     for (int f = 0; f < 8; f++)
         ZOBRIST_EP[f] = POLYGLOT_RANDOM[POLYGLOT_EP + f];
     ZOBRIST_TURN = POLYGLOT_RANDOM[POLYGLOT_TURN];
+    uint64_t state = 3;
+    for (int color = WHITE; color <= BLACK; color++)
+        for (int left = 0; left < 16; left++)
+            ZOBRIST_CHECKS[color][left] = splitmix64(&state);
     done = true;
 }

@@ -25,7 +25,8 @@ from __future__ import annotations
 import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from pgntools.reader import DERIVED_BITS, HAS_BITS, MOVE_FLAGS, OPENING_STATES, OUTCOMES, PIECES, RESULTS, SPEEDS, STATUSES
+from pgntools.reader import (DERIVED_BITS, HAS_BITS, MOVE_FLAGS, OPENING_STATES, OUTCOMES, PIECES, RESULTS, SPEEDS,
+                             STATUSES, VARIANTS)
 from pgntools.reader import POSITION_HAS_BITS
 
 # ---------------------------------------------------------------- sources: where a batch holds a column
@@ -138,6 +139,9 @@ GAME_COLUMNS = [
     _tag("utc_date", "UTCDate", "the UTC date"),
     _tag("utc_time", "UTCTime", "the UTC time"),
     _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
+    Column("rules", STATUS, False, Codes("variant", VARIANTS),
+           "the rules the game is played by, read from its Variant tag (the variant column, as written): "
+           "standard, kingofthehill or 3check (Chess960 is standard rules from another start)"),
     Column("tags", ("map", "string", "string"), True, Built("tags"),
            "every other tag: its name and value as written"),
     Column("start_fen", "string", True, Strings("start_fen"),
@@ -168,7 +172,8 @@ GAME_COLUMNS = [
            "(>= 3: a threefold claim was possible); 0 when not replayed"),
     Column("outcome", STATUS, True, Codes("outcome", tuple(OUTCOMES[1:]), base=1),
            "the automatic end the game reached: checkmate, stalemate, insufficient_material, "
-           "seventyfive_moves or fivefold_repetition", "no automatic end"),
+           "seventyfive_moves, fivefold_repetition, or a variant's own end: variant_win, variant_loss "
+           "(of the side to move then) or variant_draw", "no automatic end"),
     Column("automatic_end", STATUS, True, Codes("automatic_end", tuple(OUTCOMES[1:]), base=1),
            "the first automatic draw the mainline reached (insufficient_material, seventyfive_moves or "
            "fivefold_repetition), whether the game ended there or went on (--automatic-ends)", "none reached"),

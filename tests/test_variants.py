@@ -1,0 +1,218 @@
+"""The Lichess variants against python-chess's variant boards (a test-only oracle): perft from the
+start and from positions reached by random play, and random legal games replayed to the same final
+FEN and verdict (result, the variant's own end)."""
+from __future__ import annotations
+
+import random
+
+import chess
+import chess.pgn
+import chess.variant
+import pytest
+
+import pgntools
+from pgntools import _core
+
+# pgntools' variant name -> (python-chess board class, the Variant tag Lichess writes)
+VARIANTS = {
+    "kingofthehill": (chess.variant.KingOfTheHillBoard, "King of the Hill"),
+    "3check": (chess.variant.ThreeCheckBoard, "Three-check"),
+}
+GAMES_PER_VARIANT = 300
+PERFT_POSITIONS = 24
+DEEPEST = {"racingkings": 3}  # the oracle asks gives_check of every move there: depth 4 takes minutes
+
+
+def read_one(pgn, tmp_path):
+    path = tmp_path / "game.pgn"
+    path.write_text(pgn)
+    return list(pgntools.read_games(str(path)))
+
+
+def random_positions(cls, count, seed):
+    """`count` positions reached by random play from the variant's start (those that end a game
+    too: no move is legal there)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = cls()
+        for _ in range(rng.randrange(1, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        out.append(board.fen())
+    return out
+
+
+def oracle_perft(board, depth):
+    if depth == 0:
+        return 1
+    moves = list(board.legal_moves)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for m in moves:
+        board.push(m)
+        total += oracle_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_perft_from_the_start(variant):
+    cls, _ = VARIANTS[variant]
+    board = pgntools.Board(variant=variant)
+    assert board.fen() == cls().fen()
+    for depth in range(1, DEEPEST.get(variant, 4) + 1):
+        assert board.perft(depth) == oracle_perft(cls(), depth), depth
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_perft_from_random_positions(variant):
+    cls, _ = VARIANTS[variant]
+    ended = 0
+    for i, fen in enumerate(random_positions(cls, PERFT_POSITIONS, seed=len(variant))):
+        board = pgntools.Board(fen, variant=variant)
+        oracle = cls(fen)
+        assert board.fen() == oracle.fen()
+        ended += oracle.is_variant_end()
+        assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves), fen
+        for depth in (2, 3) if i % 6 or variant in DEEPEST else (2, 3, 4):
+            assert board.perft(depth) == oracle_perft(oracle, depth), (fen, depth)
+
+
+def random_game(cls, tag, rng):
+    """A random legal game of the variant as PGN, with python-chess's final FEN and result."""
+    board = cls()
+    game = chess.pgn.Game()
+    game.headers["Variant"] = tag
+    node = game
+    for _ in range(rng.randrange(1, 300)):
+        if board.is_game_over():
+            break
+        move = rng.choice(list(board.legal_moves))
+        node = node.add_variation(move)
+        board.push(move)
+    game.headers["Result"] = board.result()
+    return str(game), board
+
+
+def oracle_outcome(board):
+    """python-chess's outcome as pgntools names it (the variant's ends for the side to move)."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    t = outcome.termination
+    if t in (chess.Termination.VARIANT_WIN, chess.Termination.VARIANT_LOSS, chess.Termination.VARIANT_DRAW):
+        if outcome.winner is None:
+            return "variant_draw"
+        return "variant_win" if outcome.winner == board.turn else "variant_loss"
+    return {chess.Termination.CHECKMATE: "checkmate", chess.Termination.STALEMATE: "stalemate",
+            chess.Termination.INSUFFICIENT_MATERIAL: "insufficient_material",
+            chess.Termination.SEVENTYFIVE_MOVES: "seventyfive_moves",
+            chess.Termination.FIVEFOLD_REPETITION: "fivefold_repetition"}[t]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_random_games_replay_like_python_chess(variant, tmp_path):
+    cls, tag = VARIANTS[variant]
+    rng = random.Random(38 + len(variant))
+    texts, boards = [], []
+    for _ in range(GAMES_PER_VARIANT):
+        text, board = random_game(cls, tag, rng)
+        texts.append(text)
+        boards.append(board)
+    path = tmp_path / f"{variant}.pgn"
+    path.write_text("\n\n".join(texts) + "\n")
+    games = list(pgntools.read_games(str(path)))
+    assert len(games) == len(boards)
+    ends = set()
+    for game, board in zip(games, boards):
+        assert game.errors == [], (game.errors, game.pgn)
+        assert game.variant == variant
+        assert game.final_fen == board.fen()
+        assert game.result == board.result()
+        assert game.outcome == oracle_outcome(board)
+        # the SAN python-chess wrote (its '#' for a variant's end too) needed no note
+        assert [n.kind for n in game.notes if n.category == "note" and "marker" in n.kind] == [], game.notes
+        ends.add(game.outcome)
+    assert {"variant_loss"} <= ends  # the variant's own end is reached by random play
+
+
+def test_three_check_fen_forms():
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - "
+    lichess = pgntools.Board(start + "0 1 +1+2", variant="3check")  # the checks given
+    assert lichess.fen() == start + "2+1 0 1"
+    assert lichess.fen() == chess.variant.ThreeCheckBoard(start + "0 1 +1+2").fen()
+    assert pgntools.Board(start + "2+1 0 1", variant="3-check").fen() == start + "2+1 0 1"
+    assert pgntools.Board(start + "0 1", variant="Three-check").fen() == start + "3+3 0 1"
+    with pytest.raises(pgntools.InvalidFenError, match="checks"):
+        pgntools.Board(start + "4+1 0 1", variant="3check")
+    with pytest.raises(pgntools.InvalidFenError):  # no counters in standard chess
+        pgntools.Board(start + "3+3 0 1")
+
+
+def test_three_check_third_check_ends_the_game(tmp_path):
+    pgn = ('[Variant "Three-check"]\n[FEN "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 +2+0"]\n'
+           '[Result "1-0"]\n\n2. Bb5 Nc6 3. Bxc6 dxc6 1-0\n')
+    (game,) = read_one(pgn, tmp_path)
+    assert [e.kind for e in game.errors] == []  # no check yet: the game goes on
+    pgn = pgn.replace("2. Bb5 Nc6 3. Bxc6 dxc6", "2. Qh5 Nc6 3. Qxf7#")
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.outcome == "variant_loss" and game.result == "1-0"
+    more = pgn.replace("3. Qxf7# 1-0", "3. Qxf7+ Kxf7 1-0")
+    (game,) = read_one(more, tmp_path)
+    assert [e.kind for e in game.errors] == ["move_after_game_end"]
+
+
+def test_king_of_the_hill_centre_wins(tmp_path):
+    pgn = ('[Variant "King of the Hill"]\n[FEN "4k3/8/8/8/8/8/3K4/8 w - - 0 1"]\n[Result "1-0"]\n\n'
+           '1. Kd3 Kd7 2. Kd4 1-0\n')
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.outcome == "variant_loss" and game.result == "1-0"
+    # a bare king is no draw there: it can walk to the hill
+    board = pgntools.Board("4k3/8/8/8/8/8/3K4/8 w - - 0 1", variant="kingofthehill")
+    assert not board.is_insufficient_material()
+    assert pgntools.Board("4k3/8/8/8/8/8/3K4/8 w - - 0 1").is_insufficient_material()
+
+
+def test_variant_not_played_is_named(tmp_path):
+    pgn = '[Variant "Duck Chess"]\n[Result "*"]\n\n1. e4 *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert [e.kind for e in game.errors] == ["unsupported_variant"]
+    assert "Duck Chess" in game.errors[0].message
+    with pytest.raises(ValueError, match="Duck"):
+        pgntools.Board(variant="Duck Chess")
+
+
+def test_perft_command_variant():
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+
+    result = CliRunner().invoke(cli, ["perft", "3", "--variant", "3check", "--fen",
+                                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 +2+0"])
+    assert result.exit_code == 0, result.output
+    oracle = chess.variant.ThreeCheckBoard("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 +2+0")
+    assert int(result.output) == oracle_perft(oracle, 3)
+    result = CliRunner().invoke(cli, ["perft", "1", "--variant", "Duck Chess"])
+    assert result.exit_code == 2 and "unsupported variant" in result.output
+
+
+def test_export_variant_column(tmp_path):
+    import pyarrow.dataset as ds
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+
+    pgn = ('[Variant "King of the Hill"]\n[Result "*"]\n\n1. e4 *\n\n'
+           '[Variant "3-check"]\n[Result "*"]\n\n1. e4 *\n\n[Result "*"]\n\n1. e4 *\n')
+    (tmp_path / "v.pgn").write_text(pgn)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["export", "--parquet", str(out), str(tmp_path / "v.pgn")])
+    assert result.exit_code == 0, result.output
+    games = ds.dataset(str(out / "games"), format="parquet").to_table().to_pydict()
+    assert games["rules"] == ["kingofthehill", "3check", "standard"]
+    assert games["variant"] == ["King of the Hill", "3-check", None]  # the tag as written
+    assert games["final_fen"][1].endswith("- 3+3 0 1")
