@@ -39,6 +39,8 @@ def games_input(tmp_path: Path) -> Path:
         data += b"\n" + corpus_sample(CORPORA / "lichess" / "lichess-magnus-carlsen.pgn", 300_000)
     while len(data) < 60_000:  # without the corpora: still several 20 kB chunks (test_dataframes)
         data += b"\n" + tricky_input(4)
+    # a bullet game beside the fixtures' blitz ones: two speeds to group on, with or without the corpora
+    data += b'\n[Event "bullet"]\n[TimeControl "60+0"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 *\n'
     path.write_bytes(data)
     return path
 

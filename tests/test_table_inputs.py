@@ -157,7 +157,7 @@ def cli(*args):
 def test_the_command_line_reads_a_lichess_parquet_shard(parquet_file, tmp_path):
     out = tmp_path / "out"
     done = cli("export", "--parquet", out, parquet_file, "--report", tmp_path / "report.jsonl")
-    assert done.returncode == 1, done.stderr  # (1: invalid games were found)
+    assert done.returncode == 0, done.stderr  # (0: it completed; the invalid games are counted, issue 37 A4)
     games = pq.read_table(out / "games").sort_by("game_id")
     assert games.column("white").to_pylist() == ["Ann", "Cid", "Eve", "Gus", "Ian"]
     assert games.column("site").to_pylist()[1] == "https://lichess.org/g1"
@@ -166,7 +166,7 @@ def test_the_command_line_reads_a_lichess_parquet_shard(parquet_file, tmp_path):
     assert set(invalid) == {2, 3} and "Kd5" in invalid[2]
     assert all(r["file"] == str(parquet_file) for r in report)
     parallel = cli("export", "--jobs", "2", "--parquet", tmp_path / "out2", parquet_file)
-    assert parallel.returncode == 1, parallel.stderr
+    assert parallel.returncode == 0, parallel.stderr
     assert pq.read_table(tmp_path / "out2" / "games").sort_by("game_id") == games
 
 

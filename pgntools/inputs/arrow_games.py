@@ -211,6 +211,10 @@ def is_table_path(path: str) -> bool:
 
 
 def _head(path: str) -> bytes:
+    """The first bytes of a regular file (a named pipe or a device is read once, as PGN: opening
+    it here would take bytes from it, or end its writer)."""
+    if not os.path.isfile(path):
+        return b""
     try:
         with open(path, "rb") as f:
             return f.read(8)
