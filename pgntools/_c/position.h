@@ -218,7 +218,9 @@ static inline void pos_make(Position *p, move_t m)
     pos_make_ordinary(p, piece, mv_from(m), mv_to(m), type == MT_PROMOTION ? mv_promo(m) : piece);
 }
 
-/* Per piece, out of line: pos_make_ordinary compiled for that piece (position.c). */
+/* pos_make_ordinary compiled for one piece (position.c), the piece a constant: a knight's make has
+ * no double step, promotion or castling-rights test, and its check test is a knight's. The replay
+ * makes every move through them (pos_make_undo); measured in benchmarks/RESULTS.md (2026-12-06). */
 void pos_make_pawn(Position *p, int from, int to, int landing);
 void pos_make_knight(Position *p, int from, int to);
 void pos_make_bishop(Position *p, int from, int to);
