@@ -380,3 +380,25 @@ class OptionalValues(Command):
             out.append(f"{arg}={self.optional_values[arg]}" if options and arg in self.optional_values else arg)
         return super().parse_args(ctx, out)
 
+
+
+class ByteSize(click.ParamType):
+    """A size in bytes: 268435456, 256MB, 64MiB, 1.5GB (k/M/G/T: powers of 1000; KiB/MiB/GiB: of 1024)."""
+
+    name = "size"
+    UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+             "t": 10**12, "tb": 10**12, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().lower().replace(" ", "")
+        number = text.rstrip("kmgtib")
+        unit = text[len(number):]
+        try:
+            size = int(float(number) * self.UNITS[unit])
+        except (ValueError, KeyError):
+            self.fail(f"{value!r} is not a size (e.g. 256MB, 64MiB, 1000000)", param, ctx)
+        if size < 1:
+            self.fail(f"{value!r}: a size is at least one byte", param, ctx)
+        return size

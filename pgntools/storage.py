@@ -35,6 +35,12 @@ class LocalStorage:
     def open_write(self, path: str):
         return open(path, "wb")
 
+    def open_read(self, path: str):
+        return open(path, "rb")
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
     def makedirs(self, path: str):
         os.makedirs(path, exist_ok=True)
 
@@ -75,6 +81,12 @@ class UrlStorage(LocalStorage):
 
     def open_write(self, path: str):
         return self.fs.open(path, "wb")
+
+    def open_read(self, path: str):
+        return self.fs.open(path, "rb")
+
+    def exists(self, path: str) -> bool:
+        return self.fs.exists(path)
 
     def makedirs(self, path: str):
         self.fs.makedirs(path, exist_ok=True)

@@ -143,8 +143,9 @@ class ParallelFeed:
     part of a chunk merged into the parent's sink (pgntools.sinks.base: the protocol)."""
 
     def __init__(self, command: str, sources: Sequence[str], inputs: Sequence[InputInfo], options: ReaderOptions,
-                 workers: Workers, numbered: bool, selection: Selection = KEEP_ALL):
+                 workers: Workers, numbered: bool, selection: Selection = KEEP_ALL, start=None):
         self.command, self.sources, self.inputs = command, list(sources), list(inputs)
+        self.start = start  # export --resume: where to read again (pgntools.runner.resume)
         self.options, self.workers, self.numbered, self.selection = options, workers, numbered, selection
 
     def chunk_size(self, sinks: Sequence[Sink]) -> int:
@@ -176,7 +177,7 @@ class ParallelFeed:
         target = self.chunk_size(sinks)
         if self.numbered:
             chunks = iter_chunks(self.sources, target, self.options.max_game_size, on_input=on_input,
-                                 on_error=summary.on_input_error)
+                                 on_error=summary.on_input_error, start=self.start)
         else:
             chunks = iter_seam_chunks(self.sources, target, on_input=on_input, on_error=summary.on_input_error)
         executor = None

@@ -13,6 +13,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
+from pgntools.errors import WorkersLostError
 from pgntools.inputs.streams import check_games_found, check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
@@ -97,6 +98,7 @@ class Run:
         self.workers = workers
         self.selection = selection
         self._inputs: Optional[List[InputInfo]] = None
+        self.start: Optional[dict] = None  # export --resume: where to read again (pgntools.runner.resume)
 
     def inputs(self) -> List[InputInfo]:
         """The inputs' sizes and kinds, found once (when first needed)."""
@@ -118,7 +120,7 @@ class Run:
         (the same outputs, as for any --jobs) without importing and starting the parallel machinery
         (~20 ms of start-up for a small file, issue 23). Parquet parts are cut per chunk: kept."""
         workers = self.workers
-        if workers.scheduler or workers.chunk_bytes or len(self.sources) != 1:
+        if workers.scheduler or workers.chunk_bytes or len(self.sources) != 1 or self.start:
             return False
         if any(sink.fixed_chunks for sink in sinks):
             return False
@@ -154,11 +156,16 @@ class Run:
                 from pgntools.runner.parallel import ParallelFeed
 
                 parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
-                                        needs_numbering(needs), self.selection)
+                                        needs_numbering(needs), self.selection, self.start)
                 parallel(specs, sinks, summary, on_input, after_batch)
             else:
-                batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
-                                       options=options)
+                if self.start:
+                    from pgntools.runner.resume import resumed_batches
+
+                    batches = resumed_batches(self.sources, self.start, on_input, summary.on_input_error, options)
+                else:
+                    batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
+                                           options=options)
                 summary.read, _ = feed(batches, [*sinks, summary], self.selection, after_batch)
             # an input that is not PGN: exit 2, no output
             check_games_found(opened_inputs, summary.games_by_source, summary.pgn_games_by_source)
@@ -172,7 +179,16 @@ class Run:
                 exc.pgntools_games = summary.games
                 paths = ["stdout" if out.path == "-" else out.path for out in opened.values() if getattr(out, "path", None)]
                 exc.pgntools_output = exc.filename or (paths[0] if len(paths) == 1 else None)
-            abort_all(sinks)
+            if isinstance(exc, WorkersLostError):  # committed parts stay, for --resume
+                committed = []
+                for sink in sinks:
+                    if hasattr(sink, "suspend"):
+                        committed += sink.suspend()
+                    else:
+                        sink.abort()
+                exc.committed = committed
+            else:
+                abort_all(sinks)
             for out in opened.values():
                 out.abort()
             raise
