@@ -118,6 +118,10 @@ def parallel_options(f=None, *, jobs_help=JOBS_HELP, scheduler_help=SCHEDULER_HE
                      help="With --scheduler: give up connecting to it after this long."),
         click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
                      help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
+        click.option("--task-size", type=ByteSize(), default=None, metavar="SIZE", expose_value=False,
+                     callback=_remember,
+                     help="With --scheduler: the plain PGN a task reads, e.g. 128MB (each worker opens its "
+                          "inputs itself; a compressed file is one task) [default: 64MiB]."),
     ]
     for decorator in reversed(decorators):
         f = decorator(f)
@@ -149,7 +153,7 @@ def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) ->
             pass
         else:
             dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
-    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job)._asdict()
+    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job, _remembered("task_size"))._asdict()
 
 
 WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (the others are left out of "
@@ -337,7 +341,7 @@ OPTION_GROUPS = {
                    "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation"),
     "Selection": ("where", "where_position", "material", "sample", "seed", "limit", "dedup"),
     "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),
-    "Run": ("jobs", "scheduler", "connect_timeout", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
+    "Run": ("jobs", "scheduler", "connect_timeout", "task_size", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
 }
 _GROUP_OF = {name: heading for heading, names in OPTION_GROUPS.items() for name in names}
 

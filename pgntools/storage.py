@@ -102,7 +102,13 @@ class UrlStorage(LocalStorage):
             pass
 
     def names(self, directory: str) -> List[str]:
-        return [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(directory, detail=False)]
+        try:
+            listed = self.fs.ls(directory, detail=False, refresh=True)
+        except TypeError:  # (a filesystem without a listings cache)
+            listed = self.fs.ls(directory, detail=False)
+        except FileNotFoundError:  # an object store's "directory" with nothing in it yet
+            return []
+        return [p.rstrip("/").rsplit("/", 1)[-1] for p in listed]
 
     def rename(self, source: str, target: str):
         self.fs.mv(source, target)

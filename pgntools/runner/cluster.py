@@ -75,6 +75,15 @@ class ClusterExecutor:
         self.sent[future.key] = (fn, work, chunk, extra, 0)
         return future
 
+    def submit_fn(self, fn, *args):
+        """``fn(*args)`` on a worker (a task that reads its input itself: the scheduler reruns
+        it elsewhere when its worker is lost)."""
+        future = self.client.submit(fn, *args, pure=False)
+        self.futures.append(future)
+        if len(self.futures) > 4 * self.window:
+            self.futures = [f for f in self.futures if not f.done()]
+        return future
+
     def _scatter(self, data):
         """The bytes onto a worker; one that is gone (the connection to it fails: OSError) is
         left for another."""

@@ -147,6 +147,7 @@ class Run:
         def after_batch():
             progress.update(summary)
 
+        parallel = None
         try:
             specs = active_specs(specs, opened)
             sinks = build_sinks(specs, opened)
@@ -170,6 +171,8 @@ class Run:
             # an input that is not PGN: exit 2, no output
             check_games_found(opened_inputs, summary.games_by_source, summary.pgn_games_by_source)
             summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
+            if parallel is not None:  # (a cluster's tasks read their inputs themselves)
+                summary.bytes += getattr(parallel, "task_bytes", 0)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)
             commit_all([*sinks, summary])
             for out in opened.values():
