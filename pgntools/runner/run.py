@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 
 class Progress:
-    """A tqdm bar of input bytes on stderr (as stored: compressed ones for compressed input, in MB
-    and MB/s, 10^6 bytes), with games and games/s; off unless asked for or stderr is a terminal.
-    ``total()``: the inputs' size (None: unknown), asked for only when the bar is shown."""
+    """A tqdm bar of input bytes on stderr (as stored: compressed ones for compressed input, in MB,
+    10^6 bytes: the fraction done), with games and games/s and the PGN read in MB/s (decompressed:
+    the rate the reader works at, whatever the compression); off unless asked for or stderr is a
+    terminal. ``total()``: the inputs' size (None: unknown), asked for only when the bar is shown."""
 
     def __init__(self, total: Callable[[], Optional[int]], enabled: Optional[bool]):
         self.bar = None
@@ -46,9 +47,12 @@ class Progress:
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
         self.seen = 0
+        self.pgn_done = 0  # PGN bytes of the inputs before the current one
         self.started = time.monotonic()
 
     def on_input(self, inp):
+        if self.bar is not None and self.input is not None:
+            self.pgn_done += self.input.pgn_bytes()
         self.input = inp
         self.seen = 0
 
@@ -59,9 +63,12 @@ class Progress:
         now = self.input.bytes_read() if now is None else now
         self.bar.update(now - self.seen)
         self.seen = now
-        rate = summary.games / max(time.monotonic() - self.started, 1e-9)
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = summary.games / elapsed
+        pgn_rate = (self.pgn_done + self.input.pgn_bytes()) / elapsed / 1e6
         games, per_second = self._count(summary.games), self._count(rate)  # 1.23M, 95.1k
-        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, {summary.invalid:,} invalid", refresh=False)
+        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, PGN {pgn_rate:,.0f} MB/s, "
+                                 f"{summary.invalid:,} invalid", refresh=False)
 
     def _count(self, n: float) -> str:
         """12, 950, 95.1k, 1.23M."""
