@@ -56,14 +56,14 @@ def inputs(tmp_path_factory):
     return made
 
 
-def export_args(out: Path, jobs: int, paths) -> list:
+def export_args(out: Path, jobs: int, paths, *options) -> list:
     return ["export", "--parquet", str(out), "--target-part-size", str(PER_PART * BYTES_PER_GAME),
-            "--jobs", str(jobs), *map(str, paths)]
+            "--jobs", str(jobs), *options, *map(str, paths)]
 
 
 def tables(out: Path) -> dict:
     con = duckdb.connect()
-    return {name: con.sql(f"SELECT * FROM read_parquet('{out}/{name}/*.parquet') ORDER BY game_uid"
+    return {name: con.sql(f"SELECT * FROM read_parquet('{out}/{name}/**/*.parquet') ORDER BY game_uid"
                           + (", ply" if name == "moves" else "")).fetchall() for name in ("games", "moves")}
 
 
@@ -92,18 +92,21 @@ def kill_after_commits(args: list, out: Path, parts: int) -> dict:
     return json.loads(manifest.read_text())
 
 
-@pytest.mark.parametrize("kind, jobs, resume_jobs", [("plain", 1, 1), ("zst", 1, 4), ("plain", 4, 2), ("zst", 4, 1)])
-def test_a_killed_export_resumes_to_the_uninterrupted_result(tmp_path, inputs, kind, jobs, resume_jobs):
+@pytest.mark.parametrize("kind, jobs, resume_jobs, layout", [
+    ("plain", 1, 1, ()), ("zst", 1, 4, ()), ("plain", 4, 2, ()), ("zst", 4, 1, ()),
+    pytest.param("plain", 4, 1, ("--partition-by", "month,speed"), marks=pytest.mark.slow)])  # (4 min when loaded)
+def test_a_killed_export_resumes_to_the_uninterrupted_result(tmp_path, inputs, kind, jobs, resume_jobs, layout):
     paths = inputs[kind]
     whole = tmp_path / "whole"
-    invoke(*export_args(whole, 2, paths))
+    invoke(*export_args(whole, 2, paths, *layout))
     out = tmp_path / "out"
-    state = kill_after_commits(export_args(out, jobs, paths), out, 3)
+    state = kill_after_commits(export_args(out, jobs, paths, *layout), out, 3)
     assert not state["complete"] and state["committed_parts"] >= 3
     committed = {p: (out / p).read_bytes() for t in ("games", "moves") for p in state["files"][t]}
-    assert len(committed) == 2 * state["committed_parts"]
+    assert len(committed) >= 2 * state["committed_parts"]
     assert [p for p in out.rglob(".*.tmp")], "a killed run leaves its unfinished parts under temporary names"
-    result = invoke(*export_args(out, resume_jobs, paths)[:1], "--resume", *export_args(out, resume_jobs, paths)[1:])
+    result = invoke(*export_args(out, resume_jobs, paths, *layout)[:1], "--resume",
+                    *export_args(out, resume_jobs, paths, *layout)[1:])
     assert "export:" in result.output
     # the committed parts were left as they were; the rest was written; nothing temporary is left
     assert all((out / p).read_bytes() == data for p, data in committed.items())
@@ -112,7 +115,7 @@ def test_a_killed_export_resumes_to_the_uninterrupted_result(tmp_path, inputs, k
     assert tables(out) == tables(whole)
     assert json.loads((out / MANIFEST).read_text())["complete"]
     # resuming a complete export does nothing
-    again = invoke(*export_args(out, 1, paths)[:1], "--resume", *export_args(out, 1, paths)[1:])
+    again = invoke(*export_args(out, 1, paths, *layout)[:1], "--resume", *export_args(out, 1, paths, *layout)[1:])
     assert "complete already" in again.output
 
 
