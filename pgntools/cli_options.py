@@ -134,7 +134,9 @@ def _remember(ctx, param, value):
 
 
 def _remembered(name: str):
-    return click.get_current_context().meta.get(f"pgntools.{name}")
+    """A shared option's value (None outside a command: e.g. a helper called by a test)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(f"pgntools.{name}") if ctx is not None else None
 
 
 def report_spec(report) -> SinkSpec:

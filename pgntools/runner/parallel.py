@@ -241,7 +241,7 @@ class ParallelFeed:
         executor = self._executor()
         try:
             numbers = [(None, None, None)] * len(tasks)
-            if self.numbered or any(t.end is not None and t.end < (t.size or 0) for t in tasks):
+            if len(tasks) > 1 and (self.numbered or any(t.end is not None and t.end < (t.size or 0) for t in tasks)):
                 tasks, numbers = self._count(executor, tasks, count_task, merged)
             pending: deque = deque()
             self.task_bytes = 0
@@ -273,9 +273,9 @@ class ParallelFeed:
     def _count(self, executor, tasks, count_task, merged):
         """The count pass: each task's games and lines (its first game's id and line follow),
         ranges whose end seam is not a game start merged with the next (and counted again)."""
-        while True:
-            futures = [executor.submit_fn(count_task, task, self.options.max_game_size) for task in tasks]
-            counts = [executor.result(f) for f in futures]
+        while True:  # (the last task is not counted: nothing follows it, no seam ends it)
+            futures = [executor.submit_fn(count_task, task, self.options.max_game_size) for task in tasks[:-1]]
+            counts = [executor.result(f) for f in futures] + [{"games": None, "lines": 0, "seam_ok": True}]
             bad = {i for i, c in enumerate(counts) if not c["seam_ok"] and i + 1 < len(tasks)}
             if not bad:
                 break
@@ -294,7 +294,7 @@ class ParallelFeed:
             if task.source != source:
                 source, line = task.source, task.begin[1] if task.begin else 1
             numbers.append((game, line, count["games"]))
-            game += count["games"]
+            game += count["games"] or 0
             line += count["lines"]
         return tasks, numbers
 

@@ -53,7 +53,8 @@ def _run_chunk(work: ChunkWork, chunk: Chunk, data, batches=None, selection: Opt
         sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id, position)
         batches = chunk_batches(chunk, data, work.options) if batches is None else batches
         games, last_offset = feed(batches, [*sinks, summary], selection)
-        if chunk.numbered and games != chunk.n_games and not getattr(selection, "done", False):
+        if chunk.numbered and chunk.n_games is not None and games != chunk.n_games \
+                and not getattr(selection, "done", False):
             raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {games} games, "
                                f"the scan found {chunk.n_games} (a seam out of place: please report this)")
         seam_ok = chunk.numbered or seam_holds(chunk, data, last_offset, work.options.max_game_size)
