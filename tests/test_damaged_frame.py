@@ -68,4 +68,4 @@ def test_on_a_cluster_the_task_reports_the_frame(damaged):
 def test_progress_counts_the_pgn_read_in_decompressed_mb_per_s(damaged):
     path, _, _ = damaged
     result = invoke("validate", "--progress", path)
-    assert re.search(r"PGN [\d,]+ MB/s", result.stderr if hasattr(result, "stderr") else result.output)
+    assert re.search(r"PGN [\d,.]+ MB/s", result.stderr if hasattr(result, "stderr") else result.output)

@@ -67,7 +67,8 @@ class Progress:
         rate = summary.games / elapsed
         pgn_rate = (self.pgn_done + self.input.pgn_bytes()) / elapsed / 1e6
         games, per_second = self._count(summary.games), self._count(rate)  # 1.23M, 95.1k
-        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, PGN {pgn_rate:,.0f} MB/s, "
+        shown = f"{pgn_rate:,.1f}" if pgn_rate < 10 else f"{pgn_rate:,.0f}"
+        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, PGN {shown} MB/s, "
                                  f"{summary.invalid:,} invalid", refresh=False)
 
     def _count(self, n: float) -> str:
