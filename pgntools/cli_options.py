@@ -118,6 +118,10 @@ def parallel_options(f=None, *, jobs_help=JOBS_HELP, scheduler_help=SCHEDULER_HE
                      help="With --scheduler: give up connecting to it after this long."),
         click.option("--chunk-bytes", type=click.IntRange(1), default=None, hidden=True,
                      help="Target chunk size of a parallel run, in bytes (for tests and tuning)."),
+        click.option("--task-size", type=ByteSize(), default=None, metavar="SIZE", expose_value=False,
+                     callback=_remember,
+                     help="With --scheduler: the plain PGN a task reads, e.g. 128MB (each worker opens its "
+                          "inputs itself; a compressed file is one task) [default: 64MiB]."),
     ]
     for decorator in reversed(decorators):
         f = decorator(f)
@@ -130,7 +134,9 @@ def _remember(ctx, param, value):
 
 
 def _remembered(name: str):
-    return click.get_current_context().meta.get(f"pgntools.{name}")
+    """A shared option's value (None outside a command: e.g. a helper called by a test)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(f"pgntools.{name}") if ctx is not None else None
 
 
 def report_spec(report) -> SinkSpec:
@@ -149,7 +155,7 @@ def parallel_settings(jobs, scheduler, chunk_bytes, threads_per_job: int = 1) ->
             pass
         else:
             dask.config.set({"distributed.comm.timeouts.connect": f"{_remembered('connect_timeout')}s"})
-    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job)._asdict()
+    return options.workers_for(jobs, scheduler, chunk_bytes, threads_per_job, _remembered("task_size"))._asdict()
 
 
 WHERE_HELP = ("Keep only the games for which this SQL-like condition is true (the others are left out of "
@@ -337,7 +343,7 @@ OPTION_GROUPS = {
                    "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation"),
     "Selection": ("where", "where_position", "material", "sample", "seed", "limit", "dedup"),
     "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),
-    "Run": ("jobs", "scheduler", "connect_timeout", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
+    "Run": ("jobs", "scheduler", "connect_timeout", "task_size", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
 }
 _GROUP_OF = {name: heading for heading, names in OPTION_GROUPS.items() for name in names}
 
@@ -380,3 +386,25 @@ class OptionalValues(Command):
             out.append(f"{arg}={self.optional_values[arg]}" if options and arg in self.optional_values else arg)
         return super().parse_args(ctx, out)
 
+
+
+class ByteSize(click.ParamType):
+    """A size in bytes: 268435456, 256MB, 64MiB, 1.5GB (k/M/G/T: powers of 1000; KiB/MiB/GiB: of 1024)."""
+
+    name = "size"
+    UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+             "t": 10**12, "tb": 10**12, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().lower().replace(" ", "")
+        number = text.rstrip("kmgtib")
+        unit = text[len(number):]
+        try:
+            size = int(float(number) * self.UNITS[unit])
+        except (ValueError, KeyError):
+            self.fail(f"{value!r} is not a size (e.g. 256MB, 64MiB, 1000000)", param, ctx)
+        if size < 1:
+            self.fail(f"{value!r}: a size is at least one byte", param, ctx)
+        return size

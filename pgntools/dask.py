@@ -19,10 +19,11 @@ from typing import List, Optional, Sequence, Union
 from pgntools.options import MAX_GAME_SIZE, ReaderOptions
 from pgntools.runner.chunks import Chunk, chunk_batches, iter_chunks
 from pgntools.runner.cluster import ClusterExecutor  # (in __all__: public here before runner/ held it)
+from pgntools.runner.tasks import TASK_BYTES
 
 __all__ = ["ClusterExecutor", "read_games", "read_moves"]
 
-DATAFRAME_CHUNK = 64 << 20  # (a partition's PGN bytes)
+DATAFRAME_CHUNK = TASK_BYTES  # (a partition's PGN bytes: a cluster task's, 64 MiB)
 
 
 def _sources(paths) -> List[str]:

@@ -58,6 +58,21 @@ class OutputError(PgnToolsError):
     """An output that cannot be written."""
 
 
+class WorkersLostError(PgnToolsError):
+    """A cluster run left without any worker (lost for good): the run stops (exit 74, as an
+    output that cannot be written); ``committed`` lists the parts it committed, which
+    export --resume continues from."""
+
+    committed: list = []
+
+    def __str__(self):
+        text = super().__str__()
+        if not self.committed:
+            return f"{text}; nothing was committed"
+        shown = ", ".join(self.committed[:8]) + (f", ... ({len(self.committed)} in all)" if len(self.committed) > 8 else "")
+        return (f"{text}; committed: {shown}; run the same export with --resume to finish it")
+
+
 MOVE_ERRORS = {
     "illegal_move": IllegalMoveError,
     "ambiguous_move": AmbiguousMoveError,

@@ -112,6 +112,7 @@ class Workers(NamedTuple):
     jobs: int = 1
     scheduler: Optional[str] = None
     chunk_bytes: Optional[int] = None
+    task_bytes: Optional[int] = None  # --task-size: a cluster task's plain PGN (pgntools.runner.tasks)
 
     @property
     def parallel(self) -> bool:
@@ -130,7 +131,7 @@ def writer_thread(jobs: Optional[int], scheduler: Optional[str] = None) -> bool:
 
 
 def workers_for(jobs: Optional[int], scheduler: Optional[str] = None, chunk_bytes: Optional[int] = None,
-                threads_per_worker: int = 1) -> Workers:
+                threads_per_worker: int = 1, task_bytes: Optional[int] = None) -> Workers:
     """The workers for --jobs: its threads divided by the threads one worker keeps busy (export:
     two, a reader and its Parquet writer), at least one."""
-    return Workers(max(1, threads_wanted(jobs) // threads_per_worker), scheduler, chunk_bytes)
+    return Workers(max(1, threads_wanted(jobs) // threads_per_worker), scheduler, chunk_bytes, task_bytes)

@@ -463,8 +463,8 @@ def iter_batches(sources: Union[Source, Sequence[Source]], on_input=None, on_err
     return _batches(sources, on_input, on_error, (options or ReaderOptions())._replace(**fields))
 
 
-def _batches(sources: list, on_input, on_error, options: ReaderOptions) -> Iterator[GameBatch]:
-    next_game = 0
+def _batches(sources: list, on_input, on_error, options: ReaderOptions, first_game: int = 0) -> Iterator[GameBatch]:
+    next_game = first_game
     for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
         with inp:
             if on_input:

@@ -35,6 +35,12 @@ class LocalStorage:
     def open_write(self, path: str):
         return open(path, "wb")
 
+    def open_read(self, path: str):
+        return open(path, "rb")
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
     def makedirs(self, path: str):
         os.makedirs(path, exist_ok=True)
 
@@ -76,6 +82,12 @@ class UrlStorage(LocalStorage):
     def open_write(self, path: str):
         return self.fs.open(path, "wb")
 
+    def open_read(self, path: str):
+        return self.fs.open(path, "rb")
+
+    def exists(self, path: str) -> bool:
+        return self.fs.exists(path)
+
     def makedirs(self, path: str):
         self.fs.makedirs(path, exist_ok=True)
 
@@ -90,7 +102,13 @@ class UrlStorage(LocalStorage):
             pass
 
     def names(self, directory: str) -> List[str]:
-        return [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(directory, detail=False)]
+        try:
+            listed = self.fs.ls(directory, detail=False, refresh=True)
+        except TypeError:  # (a filesystem without a listings cache)
+            listed = self.fs.ls(directory, detail=False)
+        except FileNotFoundError:  # an object store's "directory" with nothing in it yet
+            return []
+        return [p.rstrip("/").rsplit("/", 1)[-1] for p in listed]
 
     def rename(self, source: str, target: str):
         self.fs.mv(source, target)

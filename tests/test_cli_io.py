@@ -145,8 +145,9 @@ def rows(dataset: Path, table: str) -> int:
 def test_export_overwrite_replaces_only_an_earlier_exports_parts(tmp_path, sample):
     dataset = tmp_path / "ds"
     big = tmp_path / "big.pgn"
-    big.write_bytes(sample.read_bytes() * 40)  # 200 games, in several parts with small chunks
-    assert pgntools("export", "--parquet", dataset, big, "--jobs", 4, "--chunk-bytes", 4000).returncode == 0
+    big.write_bytes(sample.read_bytes() * 40)  # 200 games, in several parts (50 games a part) of small chunks
+    assert pgntools("export", "--parquet", dataset, big, "--jobs", 4, "--chunk-bytes", 4000,
+                    "--target-part-size", 50 * 600).returncode == 0
     old_parts = part_names(dataset, "games")
     assert len(old_parts) > 2 and rows(dataset, "games") == 200
     foreign = {dataset / "README.txt": b"mine", dataset / "games" / "notes.txt": b"keep",

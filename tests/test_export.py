@@ -724,15 +724,17 @@ def test_small_parts_dataset_reads_back_whole(tmp_path, monkeypatch):
     and in order, and every part is a finished Parquet file under its final name."""
     monkeypatch.setattr(parquet_sink, "GAME_ROWS_PER_GROUP", 1)
     monkeypatch.setattr(parquet_sink, "MOVE_ROWS_PER_GROUP", 5)
-    monkeypatch.setattr(parquet_sink, "MOVE_ROWS_PER_PART", 10)
     inputs = _many_inputs(tmp_path, 3)
-    games, moves = export(tmp_path, inputs, *in_process(), expect=(0,))
+    per_part = 2  # games a part: --target-part-size of two games' bytes
+    games, moves = export(tmp_path, inputs, *in_process(), "--target-part-size", str(per_part * parquet_sink.BYTES_PER_GAME),
+                          expect=(0,))
     plies = [len(list(read_game(t).mainline_moves())) for t in (FLAGS, MATE, PLAIN)] * 3
     assert games.column("game_id").to_pylist() == list(range(9))
     assert games.column("ply_count").to_pylist() == plies
     assert moves.num_rows == sum(plies)
     names = sorted(os.listdir(tmp_path / "out" / "moves"))
-    assert len(names) > 1 and all(n.startswith("part-") and n.endswith(".parquet") for n in names)
+    assert names == [f"part-{i:05d}.parquet" for i in range(5)]  # games 0-1, 2-3, ..., 8
+    assert sorted(os.listdir(tmp_path / "out" / "games")) == names
 
 
 # ---------------------------------------------------------------- DuckDB (optional)

@@ -528,7 +528,7 @@ def test_progress_flags(tmp_path, flag):
     assert out.read_text().count("[Event ") == 2
     assert "validate:" in result.stderr.splitlines()[-1]
     if flag == "--progress":  # the bar: bytes, games with their rate, invalid games
-        assert re.search(r"B/s, 2 games, [0-9.]+k? games/s, 0 invalid", result.stderr), result.stderr
+        assert re.search(r"B/s, 2 games, [0-9.]+k? games/s, PGN [0-9.,]+ MB/s, 0 invalid", result.stderr), result.stderr
     else:
         assert "games/s," not in result.stderr
 

@@ -14,7 +14,7 @@ except ImportError:  # (an interpreter without it)
 
 import click
 
-from pgntools.errors import PgnToolsError
+from pgntools.errors import PgnToolsError, WorkersLostError
 from pgntools.exits import EXIT_INTERNAL, EXIT_INVALID, EXIT_IO, EXIT_PIPE, EXIT_USAGE
 
 EXIT_STATUS_HELP = """
@@ -42,6 +42,9 @@ def handle_errors(f):
         previous = signal.signal(signal.SIGTERM, _raise_terminated)
         try:
             return f(*args, **kwargs)
+        except WorkersLostError as exc:  # (the committed parts stay, for --resume)
+            click.echo(f"pgntools: error: {exc}", err=True)
+            sys.exit(EXIT_IO)
         except PgnToolsError as exc:
             click.echo(f"pgntools: error: {exc}", err=True)
             sys.exit(EXIT_USAGE)

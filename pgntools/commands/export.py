@@ -7,7 +7,7 @@ import os
 import click
 
 from pgntools import options
-from pgntools.cli_options import (Command, checked, checking_options, inputs, parallel_options, parallel_settings,
+from pgntools.cli_options import (ByteSize, Command, checked, checking_options, inputs, parallel_options, parallel_settings,
                                   reader_recovery, recovery_options, report_spec, selection_options)
 from pgntools.commands.common import exit_options, finish, handle_errors
 from pgntools.options import Workers
@@ -65,6 +65,14 @@ from pgntools.usage import OptionError, check_export_columns, check_positions
               help="Add this export's parts to a dataset OUT_DIR already holds (numbered after its parts, which "
                    "are left alone), e.g. one month after another; its columns must be the ones this export "
                    "writes (else exit 2, before anything is written).")
+@click.option("--target-part-size", type=ByteSize(), default="256MB", show_default=True, metavar="SIZE",
+              help="About this many bytes a part file of the moves table (a games part holds the same games, a "
+                   "sixth of that): parts are ranges of game ids sized by a typical game, so the dataset's parts "
+                   "are the same for any --jobs and cluster, e.g. --target-part-size 128MB.")
+@click.option("--resume", is_flag=True,
+              help="Continue an export into OUT_DIR that was interrupted (a killed process, a cluster without "
+                   "workers) from the parts it committed (OUT_DIR/_pgntools_export.json): the same inputs and "
+                   "options; the result is the uninterrupted export's.")
 @checking_options
 @selection_options
 @recovery_options
@@ -79,7 +87,8 @@ from pgntools.usage import OptionError, check_export_columns, check_positions
 @exit_options
 @handle_errors
 def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply, unique_positions, columns, with_fen,
-           with_comments, with_keys, en_passant, compression, overwrite, partition_by, append, report, summary,
+           with_comments, with_keys, en_passant, compression, overwrite, partition_by, append, target_part_size,
+           resume, report, summary,
            strict, fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Export the games of FILES as a Parquet dataset: one row per game in games/, one row per
     mainline ply in moves/, keyed by game_id (input order, 0-based). Invalid games stay in games/
@@ -120,6 +129,10 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
         raise OptionError("--partition-by and --append are options of the --parquet dataset: give --parquet OUT_DIR")
     if append and overwrite:
         raise OptionError("--append keeps the parts OUT_DIR holds, --overwrite replaces them: choose one")
+    if resume and (out_dir is None or overwrite or rows is not None):
+        raise OptionError("--resume continues a --parquet export (not with --overwrite or --positions)")
+    if resume and getattr(selection, "ordered", False):
+        raise OptionError("--resume: not with --dedup or --limit (decided over the whole input in order)")
     check_export_columns(wanted, with_fen, with_comments, with_keys)
     report_sink = report_spec(report)
     specs = []
@@ -129,10 +142,22 @@ def export(files, out_dir, positions_dir, planes, sample_plies, min_ply, max_ply
         check_dataset(out_dir, files)  # no input is a part file this export would replace
         if scheduler and not is_url(out_dir):  # cluster workers do not share our working directory
             out_dir = os.path.abspath(out_dir)
+        inputs = [[info.source, info.size] for info in run.inputs()]
+        state = None
+        if resume:
+            from pgntools.runner.resume import resume_state
+
+            state = resume_state(out_dir, inputs)
+            if state is not None and state["complete"]:
+                click.echo(f"pgntools: {out_dir}: the export is complete already; nothing to resume", err=True)
+                return
+            append = append or state is not None
+            if state is not None:
+                run.start = state["resume"]
         specs.append(SinkSpec(None, functools.partial(
             ParquetDatasetSink, out_dir, wanted, with_fen, with_comments, compression, writer_thread=writer_thread,
             en_passant=en_passant, overwrite=overwrite, with_keys=with_keys, partition_by=partitions,
-            append=append)))
+            append=append and state is None, target_part_size=target_part_size, inputs=inputs, resume=state)))
     if rows is not None:
         from pgntools.sinks.positions_dataset import PositionDatasetSink
 

@@ -72,10 +72,21 @@ class CountingReader(io.RawIOBase):
         return n
 
 
+class DamagedFrame(OSError):
+    """A zstd frame that cannot be decoded; ``offset``: the compressed byte it starts at."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.offset = offset
+
+
 class ZstdReader(io.RawIOBase):
     """Decompresses concatenated zstd frames (as the Lichess dumps are) and, unlike the library's
     stream reader, reports a stream that ends inside a frame as truncated (EOFError, as gzip,
-    bz2 and lzma do) and corrupt data as OSError."""
+    bz2 and lzma do) and corrupt data as OSError (DamagedFrame: where the frame starts).
+
+    A damaged frame after good ones: every byte of the frames before it is handed out first (the
+    games in them are read), then the error is raised."""
 
     def __init__(self, raw):
         import zstandard
@@ -85,17 +96,23 @@ class ZstdReader(io.RawIOBase):
         self.frame = zstandard.ZstdDecompressor().decompressobj()
         self.fed = False  # the current frame has received input
         self.pending = memoryview(b"")
+        self.taken = 0        # compressed bytes read from raw
+        self.frame_start = 0  # compressed offset of the current frame
+        self.error: Optional[OSError] = None  # raised once the bytes decoded before it are handed out
 
     def readable(self):
         return True
 
     def readinto(self, b):
         while not self.pending:
+            if self.error is not None:
+                raise self.error
             chunk = self.raw.read(1 << 14)  # small: a corrupt frame loses little decoded output
             if not chunk:
                 if self.fed and not self.frame.eof:
                     raise EOFError("compressed file ended inside a zstd frame")
                 return 0
+            self.taken += len(chunk)
             self.pending = memoryview(self._decompress(chunk))
         n = min(len(b), len(self.pending))
         b[:n] = self.pending[:n]
@@ -108,11 +125,15 @@ class ZstdReader(io.RawIOBase):
             try:
                 out.append(self.frame.decompress(data))
             except self.zstd.ZstdError as exc:
-                raise OSError(f"corrupt zstd data: {exc}") from None
+                self.error = DamagedFrame(f"corrupt zstd data: {exc}", self.frame_start)
+                if not out:
+                    raise self.error from None
+                break  # (the frames before it first)
             self.fed = True
             data = b""
             if self.frame.eof:  # the rest belongs to the next frame
                 data = self.frame.unused_data
+                self.frame_start = self.taken - len(data)
                 self.frame = self.zstd.ZstdDecompressor().decompressobj()
                 self.fed = False
         return b"".join(out)
@@ -318,8 +339,9 @@ class Input:
             what = f"truncated {kind} stream: it ends inside compressed data"
         else:
             what = f"corrupt {kind} stream ({detail})"
-        return InputError(f"{self.name}: {what} at decompressed byte {offset} (compressed byte "
-                          f"~{self.bytes_read()}); the games before it were read")
+        where = (f"in the frame at compressed byte {exc.offset}" if isinstance(exc, DamagedFrame)
+                 else f"compressed byte ~{self.bytes_read()}")
+        return InputError(f"{self.name}: {what} at decompressed byte {offset} ({where}); the games before it were read")
 
     def bytes_read(self) -> int:
         if self.zip_counter is not None:  # the archive's bytes read since this member opened (until it closed)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import base64
 import functools
+import io
+import os
 import struct
 from array import array
 from itertools import accumulate
@@ -515,6 +517,42 @@ class ParquetPartFile:
         shift = self.offset - 4  # (their offsets count from their own file's magic bytes)
         self.file.write(pages)
         self.offset += len(pages)
+        self._shifted(groups, shift)
+
+    def add_file_row_groups(self, source, length: int, groups: Sequence[RowGroup]):
+        """The row groups of another part file (``source``, open for reading: a fragment of this
+        part written by a worker), its ``length`` bytes of pages after the magic bytes copied
+        over in blocks (the file's own footer left behind), their entries shifted."""
+        shift = self.offset - 4
+        self.file.flush()
+        source.seek(4)
+        left = length
+        copied = False
+        try:  # a local file to a local file: copied by the kernel (os.copy_file_range)
+            src, dst = source.fileno(), self.file.fileno()
+            while left:
+                n = os.copy_file_range(src, dst, left, 4 + length - left)
+                if not n:
+                    break
+                left -= n
+            copied = True
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            copied = False
+        if not copied:
+            if left != length:  # (a partial kernel copy: go on from there)
+                source.seek(4 + length - left)
+            while left:
+                block = source.read(min(left, 1 << 20))
+                if not block:
+                    raise OSError(f"a part fragment is shorter than its pages ({length - left} of {length} bytes)")
+                self.file.write(block)
+                left -= len(block)
+        else:
+            self.file.seek(0, os.SEEK_END)
+        self.offset += length
+        self._shifted(groups, shift)
+
+    def _shifted(self, groups: Sequence[RowGroup], shift: int):
         self.row_groups += [group._replace(chunks=[c._replace(start=c.start + shift, data_offset=c.data_offset + shift,
                                                               dictionary_offset=None if c.dictionary_offset is None
                                                               else c.dictionary_offset + shift) for c in group.chunks],
@@ -556,6 +594,7 @@ class ParquetPartFile:
                 (6, "binary", f"pgntools version {__version__}"),
                 (7, "list", ("struct", [[(1, "struct", [])]] * len(self.leaves))),  # TypeDefinedOrder
             ])
+            self.pages_end = self.offset  # (where another file's copy of these pages ends)
             self.file.write(footer)
             self.file.write(struct.pack("<i", len(footer)) + b"PAR1")
         finally:

@@ -199,22 +199,43 @@ class _Tee(io.RawIOBase):
 
 
 def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = MAX_GAME_SIZE, on_input=None,
-                with_paths: bool = True, on_error=None) -> Iterator[Chunk]:
+                with_paths: bool = True, on_error=None, start: Optional[dict] = None) -> Iterator[Chunk]:
     """Numbered chunks of about ``target`` bytes, in input order. ``with_paths``: chunks of
     plain files name the file instead of holding the bytes, and a worker reads them itself.
     An input that breaks while read ends with a ``cut`` chunk (the games before the break);
     its InputError is then raised, or passed to ``on_error`` and the next inputs are read."""
     index = next_game = 0
+    begin = None  # export --resume: (offset, line) of the game the first input read starts at
+    if start is not None:
+        sources, next_game = list(sources)[start["index"]:], start["first_game"]
+        begin = (start["offset"], start["line"])
     for inp in open_inputs(sources):  # (a zip archive: each PGN member in turn)
         with inp:
             if on_input:
                 on_input(inp)
             path = _plain_path(inp.source, inp, with_paths)
-            tee = _Tee(inp.stream if path else ReadAhead(inp.stream), path)  # (decompressed on a thread)
+            raw = inp.stream if path else ReadAhead(inp.stream)  # (decompressed on a thread)
+            start, line = 0, 1
+            if begin is not None:
+                start, line = begin
+                try:
+                    skip_to(raw, start, inp.name)
+                except BaseException:
+                    if isinstance(raw, ReadAhead):
+                        raw.close()
+                    raise
+            tee = _Tee(raw, path)
             try:
-                scanner = _core.BatchReader(tee, replay=False, batch_games=SCAN_BATCH_GAMES,
-                                            max_game_size=max_game_size, first_game=next_game)
-                start, line, first, games = 0, 1, next_game, next_game
+                scan = dict(replay=False, batch_games=SCAN_BATCH_GAMES, max_game_size=max_game_size,
+                            first_game=next_game)
+                stream = tee
+                if begin is not None:  # a line end first: the scanner starts a line at the resumed game
+                    tee.n_read = tee.base = start
+                    stream = _View(b"\n", tee)
+                    scan.update(base_offset=start - 1, base_line=line - 1)
+                    begin = None
+                scanner = _core.BatchReader(stream, ReaderOptions()._replace(**scan))
+                first, games = next_game, next_game
 
                 def cut(end: int, n_games: int, last: bool, broken: bool = False) -> Chunk:
                     return Chunk(index, inp.name, start, line, first, n_games, end - start, tee.take(end), path,
@@ -246,6 +267,22 @@ def iter_chunks(sources: Sequence[str], target: int, max_game_size: int = MAX_GA
                 tee.close()
             next_game = games
             _broken_input(broken, on_error)
+
+
+def skip_to(stream, offset: int, name: str):
+    """The stream advanced to ``offset`` (a seek when it can, else read and dropped)."""
+    try:
+        if stream.seekable():
+            stream.seek(offset)
+            return
+    except (AttributeError, OSError, ValueError):
+        pass
+    left = offset
+    while left:
+        block = stream.read(min(left, READ_BLOCK))
+        if not block:
+            raise InputError(f"{name}: shorter than when the export began (resumed at byte {offset:,})")
+        left -= len(block)
 
 
 def _until_broken(batch_reader, broken: list):

@@ -15,9 +15,10 @@ A rerun writes the same temporary part names, so the output is the undisturbed r
 """
 from __future__ import annotations
 
-from pgntools.errors import PgnToolsError
+from pgntools.errors import PgnToolsError, WorkersLostError
 
 RESUBMITS = 3  # a chunk whose task was cancelled (its bytes lost with a worker) is sent again
+POLL = 1.0     # seconds between looks at the cluster's workers while a result is awaited
 from pgntools.runner.chunks import Chunk
 from pgntools.runner.worker import ChunkWork, read_here, run_chunk
 
@@ -31,6 +32,14 @@ def _distributed():
     return distributed
 
 
+def _connect_timeout() -> float:
+    """Dask's connect timeout (the CLI's --connect-timeout), in seconds."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect", "10s"), default="s"))
+
+
 class ClusterExecutor:
     """Runs the chunks of a run on a Dask cluster; the interface of pgntools.runner.parallel.LocalThreads."""
 
@@ -40,6 +49,8 @@ class ClusterExecutor:
             self.client = distributed.Client(address, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise PgnToolsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self.address = address
+        self.lost_after = _connect_timeout()
         threads = sum(self.client.nthreads().values())
         self.window = 2 * max(threads, 1)
         self.paths_readable = True
@@ -64,6 +75,15 @@ class ClusterExecutor:
         self.sent[future.key] = (fn, work, chunk, extra, 0)
         return future
 
+    def submit_fn(self, fn, *args):
+        """``fn(*args)`` on a worker (a task that reads its input itself: the scheduler reruns
+        it elsewhere when its worker is lost)."""
+        future = self.client.submit(fn, *args, pure=False)
+        self.futures.append(future)
+        if len(self.futures) > 4 * self.window:
+            self.futures = [f for f in self.futures if not f.done()]
+        return future
+
     def _scatter(self, data):
         """The bytes onto a worker; one that is gone (the connection to it fails: OSError) is
         left for another."""
@@ -84,12 +104,32 @@ class ClusterExecutor:
         while True:
             fn, work, chunk, extra, resubmits = self.sent.pop(future.key, (None,) * 4 + (RESUBMITS,))
             try:
-                return future.result()
+                return self._wait(future)
             except (FutureCancelledError, OSError):  # its bytes, or its result, lost with a worker
                 if resubmits >= RESUBMITS or fn is None:
                     raise
                 future = self.submit(work, chunk, fn, extra)
                 self.sent[future.key] = (fn, work, chunk, extra, resubmits + 1)
+
+    def _wait(self, future):
+        """The future's result; a cluster left without any worker for longer than the connect
+        timeout (--connect-timeout) stops the run (WorkersLostError: exit 74, export --resume)."""
+        import time
+
+        lost_since = None
+        while True:
+            try:
+                return future.result(timeout=POLL)
+            except TimeoutError:
+                pass
+            if self.client.nthreads():
+                lost_since = None
+                continue
+            now = time.monotonic()
+            lost_since = lost_since or now
+            if now - lost_since >= self.lost_after:
+                raise WorkersLostError(f"the Dask cluster at {self.address} has no worker left (none for "
+                                       f"{self.lost_after:g} s): the run stopped")
 
     @staticmethod
     def done(future) -> bool:

@@ -138,13 +138,20 @@ class LocalThreads:
 
 # ---------------------------------------------------------------- the parent side
 
+def task_inputs(sources: Sequence[str]) -> bool:
+    """Whether a cluster's workers can read every input themselves (paths and URLs, not stdin,
+    nor a zip archive's members)."""
+    return all(isinstance(s, str) and s != "-" and not s.lower().endswith(".zip") for s in sources)
+
+
 class ParallelFeed:
     """The parallel body of a run: chunks out to the workers, results back in order, each sink's
     part of a chunk merged into the parent's sink (pgntools.sinks.base: the protocol)."""
 
     def __init__(self, command: str, sources: Sequence[str], inputs: Sequence[InputInfo], options: ReaderOptions,
-                 workers: Workers, numbered: bool, selection: Selection = KEEP_ALL):
+                 workers: Workers, numbered: bool, selection: Selection = KEEP_ALL, start=None):
         self.command, self.sources, self.inputs = command, list(sources), list(inputs)
+        self.start = start  # export --resume: where to read again (pgntools.runner.resume)
         self.options, self.workers, self.numbered, self.selection = options, workers, numbered, selection
 
     def chunk_size(self, sinks: Sequence[Sink]) -> int:
@@ -173,10 +180,12 @@ class ParallelFeed:
                 sink.merge(part)
             after_chunk()
 
+        if self.workers.scheduler and task_inputs(self.sources):  # the workers read the inputs themselves
+            return self._run_tasks(work, sinks, summary, after_chunk)
         target = self.chunk_size(sinks)
         if self.numbered:
             chunks = iter_chunks(self.sources, target, self.options.max_game_size, on_input=on_input,
-                                 on_error=summary.on_input_error)
+                                 on_error=summary.on_input_error, start=self.start)
         else:
             chunks = iter_seam_chunks(self.sources, target, on_input=on_input, on_error=summary.on_input_error)
         executor = None
@@ -221,6 +230,73 @@ class ParallelFeed:
         finally:
             if executor is not None:
                 executor.close()
+
+    def _run_tasks(self, work: ChunkWork, sinks: Sequence[Sink], summary: Summary, after_chunk) -> None:
+        """A cluster run of tasks that name inputs and ranges (pgntools.runner.tasks): a count
+        pass when outputs name games or ranges meet at seams, then the tasks, results merged in order."""
+        from pgntools.errors import InputError
+        from pgntools.runner.tasks import TASK_BYTES, count_task, merged, plan, run_task
+
+        tasks = plan(self.sources, self.workers.task_bytes or TASK_BYTES, self.start)
+        executor = self._executor()
+        try:
+            numbers = [(None, None, None)] * len(tasks)
+            if len(tasks) > 1 and (self.numbered or any(t.end is not None and t.end < (t.size or 0) for t in tasks)):
+                tasks, numbers = self._count(executor, tasks, count_task, merged)
+            pending: deque = deque()
+            self.task_bytes = 0
+
+            def take(result: dict):
+                summary.merge(result["counts"])
+                for sink, part in zip(sinks, result["outputs"]):
+                    sink.merge(part)
+                self.task_bytes += result["bytes"]
+                if result["error"]:
+                    summary.on_input_error(InputError(result["error"]))
+                after_chunk()
+
+            for task, (first_game, line, n_games) in zip(tasks, numbers):
+                pending.append(executor.submit_fn(run_task, work, task, first_game if self.numbered else None,
+                                                  line if self.numbered else None, n_games if self.numbered else None))
+                while len(pending) > executor.window:
+                    take(executor.result(pending.popleft()))
+            while pending:
+                take(executor.result(pending.popleft()))
+        except BaseException:
+            executor.abort()
+            for sink in sinks:
+                sink.discard(work.run_id)
+            raise
+        finally:
+            executor.close()
+
+    def _count(self, executor, tasks, count_task, merged):
+        """The count pass: each task's games and lines (its first game's id and line follow),
+        ranges whose end seam is not a game start merged with the next (and counted again)."""
+        while True:  # (the last task is not counted: nothing follows it, no seam ends it)
+            futures = [executor.submit_fn(count_task, task, self.options.max_game_size) for task in tasks[:-1]]
+            counts = [executor.result(f) for f in futures] + [{"games": None, "lines": 0, "seam_ok": True}]
+            bad = {i for i, c in enumerate(counts) if not c["seam_ok"] and i + 1 < len(tasks)}
+            if not bad:
+                break
+            joined, skip = [], False
+            for i, task in enumerate(tasks):
+                if skip:
+                    skip = False
+                    continue
+                if i in bad:
+                    task, skip = merged(task, tasks[i + 1]), True
+                joined.append(task._replace(index=len(joined)))
+            tasks = joined
+        numbers, game = [], self.start["first_game"] if self.start else 0
+        line, source = 1, None
+        for task, count in zip(tasks, counts):
+            if task.source != source:
+                source, line = task.source, task.begin[1] if task.begin else 1
+            numbers.append((game, line, count["games"]))
+            game += count["games"] or 0
+            line += count["lines"]
+        return tasks, numbers
 
     @staticmethod
     def _result(executor, work: ChunkWork, chunk: Chunk, future, fn=None, extra: tuple = ()) -> dict:

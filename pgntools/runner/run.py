@@ -13,6 +13,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
+from pgntools.errors import WorkersLostError
 from pgntools.inputs.streams import check_games_found, check_inputs
 from pgntools.options import ReaderOptions, Workers, needs_numbering
 from pgntools.outputs import open_outputs
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
 
 
 class Progress:
-    """A tqdm bar of input bytes on stderr (as stored: compressed ones for compressed input, in MB
-    and MB/s, 10^6 bytes), with games and games/s; off unless asked for or stderr is a terminal.
-    ``total()``: the inputs' size (None: unknown), asked for only when the bar is shown."""
+    """A tqdm bar of input bytes on stderr (as stored: compressed ones for compressed input, in MB,
+    10^6 bytes: the fraction done), with games and games/s and the PGN read in MB/s (decompressed:
+    the rate the reader works at, whatever the compression); off unless asked for or stderr is a
+    terminal. ``total()``: the inputs' size (None: unknown), asked for only when the bar is shown."""
 
     def __init__(self, total: Callable[[], Optional[int]], enabled: Optional[bool]):
         self.bar = None
@@ -45,9 +47,12 @@ class Progress:
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
         self.seen = 0
+        self.pgn_done = 0  # PGN bytes of the inputs before the current one
         self.started = time.monotonic()
 
     def on_input(self, inp):
+        if self.bar is not None and self.input is not None:
+            self.pgn_done += self.input.pgn_bytes()
         self.input = inp
         self.seen = 0
 
@@ -58,9 +63,13 @@ class Progress:
         now = self.input.bytes_read() if now is None else now
         self.bar.update(now - self.seen)
         self.seen = now
-        rate = summary.games / max(time.monotonic() - self.started, 1e-9)
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = summary.games / elapsed
+        pgn_rate = (self.pgn_done + self.input.pgn_bytes()) / elapsed / 1e6
         games, per_second = self._count(summary.games), self._count(rate)  # 1.23M, 95.1k
-        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, {summary.invalid:,} invalid", refresh=False)
+        shown = f"{pgn_rate:,.1f}" if pgn_rate < 10 else f"{pgn_rate:,.0f}"
+        self.bar.set_postfix_str(f"{games} games, {per_second} games/s, PGN {shown} MB/s, "
+                                 f"{summary.invalid:,} invalid", refresh=False)
 
     def _count(self, n: float) -> str:
         """12, 950, 95.1k, 1.23M."""
@@ -97,6 +106,7 @@ class Run:
         self.workers = workers
         self.selection = selection
         self._inputs: Optional[List[InputInfo]] = None
+        self.start: Optional[dict] = None  # export --resume: where to read again (pgntools.runner.resume)
 
     def inputs(self) -> List[InputInfo]:
         """The inputs' sizes and kinds, found once (when first needed)."""
@@ -118,7 +128,7 @@ class Run:
         (the same outputs, as for any --jobs) without importing and starting the parallel machinery
         (~20 ms of start-up for a small file, issue 23). Parquet parts are cut per chunk: kept."""
         workers = self.workers
-        if workers.scheduler or workers.chunk_bytes or len(self.sources) != 1:
+        if workers.scheduler or workers.chunk_bytes or len(self.sources) != 1 or self.start:
             return False
         if any(sink.fixed_chunks for sink in sinks):
             return False
@@ -145,6 +155,7 @@ class Run:
         def after_batch():
             progress.update(summary)
 
+        parallel = None
         try:
             specs = active_specs(specs, opened)
             sinks = build_sinks(specs, opened)
@@ -154,15 +165,22 @@ class Run:
                 from pgntools.runner.parallel import ParallelFeed
 
                 parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
-                                        needs_numbering(needs), self.selection)
+                                        needs_numbering(needs), self.selection, self.start)
                 parallel(specs, sinks, summary, on_input, after_batch)
             else:
-                batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
-                                       options=options)
+                if self.start:
+                    from pgntools.runner.resume import resumed_batches
+
+                    batches = resumed_batches(self.sources, self.start, on_input, summary.on_input_error, options)
+                else:
+                    batches = iter_batches(self.sources, on_input=on_input, on_error=summary.on_input_error,
+                                           options=options)
                 summary.read, _ = feed(batches, [*sinks, summary], self.selection, after_batch)
             # an input that is not PGN: exit 2, no output
             check_games_found(opened_inputs, summary.games_by_source, summary.pgn_games_by_source)
             summary.bytes = sum(inp.bytes_read() for inp in opened_inputs)
+            if parallel is not None:  # (a cluster's tasks read their inputs themselves)
+                summary.bytes += getattr(parallel, "task_bytes", 0)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)
             commit_all([*sinks, summary])
             for out in opened.values():
@@ -172,7 +190,16 @@ class Run:
                 exc.pgntools_games = summary.games
                 paths = ["stdout" if out.path == "-" else out.path for out in opened.values() if getattr(out, "path", None)]
                 exc.pgntools_output = exc.filename or (paths[0] if len(paths) == 1 else None)
-            abort_all(sinks)
+            if isinstance(exc, WorkersLostError):  # committed parts stay, for --resume
+                committed = []
+                for sink in sinks:
+                    if hasattr(sink, "suspend"):
+                        committed += sink.suspend()
+                    else:
+                        sink.abort()
+                exc.committed = committed
+            else:
+                abort_all(sinks)
             for out in opened.values():
                 out.abort()
             raise

@@ -49,10 +49,12 @@ def _run_chunk(work: ChunkWork, chunk: Chunk, data, batches=None, selection: Opt
     sinks = []
     selection = work.selection if selection is None else selection
     try:
-        sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id)
+        position = (chunk.source, chunk.offset, chunk.line, chunk.first_game, chunk.n_games) if chunk.numbered else None
+        sinks = build_chunk_sinks(work.specs, chunk.index, chunk.first_game, work.run_id, position)
         batches = chunk_batches(chunk, data, work.options) if batches is None else batches
         games, last_offset = feed(batches, [*sinks, summary], selection)
-        if chunk.numbered and games != chunk.n_games and not getattr(selection, "done", False):
+        if chunk.numbered and chunk.n_games is not None and games != chunk.n_games \
+                and not getattr(selection, "done", False):
             raise RuntimeError(f"{chunk.source}: the chunk at byte {chunk.offset} holds {games} games, "
                                f"the scan found {chunk.n_games} (a seam out of place: please report this)")
         seam_ok = chunk.numbered or seam_holds(chunk, data, last_offset, work.options.max_game_size)

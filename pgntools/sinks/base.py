@@ -66,9 +66,12 @@ class ChunkOutput:
         def close(self):  # a Parquet writer closes its file; keep the bytes
             pass
 
-    def __init__(self, chunk_index: int = 0, first_game: Optional[int] = None, run_id: str = ""):
+    def __init__(self, chunk_index: int = 0, first_game: Optional[int] = None, run_id: str = "",
+                 position: Optional[tuple] = None):
         self.file = self._File()
         self.first_game = first_game  # None: an unnumbered chunk
+        # (source, offset, line, first game, games) of a numbered chunk: where it starts in the inputs
+        self.position = position
         self.part_prefix = f"{run_id}{chunk_index:06d}-"  # unique names for files a worker writes
 
     @property
@@ -104,9 +107,9 @@ def build_sinks(specs: Sequence[SinkSpec], opened: Mapping[str, object]) -> List
 
 
 def build_chunk_sinks(specs: Sequence[SinkSpec], chunk_index: int, first_game: Optional[int],
-                      run_id: str) -> List[Sink]:
+                      run_id: str, position: Optional[tuple] = None) -> List[Sink]:
     """A worker's sinks for one chunk (the specs are those the parent built)."""
-    return [spec.factory(ChunkOutput(chunk_index, first_game, run_id)) for spec in specs]
+    return [spec.factory(ChunkOutput(chunk_index, first_game, run_id, position)) for spec in specs]
 
 
 def active_specs(specs: Sequence[SinkSpec], opened: Mapping[str, object]) -> List[SinkSpec]:

@@ -37,6 +37,7 @@ class PositionDatasetSink(Sink):
                                 compression, prefix=chunk.part_prefix if chunk is not None else "")
         self.unique = UniqueRows() if rows.unique else None
         self.rows_in_part = 0
+        self.part = 0  # the part being written (a worker's chunk: renumbered by the parent)
         self.background = Background(writer_thread)
 
     def write(self, batch: GameBatch):
@@ -46,19 +47,20 @@ class PositionDatasetSink(Sink):
             self.background.submit(self._write, batch)
 
     def _write(self, batch: GameBatch):  # on the writer (thread)
-        self.parts.add(batch)
+        self.parts.add(batch, self.part)
         self.rows_in_part += row_count(batch)
         if self.rows_in_part >= MOVE_ROWS_PER_PART:
-            self.parts.next_part()
+            self.parts.close_all()
+            self.part += 1
             self.rows_in_part = 0
 
     def commit(self):
         try:
-            self.background.run(self.parts.next_part)
+            self.background.run(self.parts.close_all)
             self.parts.commit()
         finally:
             self.background.close()
-        new = {self.parts.final_path(i) for i in range(self.parts.committed)}
+        new = set(self.parts.committed_paths)
         for old in self.old_parts:  # --overwrite: an earlier export's parts not replaced
             path = self.storage.join(self.root, old)
             if path not in new:
@@ -73,13 +75,14 @@ class PositionDatasetSink(Sink):
 
     def finish_chunk(self) -> list:
         try:
-            self.background.run(self.parts.next_part)
-            return list(self.parts.written)
+            return self.background.run(self.parts.take_fragments)
         finally:
             self.background.close()
 
     def merge(self, parts: list):
-        self.parts.written.extend(parts)
+        """A chunk's files, each a part of its own, numbered after those before."""
+        self.parts.adopt([((self.part + i, partition), found) for i, ((_, partition), found) in enumerate(parts)])
+        self.part += len(parts)
 
     def discard(self, run_id: str):
         start = f".part-{run_id}"
