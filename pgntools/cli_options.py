@@ -250,25 +250,42 @@ def pgn_shape_options(f):
     keyword arguments of PgnSink (pgntools.sinks.pgn), or None when none was given."""
 
     @functools.wraps(f)
-    def wrapper(*args, line_length, add_tags, notation, **kwargs):
+    def wrapper(*args, line_length, add_tags, notation, max_plies, drop_plies, start_ply, **kwargs):
         names = tuple(PGN_SHAPE_FLAGS[flag][0] for flag in PGN_SHAPE_FLAGS if kwargs.pop(_flag_name(flag)))
         given = [flag for flag in PGN_SHAPE_FLAGS if PGN_SHAPE_FLAGS[flag][0] in names]
         given += ["--line-length"] if line_length is not None else []
         if add_tags:
             names += tuple(f"add_{tag}" for tag in add_tags)
             given.append("--add-tags")
-        if notation == "uci":
-            names += ("uci",)
+        if notation in ("uci", "lan"):
+            names += (notation,)
             given.append("--notation")
-        shape = {"pgn_shape": names, "line_length": 79 if line_length is None else line_length} if given else None
+        plies = _ply_window(max_plies, drop_plies, start_ply)
+        given += [flag for flag, value in (("--max-plies", max_plies), ("--drop-plies", drop_plies),
+                                           ("--start-ply", start_ply)) if value is not None]
+        shape = {"pgn_shape": names, "line_length": 79 if line_length is None else line_length,
+                 "pgn_plies": plies} if given else None
         click.get_current_context().meta["pgntools.pgn_shape_flags"] = given
         return f(*args, pgn_shape=shape, **kwargs)
 
     for flag in reversed(PGN_SHAPE_FLAGS):
         wrapper = click.option(flag, is_flag=True, help=PGN_SHAPE_FLAGS[flag][1])(wrapper)
-    wrapper = click.option("--notation", type=click.Choice(["san", "uci"]), default=None,
-                           help="The moves' notation in the PGN written: san (the standard's), or uci (e2e4, "
-                                "e7e8q, castling as the king's move e1g1; pgn-extract -Wuci). [default: san]")(wrapper)
+    wrapper = click.option("--notation", type=click.Choice(["san", "uci", "lan"]), default=None,
+                           help="The moves' notation in the PGN written: san (the standard's), uci (e2e4, "
+                                "e7e8q, castling as the king's move e1g1; pgn-extract -Wuci) or lan (long "
+                                "algebraic: e2-e4, Ng1-f3, Bb5xc6, e7-e8=Q, O-O; pgn-extract -Wxolalg). "
+                                "[default: san]")(wrapper)
+    wrapper = click.option("--start-ply", type=click.IntRange(1), metavar="N",
+                           help="Write each game from its Nth ply on (the same as --drop-plies N-1: FEN and "
+                                "SetUp tags give the position before ply N).")(wrapper)
+    wrapper = click.option("--drop-plies", type=click.IntRange(0), metavar="N",
+                           help="Leave each game's first N plies out: the game is written from the position "
+                                "after them, given as FEN and SetUp tags (a shorter game: from its final "
+                                "position, with a comment saying so; pgn-extract --dropply).")(wrapper)
+    wrapper = click.option("--max-plies", type=click.IntRange(0), metavar="N",
+                           help="Write at most N plies of each game's mainline (with their comments and "
+                                "variations); a game cut short ends, and its Result tag says, * "
+                                "(pgn-extract --plylimit).")(wrapper)
     wrapper = click.option("--add-tags", metavar="TAGS", callback=_tag_list,
                            help="Add tags to each game written: plycount (PlyCount, the mainline's plies), "
                                 "hashcode (HashCode, the final position's Polyglot key in hex, as --where's "
@@ -280,6 +297,19 @@ def pgn_shape_options(f):
 
 
 ADDED_TAGS = ("plycount", "hashcode")
+
+
+def _ply_window(max_plies, drop_plies, start_ply) -> tuple:
+    """--max-plies, --drop-plies, --start-ply as the writer's window of mainline plies (drop, max]
+    (max -1: no limit); max counts the plies of the game as played, so it must lie beyond drop."""
+    if drop_plies is not None and start_ply is not None:
+        raise click.UsageError("--drop-plies and --start-ply say the same thing (--start-ply N is --drop-plies "
+                               "N-1): give one of them")
+    drop = drop_plies if drop_plies is not None else (start_ply - 1 if start_ply is not None else 0)
+    if max_plies is not None and max_plies <= drop and drop > 0:
+        raise click.UsageError(f"--max-plies {max_plies} ends the games before the ply --drop-plies/--start-ply "
+                               f"starts them at ({drop + 1}): --max-plies counts the plies from the game's start")
+    return (drop, -1 if max_plies is None else max_plies)
 
 
 def _tag_list(ctx, param, value):
@@ -334,7 +364,8 @@ else:
 OPTION_GROUPS = {
     "Reports": ("rejects", "report", "report_level", "summary"),
     "PGN output": ("strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
-                   "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation"),
+                   "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation",
+                   "max_plies", "drop_plies", "start_ply"),
     "Selection": ("where", "where_position", "material", "sample", "seed", "limit", "dedup"),
     "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),
     "Run": ("jobs", "scheduler", "connect_timeout", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),

@@ -11,14 +11,14 @@ class PgnSink(Sink):
     """Export-format PGN of the valid and fixed games (built in C; invalid games are empty)."""
 
     def __init__(self, output, strip_comments: bool = False, strip_variations: bool = False, reduced: bool = False,
-                 pgn_shape: tuple = (), line_length: int = 79):
+                 pgn_shape: tuple = (), line_length: int = 79, pgn_plies: tuple = (0, -1)):
         self.output = output
         # detach: the batch's columns stay in the reader's buffers, copied only when asked for
         # (the PGN is written from there, and the tag columns it was built from never are);
         # pgn_shape and line_length: the writer's output options (pgntools.cli_options.pgn_shape_options)
         self.needs = {"pgn": True, "tag_values": True, "strip_comments": strip_comments,
                       "strip_variations": strip_variations, "reduced": reduced, "detach": True,
-                      "pgn_shape": tuple(pgn_shape), "line_length": line_length}
+                      "pgn_shape": tuple(pgn_shape), "line_length": line_length, "pgn_plies": tuple(pgn_plies)}
 
     def write(self, batch: GameBatch):
         batch.write_text("pgn", self.output)
