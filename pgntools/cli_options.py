@@ -177,17 +177,19 @@ def selection_options(f):
     command gets ``selection`` (checked here: a bad expression exits 2 before any input is read)."""
 
     @functools.wraps(f)
-    def wrapper(*args, where, sample, seed, limit, dedup, where_position, material, **kwargs):
+    def wrapper(*args, where, sample, seed, limit, dedup, where_position, material, dedup_keep, dedup_against,
+                where_moves, **kwargs):
         from pgntools.selection import KEEP_ALL
 
         selection = KEEP_ALL
         if where is not None or sample is not None or limit is not None or dedup is not None or where_position \
-                or material:
+                or material or dedup_keep != "first" or dedup_against or where_moves:
             from pgntools.where import Choose, WhereError
             from pgntools.where.targets import SelectionError
 
             try:
-                selection = Choose(where, sample, seed, limit, dedup, where_position, material)
+                selection = Choose(where, sample, seed, limit, dedup, where_position, material, dedup_keep,
+                                   dedup_against, where_moves)
             except (WhereError, SelectionError) as exc:
                 click.echo(f"pgntools: error: {exc}", err=True)
                 sys.exit(EXIT_USAGE)
@@ -213,6 +215,19 @@ def selection_options(f):
                           "before --sample and --limit; the same games for any --jobs and with --scheduler (decided in input order "
                           "by the main process). [default: keep duplicates] "
                           "Example: pgntools filter a.pgn b.pgn --dedup moves -o merged.pgn"),
+        click.option("--dedup-keep", type=click.Choice(["first", "duplicates"]), default="first",
+                     show_default=True,
+                     help="Which games --dedup keeps: first (each game once), or duplicates (only the games that "
+                          "repeat an earlier one; pgn-extract -U). --dedup-keep duplicates alone means --dedup moves."),
+        click.option("--dedup-against", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+                     help="Drop the games that occur in FILE (a PGN file; the same games as --dedup says, moves "
+                          "unless --dedup position; pgn-extract -c). Without --dedup the input's own repeats stay. "
+                          "--report names the game of FILE each dropped game repeats."),
+        click.option("--where-moves", metavar="MOVES",
+                     help="Keep the games whose mainline starts with these moves (SAN, with or without move "
+                          "numbers; * stands for any one move); with a leading '...', the games whose mainline "
+                          "holds them anywhere, from the position they are legal in. Example: "
+                          "--where-moves \"1. e4 e5 2. Nf3 * 3. Bb5\" (pgn-extract -v)"),
     ]
     for decorator in reversed(decorators):
         wrapper = decorator(wrapper)
@@ -366,7 +381,8 @@ OPTION_GROUPS = {
     "PGN output": ("strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
                    "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation",
                    "max_plies", "drop_plies", "start_ply"),
-    "Selection": ("where", "where_position", "material", "sample", "seed", "limit", "dedup"),
+    "Selection": ("where", "where_position", "where_moves", "material", "sample", "seed", "limit", "dedup",
+                  "dedup_keep", "dedup_against", "unselected", "duplicates"),
     "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),
     "Run": ("jobs", "scheduler", "connect_timeout", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
 }

@@ -139,3 +139,11 @@ def scheduler_address(ctx, param, value: Optional[str]) -> Optional[str]:
         raise click.BadParameter(f"{value!r} is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT), "
                                  "e.g. tcp://10.0.0.5:8786", ctx=ctx, param=param)
     return f"{match['scheme'] or 'tcp'}://{match['host']}:{int(match['port'])}"
+
+
+def check_not_selected(duplicates: Optional[str], dedup):
+    """filter --duplicates: the games --dedup drops as repeats; without --dedup there are none
+    (and with --dedup-keep duplicates the repeats are what -o gets)."""
+    if duplicates is not None and (dedup is None or dedup.keep == "duplicates" or not dedup.within):
+        conflict("--duplicates writes the games --dedup drops as repeats: give --dedup moves|position "
+                 "(not with --dedup-keep duplicates, which writes the repeats to -o)")

@@ -56,6 +56,26 @@ class RawPgnSink(Sink):
             self.output.write(b"".join(parts))
 
 
+class NotSelectedSink(Sink):
+    """`filter --unselected`: the games the selection read and did not keep; with
+    ``repeats_only`` (--duplicates), those --dedup dropped as repeats. Each exactly as it was in
+    the input, followed by a blank line."""
+
+    needs = {"raw_all": True}
+
+    def __init__(self, output, repeats_only: bool = False):
+        self.output, self.repeats_only = output, repeats_only
+
+    def write(self, batch: GameBatch):
+        from pgntools.selection import repeated, take_games, unselected
+
+        indices = repeated(batch) if self.repeats_only else unselected(batch)
+        if indices:
+            parts = raw_games(take_games(batch.selected_from, indices))
+            if parts:
+                self.output.write(b"".join(parts))
+
+
 def raw_games(batch: GameBatch, statuses: Optional[Tuple[int, ...]] = None, own_line_ends: bool = True) -> List[bytes]:
     """The recorded input bytes of the batch's games (of those with one of ``statuses``), each with the
     blank line that ends it (CR LF CR LF for a game written with CR LF, with ``own_line_ends``)."""
