@@ -311,6 +311,16 @@ def pgn_shape_options(f):
                              "(pgn-extract -w). [default: 79]")(wrapper)
 
 
+def game_format_option(f):
+    """--format pgn|json of the commands that write games to -o (the command gets ``game_format``)."""
+    return click.option("--format", "game_format", type=click.Choice(["pgn", "json"]), default="pgn",
+                        show_default=True,
+                        help="What -o holds: PGN, or json: JSON Lines, one object a valid or fixed game (its tags, "
+                             "start FEN, mainline moves as SAN and UCI with their NAGs, comments, clocks and "
+                             "evaluations, and result; pgn-extract --json). The PGN output options do not apply "
+                             "to it.")(f)
+
+
 ADDED_TAGS = ("plycount", "hashcode")
 
 
@@ -378,7 +388,7 @@ else:
 # first screen), then these groups in this order; an option not named here is the command's own.
 OPTION_GROUPS = {
     "Reports": ("rejects", "report", "report_level", "summary"),
-    "PGN output": ("strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
+    "PGN output": ("game_format", "strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
                    "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation",
                    "max_plies", "drop_plies", "start_ply"),
     "Selection": ("where", "where_position", "where_moves", "material", "sample", "seed", "limit", "dedup",

@@ -147,3 +147,12 @@ def check_not_selected(duplicates: Optional[str], dedup):
     if duplicates is not None and (dedup is None or dedup.keep == "duplicates" or not dedup.within):
         conflict("--duplicates writes the games --dedup drops as repeats: give --dedup moves|position "
                  "(not with --dedup-keep duplicates, which writes the repeats to -o)")
+
+
+def check_game_format(game_format: str, shape_flags: Sequence[str], output: Optional[str] = None):
+    """--format json: the games as JSON objects, which the PGN output options do not shape."""
+    if game_format == "json" and shape_flags:
+        conflict(f"{', '.join(shape_flags)} shape{'s' if len(shape_flags) == 1 else ''} PGN, and --format json "
+                 "writes JSON objects: leave them out")
+    if game_format == "json" and output is None:
+        conflict("--format json says what -o holds, and no -o is given")
