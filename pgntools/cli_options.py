@@ -265,7 +265,7 @@ def pgn_shape_options(f):
     keyword arguments of PgnSink (pgntools.sinks.pgn), or None when none was given."""
 
     @functools.wraps(f)
-    def wrapper(*args, line_length, add_tags, notation, max_plies, drop_plies, start_ply, **kwargs):
+    def wrapper(*args, line_length, add_tags, notation, max_plies, drop_plies, start_ply, split_variations, **kwargs):
         names = tuple(PGN_SHAPE_FLAGS[flag][0] for flag in PGN_SHAPE_FLAGS if kwargs.pop(_flag_name(flag)))
         given = [flag for flag in PGN_SHAPE_FLAGS if PGN_SHAPE_FLAGS[flag][0] in names]
         given += ["--line-length"] if line_length is not None else []
@@ -278,8 +278,15 @@ def pgn_shape_options(f):
         plies = _ply_window(max_plies, drop_plies, start_ply)
         given += [flag for flag, value in (("--max-plies", max_plies), ("--drop-plies", drop_plies),
                                            ("--start-ply", start_ply)) if value is not None]
+        if split_variations:
+            if add_tags:
+                raise click.UsageError("--add-tags and --split-variations cannot both hold: PlyCount and HashCode "
+                                       "are the whole game's, not each variation's")
+            given.append("--split-variations")
         shape = {"pgn_shape": names, "line_length": 79 if line_length is None else line_length,
                  "pgn_plies": plies} if given else None
+        if split_variations:
+            shape["split_variations"] = True
         click.get_current_context().meta["pgntools.pgn_shape_flags"] = given
         return f(*args, pgn_shape=shape, **kwargs)
 
@@ -290,6 +297,10 @@ def pgn_shape_options(f):
                                 "e7e8q, castling as the king's move e1g1; pgn-extract -Wuci) or lan (long "
                                 "algebraic: e2-e4, Ng1-f3, Bb5xc6, e7-e8=Q, O-O; pgn-extract -Wxolalg). "
                                 "[default: san]")(wrapper)
+    wrapper = click.option("--split-variations", is_flag=True,
+                           help="Write each variation as a game of its own, after the game's mainline: the moves "
+                                "that lead to it (with their comments and NAGs), then its own; Result * "
+                                "(pgn-extract --splitvariants).")(wrapper)
     wrapper = click.option("--start-ply", type=click.IntRange(1), metavar="N",
                            help="Write each game from its Nth ply on (the same as --drop-plies N-1: FEN and "
                                 "SetUp tags give the position before ply N).")(wrapper)
@@ -390,7 +401,7 @@ OPTION_GROUPS = {
     "Reports": ("rejects", "report", "report_level", "summary"),
     "PGN output": ("game_format", "strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
                    "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation",
-                   "max_plies", "drop_plies", "start_ply"),
+                   "max_plies", "drop_plies", "start_ply", "split_variations"),
     "Selection": ("where", "where_position", "where_moves", "material", "sample", "seed", "limit", "dedup",
                   "dedup_keep", "dedup_against", "unselected", "duplicates"),
     "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),

@@ -11,8 +11,10 @@ class PgnSink(Sink):
     """Export-format PGN of the valid and fixed games (built in C; invalid games are empty)."""
 
     def __init__(self, output, strip_comments: bool = False, strip_variations: bool = False, reduced: bool = False,
-                 pgn_shape: tuple = (), line_length: int = 79, pgn_plies: tuple = (0, -1)):
+                 pgn_shape: tuple = (), line_length: int = 79, pgn_plies: tuple = (0, -1),
+                 split_variations: bool = False):
         self.output = output
+        self.split_variations, self.line_length = split_variations, line_length
         # detach: the batch's columns stay in the reader's buffers, copied only when asked for
         # (the PGN is written from there, and the tag columns it was built from never are);
         # pgn_shape and line_length: the writer's output options (pgntools.cli_options.pgn_shape_options)
@@ -21,6 +23,13 @@ class PgnSink(Sink):
                       "pgn_shape": tuple(pgn_shape), "line_length": line_length, "pgn_plies": tuple(pgn_plies)}
 
     def write(self, batch: GameBatch):
+        if self.split_variations:  # each variation a game (pgntools.split_variations: the written PGN re-cut)
+            from pgntools.split_variations import split_game
+
+            games = [split_game(text, self.line_length) for text in batch.strings("pgn") if text]
+            if games:
+                self.output.write("".join(games).encode("utf-8"))
+            return
         batch.write_text("pgn", self.output)
 
 
