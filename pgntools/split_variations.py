@@ -113,6 +113,8 @@ def _wrap(text: str, width: int) -> str:
 def split_game(pgn: str, width: int = 79) -> str:
     """One export-format game as its mainline's game and its variations' games."""
     head, sep, movetext = pgn.partition("\n\n") if pgn.startswith("[") else ("", "", pgn)
+    if "(" not in movetext:  # no variation (a '(' in a comment costs only the re-cut)
+        return pgn
     root, result = parse_movetext(movetext.strip())
     games = []
     for n, (before, moves) in enumerate(_lines(root, [], root.before)):
