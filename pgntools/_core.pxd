@@ -354,7 +354,9 @@ cdef extern from "stats.h":
         int64_t error, total
         bint failed
     ctypedef struct Stats:
-        pass
+        int n_families
+        char family[8][24]
+        int64_t family_games[8]
     bint stats_init(Stats *s, size_t capacity)
     void stats_free(Stats *s)
     bint stats_add(Stats *s, const StatsBatch *b) nogil
@@ -364,6 +366,9 @@ cdef extern from "stats.h":
     const char *stats_array_name(int which)
     StatsValues *stats_values(Stats *s, int which)
     double stats_clock_edge(int bin)
+    int stats_family_slot(Stats *s, const char *name, size_t len)
+    int64_t *stats_family_clocks(Stats *s, int slot)
+    enum: STATS_FAMILY_CELLS
 
 cdef extern from "fen_rows.h":
     ctypedef struct FenStrings:
