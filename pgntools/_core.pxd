@@ -170,7 +170,7 @@ cdef extern from "mainline_facts.h":
 
 cdef extern from "pgn_writer.h":
     unsigned PGN_STRIP_NAGS, PGN_NO_CHECK_MARKS, PGN_NO_MOVE_NUMBERS, PGN_NO_RESULTS, PGN_NO_TAGS
-    unsigned PGN_ADD_PLYCOUNT, PGN_ADD_HASHCODE, PGN_FEN_COMMENTS, PGN_KEY_COMMENTS, PGN_UCI
+    unsigned PGN_ADD_PLYCOUNT, PGN_ADD_HASHCODE, PGN_FEN_COMMENTS, PGN_KEY_COMMENTS, PGN_UCI, PGN_LAN
 
 cdef extern from "game.h":
     int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_IN, TF_LIKE, TF_ILIKE, TF_IS_NULL, TF_NOT_NULL
@@ -217,6 +217,7 @@ cdef extern from "game.h":
         bint reduced
         unsigned pgn_shape
         int line_length
+        int drop_plies, max_plies
         bint tag_columns
         bint skip_tag_values
         int fen_options
@@ -353,7 +354,9 @@ cdef extern from "stats.h":
         int64_t error, total
         bint failed
     ctypedef struct Stats:
-        pass
+        int n_families
+        char family[8][24]
+        int64_t family_games[8]
     bint stats_init(Stats *s, size_t capacity)
     void stats_free(Stats *s)
     bint stats_add(Stats *s, const StatsBatch *b) nogil
@@ -363,6 +366,9 @@ cdef extern from "stats.h":
     const char *stats_array_name(int which)
     StatsValues *stats_values(Stats *s, int which)
     double stats_clock_edge(int bin)
+    int stats_family_slot(Stats *s, const char *name, size_t len)
+    int64_t *stats_family_clocks(Stats *s, int slot)
+    enum: STATS_FAMILY_CELLS
 
 cdef extern from "fen_rows.h":
     ctypedef struct FenStrings:

@@ -43,6 +43,29 @@ def final_fen_lines(raw, bint include_invalid, int invalid_status):
     return out
 
 
+def string_lines(column):
+    """A string column (offsets, data) as text: each string and a line end, as bytes (no string
+    a row: to-fen's FEN lines of fen_rows)."""
+    cdef const unsigned char[:] offsets = column[0]
+    cdef const unsigned char[:] data = column[1]
+    cdef size_t n = offsets.shape[0] // 4 - 1 if offsets.shape[0] >= 4 else 0, i, k
+    if n == 0:
+        return b""
+    cdef const int32_t *o = <const int32_t *>&offsets[0]
+    if <size_t>o[n] > <size_t>data.shape[0]:
+        raise ValueError("string_lines: the offsets run past the data")
+    out = PyBytes_FromStringAndSize(NULL, <size_t>(o[n] - o[0]) + n)
+    cdef char *w = <char *>out
+    cdef const char *d = <const char *>_bytes_ptr(data)
+    for i in range(n):
+        k = <size_t>(o[i + 1] - o[i])
+        if k:
+            memcpy(w, d + o[i], k)
+        w[k] = 10
+        w += k + 1
+    return out
+
+
 def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_invalid, int invalid_status):
     """to-fen's rows of one batch (``raw``: GameBatch.raw; ``ids``: a view's game ids, or None):
     (rows, game_id int64 bytes, ply int16 bytes, (san offsets, data), (fen offsets, data)). With
@@ -109,3 +132,105 @@ def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_i
     with nogil:
         fen_rows_fill(&inp, g_out, p_out, so, sd, fo, fd)
     return size.rows, game_id, plys, (san_offsets, san_data), (fen_offsets, fen_data)
+
+
+cdef inline char *_put(char *w, const char *s, size_t n) noexcept nogil:
+    memcpy(w, s, n)
+    return w + n
+
+
+cdef inline char *_put_int(char *w, int64_t v) noexcept nogil:
+    cdef char tmp[24]
+    cdef int k = 0
+    cdef bint negative = v < 0
+    cdef uint64_t u = <uint64_t>(-v) if negative else <uint64_t>v
+    while True:
+        tmp[k] = <char>(48 + u % 10)
+        k += 1
+        u //= 10
+        if u == 0:
+            break
+    if negative:
+        w[0] = 45
+        w += 1
+    while k > 0:
+        k -= 1
+        w[0] = tmp[k]
+        w += 1
+    return w
+
+
+FEN_ROW_FORMATS = {"csv": 0, "jsonl": 1, "epd": 2}
+
+
+def fen_row_text(bytes game_id, bytes ply, san, fen, str fmt):
+    """to-fen's rows (fen_rows' columns) as CSV lines (strings quoted, " doubled), JSON Lines
+    ({"game_id": .., "ply": .., "san": "..", "fen": ".."}: SAN and FEN are ASCII without quotes
+    or backslashes, written as they are) or EPD (the FEN's first four fields, hmvc, fmvn, id
+    "game:ply"), as bytes: one pass, no string a row."""
+    cdef int kind = FEN_ROW_FORMATS[fmt]
+    cdef size_t n = len(ply) // 2, i, k, room = 0, spaces
+    cdef const int64_t *ids = <const int64_t *><const char *>game_id
+    cdef const int16_t *plies = <const int16_t *><const char *>ply
+    cdef FenStrings s = _fen_strings(san, n, "san")
+    cdef FenStrings f = _fen_strings(fen, n, "fen")
+    if n == 0:
+        return b""
+    room = 96 * n + 2 * <size_t>(s.offsets[n] - s.offsets[0]) + <size_t>(f.offsets[n] - f.offsets[0])
+    out = PyBytes_FromStringAndSize(NULL, room)
+    cdef char *start = <char *>out
+    cdef char *w = start
+    cdef const char *t
+    cdef size_t len_s, len_f
+    with nogil:
+        for i in range(n):
+            len_s = <size_t>(s.offsets[i + 1] - s.offsets[i])
+            len_f = <size_t>(f.offsets[i + 1] - f.offsets[i])
+            t = s.data + s.offsets[i]
+            if kind == 0:
+                w = _put_int(w, ids[i])
+                w[0] = 44
+                w = _put_int(w + 1, plies[i])
+                w = _put(w, b',"', 2)
+                for k in range(len_s):
+                    if t[k] == 34:
+                        w[0] = 34
+                        w += 1
+                    w[0] = t[k]
+                    w += 1
+                w = _put(w, b'","', 3)
+                w = _put(w, f.data + f.offsets[i], len_f)
+                w = _put(w, b'"\n', 2)
+            elif kind == 1:
+                w = _put(w, b'{"game_id": ', 12)
+                w = _put_int(w, ids[i])
+                w = _put(w, b', "ply": ', 9)
+                w = _put_int(w, plies[i])
+                w = _put(w, b', "san": "', 10)
+                w = _put(w, t, len_s)
+                w = _put(w, b'", "fen": "', 11)
+                w = _put(w, f.data + f.offsets[i], len_f)
+                w = _put(w, b'"}\n', 3)
+            else:  # EPD: the four position fields, then hmvc and fmvn from the FEN's last two
+                t = f.data + f.offsets[i]
+                spaces = 0
+                k = 0
+                while k < len_f and spaces < 4:
+                    spaces += t[k] == 32
+                    k += 1
+                w = _put(w, t, k)  # (with the space after the fourth field)
+                w = _put(w, b"hmvc ", 5)
+                while k < len_f and t[k] != 32:
+                    w[0] = t[k]
+                    w += 1
+                    k += 1
+                w = _put(w, b"; fmvn ", 7)
+                k += 1
+                if k < len_f:
+                    w = _put(w, t + k, len_f - k)
+                w = _put(w, b'; id "', 6)
+                w = _put_int(w, ids[i])
+                w[0] = 58
+                w = _put_int(w + 1, plies[i])
+                w = _put(w, b'";\n', 3)
+    return out[:w - start]

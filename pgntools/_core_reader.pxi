@@ -69,7 +69,8 @@ BATCH_COUNTS = tuple(_BATCH_KEYS[2:6])
 cdef dict _PGN_SHAPES = {"strip_nags": PGN_STRIP_NAGS, "no_check_marks": PGN_NO_CHECK_MARKS,
                          "no_move_numbers": PGN_NO_MOVE_NUMBERS, "no_results": PGN_NO_RESULTS, "no_tags": PGN_NO_TAGS,
                          "add_plycount": PGN_ADD_PLYCOUNT, "add_hashcode": PGN_ADD_HASHCODE,
-                         "fen_comments": PGN_FEN_COMMENTS, "key_comments": PGN_KEY_COMMENTS, "uci": PGN_UCI}
+                         "fen_comments": PGN_FEN_COMMENTS, "key_comments": PGN_KEY_COMMENTS, "uci": PGN_UCI,
+                         "lan": PGN_LAN}
 PGN_SHAPES = tuple(_PGN_SHAPES)
 
 
@@ -312,6 +313,7 @@ cdef class BatchReader:
         opt.reduced = options.reduced
         opt.pgn_shape = _pgn_shape_bits(options.pgn_shape)
         opt.line_length = -1 if options.line_length == 0 else options.line_length  # (C: 0 is its default, 79)
+        opt.drop_plies, opt.max_plies = options.pgn_plies
         opt.tag_columns = options.tag_columns
         opt.skip_tag_values = not options.tag_values
         if options.opening_tags not in _OPENING_TAG_MODES:

@@ -52,6 +52,9 @@ cdef const void *_batch_numbers(Batch *b, str name, size_t item, size_t *count):
     return p if nbytes else NULL
 
 
+STATS_CLOCK_FAMILIES = 8  # stats.h: the time controls whose clocks are kept apart (the last: 'other')
+
+
 cdef class StatsAccumulator:
     """The aggregates of pgntools stats. ``add(raw)`` counts a batch (a BatchColumns or a
     selection's mapping of column bytes), ``part()`` gives them as plain lists and dicts,
@@ -165,6 +168,14 @@ cdef class StatsAccumulator:
                 if v.slots[k].key != NULL:
                     pairs.append((PyUnicode_DecodeUTF8(v.slots[k].key, v.slots[k].len, "replace"), v.slots[k].count))
             values[STATS_VALUES[i]] = (pairs, v.error, v.total)
+        # clock usage per time control: (name, games, the nonzero (cell, count) pairs) a family
+        cdef int64_t *f
+        families = []
+        for i in range(self.s.n_families):
+            f = stats_family_clocks(&self.s, i)
+            families.append((self.s.family[i].decode("utf-8", "replace"), self.s.family_games[i],
+                             [(k, f[k]) for k in range(STATS_FAMILY_CELLS) if f[k]]))
+        arrays["clock_families"] = families
         return arrays, values
 
     def merge(self, part):
@@ -179,6 +190,17 @@ cdef class StatsAccumulator:
             counts = arrays[name]
             for k in range(n):
                 a[k] += counts[k]
+        cdef int slot
+        cdef bytes family
+        for name, games, cells in arrays.get("clock_families", ()):
+            family = name.encode("utf-8")
+            slot = stats_family_slot(&self.s, family, len(family))
+            if slot < 0:
+                raise MemoryError()
+            self.s.family_games[slot] += games
+            a = stats_family_clocks(&self.s, slot)
+            for k, count in cells:
+                a[k] += count
         for i, name in enumerate(STATS_VALUES):
             v = stats_values(&self.s, i)
             pairs, error, total = values[name]

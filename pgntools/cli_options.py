@@ -183,17 +183,19 @@ def selection_options(f):
     command gets ``selection`` (checked here: a bad expression exits 2 before any input is read)."""
 
     @functools.wraps(f)
-    def wrapper(*args, where, sample, seed, limit, dedup, where_position, material, **kwargs):
+    def wrapper(*args, where, sample, seed, limit, dedup, where_position, material, dedup_keep, dedup_against,
+                where_moves, **kwargs):
         from pgntools.selection import KEEP_ALL
 
         selection = KEEP_ALL
         if where is not None or sample is not None or limit is not None or dedup is not None or where_position \
-                or material:
+                or material or dedup_keep != "first" or dedup_against or where_moves:
             from pgntools.where import Choose, WhereError
             from pgntools.where.targets import SelectionError
 
             try:
-                selection = Choose(where, sample, seed, limit, dedup, where_position, material)
+                selection = Choose(where, sample, seed, limit, dedup, where_position, material, dedup_keep,
+                                   dedup_against, where_moves)
             except (WhereError, SelectionError) as exc:
                 click.echo(f"pgntools: error: {exc}", err=True)
                 sys.exit(EXIT_USAGE)
@@ -219,6 +221,19 @@ def selection_options(f):
                           "before --sample and --limit; the same games for any --jobs and with --scheduler (decided in input order "
                           "by the main process). [default: keep duplicates] "
                           "Example: pgntools filter a.pgn b.pgn --dedup moves -o merged.pgn"),
+        click.option("--dedup-keep", type=click.Choice(["first", "duplicates"]), default="first",
+                     show_default=True,
+                     help="Which games --dedup keeps: first (each game once), or duplicates (only the games that "
+                          "repeat an earlier one; pgn-extract -U). --dedup-keep duplicates alone means --dedup moves."),
+        click.option("--dedup-against", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+                     help="Drop the games that occur in FILE (a PGN file; the same games as --dedup says, moves "
+                          "unless --dedup position; pgn-extract -c). Without --dedup the input's own repeats stay. "
+                          "--report names the game of FILE each dropped game repeats."),
+        click.option("--where-moves", metavar="MOVES",
+                     help="Keep the games whose mainline starts with these moves (SAN, with or without move "
+                          "numbers; * stands for any one move); with a leading '...', the games whose mainline "
+                          "holds them anywhere, from the position they are legal in. Example: "
+                          "--where-moves \"1. e4 e5 2. Nf3 * 3. Bb5\" (pgn-extract -v)"),
     ]
     for decorator in reversed(decorators):
         wrapper = decorator(wrapper)
@@ -256,25 +271,53 @@ def pgn_shape_options(f):
     keyword arguments of PgnSink (pgntools.sinks.pgn), or None when none was given."""
 
     @functools.wraps(f)
-    def wrapper(*args, line_length, add_tags, notation, **kwargs):
+    def wrapper(*args, line_length, add_tags, notation, max_plies, drop_plies, start_ply, split_variations, **kwargs):
         names = tuple(PGN_SHAPE_FLAGS[flag][0] for flag in PGN_SHAPE_FLAGS if kwargs.pop(_flag_name(flag)))
         given = [flag for flag in PGN_SHAPE_FLAGS if PGN_SHAPE_FLAGS[flag][0] in names]
         given += ["--line-length"] if line_length is not None else []
         if add_tags:
             names += tuple(f"add_{tag}" for tag in add_tags)
             given.append("--add-tags")
-        if notation == "uci":
-            names += ("uci",)
+        if notation in ("uci", "lan"):
+            names += (notation,)
             given.append("--notation")
-        shape = {"pgn_shape": names, "line_length": 79 if line_length is None else line_length} if given else None
+        plies = _ply_window(max_plies, drop_plies, start_ply)
+        given += [flag for flag, value in (("--max-plies", max_plies), ("--drop-plies", drop_plies),
+                                           ("--start-ply", start_ply)) if value is not None]
+        if split_variations:
+            if add_tags:
+                raise click.UsageError("--add-tags and --split-variations cannot both hold: PlyCount and HashCode "
+                                       "are the whole game's, not each variation's")
+            given.append("--split-variations")
+        shape = {"pgn_shape": names, "line_length": 79 if line_length is None else line_length,
+                 "pgn_plies": plies} if given else None
+        if split_variations:
+            shape["split_variations"] = True
         click.get_current_context().meta["pgntools.pgn_shape_flags"] = given
         return f(*args, pgn_shape=shape, **kwargs)
 
     for flag in reversed(PGN_SHAPE_FLAGS):
         wrapper = click.option(flag, is_flag=True, help=PGN_SHAPE_FLAGS[flag][1])(wrapper)
-    wrapper = click.option("--notation", type=click.Choice(["san", "uci"]), default=None,
-                           help="The moves' notation in the PGN written: san (the standard's), or uci (e2e4, "
-                                "e7e8q, castling as the king's move e1g1; pgn-extract -Wuci). [default: san]")(wrapper)
+    wrapper = click.option("--notation", type=click.Choice(["san", "uci", "lan"]), default=None,
+                           help="The moves' notation in the PGN written: san (the standard's), uci (e2e4, "
+                                "e7e8q, castling as the king's move e1g1; pgn-extract -Wuci) or lan (long "
+                                "algebraic: e2-e4, Ng1-f3, Bb5xc6, e7-e8=Q, O-O; pgn-extract -Wxolalg). "
+                                "[default: san]")(wrapper)
+    wrapper = click.option("--split-variations", is_flag=True,
+                           help="Write each variation as a game of its own, after the game's mainline: the moves "
+                                "that lead to it (with their comments and NAGs), then its own; Result * "
+                                "(pgn-extract --splitvariants).")(wrapper)
+    wrapper = click.option("--start-ply", type=click.IntRange(1), metavar="N",
+                           help="Write each game from its Nth ply on (the same as --drop-plies N-1: FEN and "
+                                "SetUp tags give the position before ply N).")(wrapper)
+    wrapper = click.option("--drop-plies", type=click.IntRange(0), metavar="N",
+                           help="Leave each game's first N plies out: the game is written from the position "
+                                "after them, given as FEN and SetUp tags (a shorter game: from its final "
+                                "position, with a comment saying so; pgn-extract --dropply).")(wrapper)
+    wrapper = click.option("--max-plies", type=click.IntRange(0), metavar="N",
+                           help="Write at most N plies of each game's mainline (with their comments and "
+                                "variations); a game cut short ends, and its Result tag says, * "
+                                "(pgn-extract --plylimit).")(wrapper)
     wrapper = click.option("--add-tags", metavar="TAGS", callback=_tag_list,
                            help="Add tags to each game written: plycount (PlyCount, the mainline's plies), "
                                 "hashcode (HashCode, the final position's Polyglot key in hex, as --where's "
@@ -285,7 +328,30 @@ def pgn_shape_options(f):
                              "(pgn-extract -w). [default: 79]")(wrapper)
 
 
+def game_format_option(f):
+    """--format pgn|json of the commands that write games to -o (the command gets ``game_format``)."""
+    return click.option("--format", "game_format", type=click.Choice(["pgn", "json"]), default="pgn",
+                        show_default=True,
+                        help="What -o holds: PGN, or json: JSON Lines, one object a valid or fixed game (its tags, "
+                             "start FEN, mainline moves as SAN and UCI with their NAGs, comments, clocks and "
+                             "evaluations, and result; pgn-extract --json). The PGN output options do not apply "
+                             "to it.")(f)
+
+
 ADDED_TAGS = ("plycount", "hashcode")
+
+
+def _ply_window(max_plies, drop_plies, start_ply) -> tuple:
+    """--max-plies, --drop-plies, --start-ply as the writer's window of mainline plies (drop, max]
+    (max -1: no limit); max counts the plies of the game as played, so it must lie beyond drop."""
+    if drop_plies is not None and start_ply is not None:
+        raise click.UsageError("--drop-plies and --start-ply say the same thing (--start-ply N is --drop-plies "
+                               "N-1): give one of them")
+    drop = drop_plies if drop_plies is not None else (start_ply - 1 if start_ply is not None else 0)
+    if max_plies is not None and max_plies <= drop and drop > 0:
+        raise click.UsageError(f"--max-plies {max_plies} ends the games before the ply --drop-plies/--start-ply "
+                               f"starts them at ({drop + 1}): --max-plies counts the plies from the game's start")
+    return (drop, -1 if max_plies is None else max_plies)
 
 
 def _tag_list(ctx, param, value):
@@ -339,9 +405,11 @@ else:
 # first screen), then these groups in this order; an option not named here is the command's own.
 OPTION_GROUPS = {
     "Reports": ("rejects", "report", "report_level", "summary"),
-    "PGN output": ("strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
-                   "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation"),
-    "Selection": ("where", "where_position", "material", "sample", "seed", "limit", "dedup"),
+    "PGN output": ("game_format", "strip_comments", "strip_variations", "reduced", "strip_nags", "no_check_marks", "no_move_numbers",
+                   "no_results", "no_tags", "line_length", "add_tags", "fen_comments", "key_comments", "notation",
+                   "max_plies", "drop_plies", "start_ply", "split_variations"),
+    "Selection": ("where", "where_position", "where_moves", "material", "sample", "seed", "limit", "dedup",
+                  "dedup_keep", "dedup_against", "unselected", "duplicates"),
     "Rules": ("strict", "fix_results", "automatic_ends", "allow_null_moves", "repair", "max_game_size"),
     "Run": ("jobs", "scheduler", "connect_timeout", "task_size", "chunk_bytes", "progress", "quiet", "exit_zero", "fail_on_invalid"),
 }

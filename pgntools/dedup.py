@@ -12,7 +12,7 @@ most 3/4 full), in that one place.
 from __future__ import annotations
 
 from array import array
-from typing import List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from pgntools import _core
 
@@ -61,33 +61,78 @@ def keys_of(batch, indices: Sequence[int], mode: str) -> Candidates:
                       _core.take_rows(raw["hashed"], 1, runs))
 
 
-class Dedup:
-    """The state of one run's --dedup: the keys of the games kept so far."""
+# The ids the games of --dedup-against's file take in the key set: above any input's game id (a
+# run reads fewer than 2**39 games), below the key set's largest id.
+AGAINST_BASE = 1 << 39
+KEEPS = ("first", "duplicates")
 
-    def __init__(self, mode: str):
+
+class Dedup:
+    """The state of one run's --dedup: the keys of the games kept so far.
+
+    ``keep``: "first" (the first game of each key is kept, its repeats dropped) or "duplicates"
+    (the repeats are kept, and a game none repeats before it is left out: pgn-extract -U).
+    ``against``: a PGN file whose games' keys are known before the input's (--dedup-against): a
+    game of the input that one of them has is dropped; with ``within`` False, that is all (the
+    input's own repeats stay)."""
+
+    def __init__(self, mode: str, keep: str = "first", against: Optional[str] = None, within: bool = True):
         if mode not in MODES:
             raise ValueError(f"--dedup: {mode!r} is not one of {', '.join(MODES)}")
-        self.mode = mode
+        if keep not in KEEPS:
+            raise ValueError(f"--dedup-keep: {keep!r} is not one of {', '.join(KEEPS)}")
+        self.mode, self.keep, self.against, self.within = mode, keep, against, within
         self.keys = _core.DedupKeys()
+        self.loaded = against is None
 
     @property
     def needs(self):
         """What the reader computes for it: this mode's keys (as Sink.needs)."""
         return {KEY_OPTIONS[self.mode]: True}
 
-    def __reduce__(self):  # a fresh key set where unpickled
-        return (Dedup, (self.mode,))
+    def __reduce__(self):  # a fresh key set where unpickled (--dedup-against's file read there when it decides)
+        return (Dedup, (self.mode, self.keep, self.against, self.within))
+
+    def load_against(self):
+        """--dedup-against: the keys of the file's games, with ids from AGAINST_BASE (its game n:
+        AGAINST_BASE + n), once, before the first game is decided."""
+        if self.loaded:
+            return
+        from pgntools.options import ReaderOptions
+        from pgntools.reader import iter_batches
+
+        a_name, b_name = MODES[self.mode]
+        options = ReaderOptions(**{KEY_OPTIONS[self.mode]: True})
+        for batch in iter_batches([self.against], options=options):
+            if batch.n_games:
+                raw = batch.raw
+                ids = _core.id_range(AGAINST_BASE + batch.first_game, batch.n_games)
+                self.keys.add(raw[a_name], raw[b_name], raw["hashed"], ids)
+        self.loaded = True
 
     def decide_keys(self, games: Candidates) -> Tuple[Sequence[int], List[Tuple[int, int]]]:
         """Of the candidate games (in order, after all those decided before), the positions of
-        those that repeat no earlier game, and (position, the id of the game it repeats) of
-        each other one; their keys are remembered."""
+        those kept, and (position, the id of the game it repeats) of each game dropped as a
+        repeat; their keys are remembered."""
         if not games.ids:
             return [], []
-        return self.keys.decide(games.a, games.b, games.hashed, games.ids)  # (in C: no loop a game here)
+        self.load_against()
+        kept, dropped = self.keys.decide(games.a, games.b, games.hashed, games.ids)  # (in C: no loop a game here)
+        if not self.within and dropped:  # --dedup-against alone: the input's own repeats stay
+            stays = [p for p, repeats in dropped if repeats < AGAINST_BASE]
+            if stays:
+                kept = sorted([*kept, *stays])
+                dropped = [d for d in dropped if d[1] >= AGAINST_BASE]
+        if self.keep == "duplicates":  # the repeats are what is kept; the others are not selected
+            return [p for p, _ in dropped], []
+        return kept, dropped
 
 
 def report_record(dup: Duplicate, mode: str) -> dict:
     """The --report line of a dropped duplicate."""
-    return {"game": dup.game, "file": dup.source, "offset": dup.offset, "line": dup.line, "status": "duplicate",
-            "duplicate_of": dup.repeats, "dedup": mode, "errors": [], "fixes": [], "notes": []}
+    record = {"game": dup.game, "file": dup.source, "offset": dup.offset, "line": dup.line, "status": "duplicate",
+              "duplicate_of": dup.repeats, "dedup": mode, "errors": [], "fixes": [], "notes": []}
+    if dup.repeats >= AGAINST_BASE:  # a game of --dedup-against's file: its number there
+        record["duplicate_of"] = dup.repeats - AGAINST_BASE
+        record["duplicate_in"] = "--dedup-against"
+    return record

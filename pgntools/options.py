@@ -41,6 +41,7 @@ class ReaderOptions(NamedTuple):
     reduced: bool = False
     pgn_shape: tuple = ()          # strip_nags, no_check_marks, ..., add_plycount, add_hashcode (_core.PGN_SHAPES)
     line_length: int = 79          # the written PGN's longest line; 0: a game on one line
+    pgn_plies: tuple = (0, -1)     # the written PGN's mainline plies (drop, max]: --drop-plies, --max-plies (-1: all)
     tag_columns: bool = False      # where each tag with a column of its own is, per game
     tag_values: bool = True        # False: every tag value empty (the rows stay), unless pgn
     en_passant: str = "legal"      # FEN en-passant field: "legal" or "fen"

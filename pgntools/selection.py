@@ -211,3 +211,24 @@ def _child_rows(raw, numeric: Sequence[str], strings: Sequence[str]) -> int:
     recorded holds none)."""
     counts = [len(raw[name][0]) // 4 - 1 for name in strings] + [len(raw[name]) // _width(name) for name in numeric]
     return max([0, *counts])
+
+
+def unselected(view: GameBatch) -> List[int]:
+    """The indices, in the batch the selection saw (``view.selected_from``), of the games it read
+    and did not keep (before the game --limit stopped at); [] when it kept them all."""
+    batch = getattr(view, "selected_from", None)
+    if batch is None:
+        return []
+    kept = set(memoryview(all_ids(view)).cast("q"))
+    ids = memoryview(all_ids(batch)).cast("q")
+    return [g for g in range(batch.n_games - getattr(view, "unread", 0)) if ids[g] not in kept]
+
+
+def repeated(view: GameBatch) -> List[int]:
+    """The indices, in the batch the selection saw, of the games --dedup dropped as repeats."""
+    batch, duplicates = getattr(view, "selected_from", None), getattr(view, "duplicates", None)
+    if batch is None or not duplicates:
+        return []
+    dropped = {d.game for d in duplicates}
+    ids = memoryview(all_ids(batch)).cast("q")
+    return [g for g in range(batch.n_games) if ids[g] in dropped]

@@ -139,3 +139,20 @@ def scheduler_address(ctx, param, value: Optional[str]) -> Optional[str]:
         raise click.BadParameter(f"{value!r} is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT), "
                                  "e.g. tcp://10.0.0.5:8786", ctx=ctx, param=param)
     return f"{match['scheme'] or 'tcp'}://{match['host']}:{int(match['port'])}"
+
+
+def check_not_selected(duplicates: Optional[str], dedup):
+    """filter --duplicates: the games --dedup drops as repeats; without --dedup there are none
+    (and with --dedup-keep duplicates the repeats are what -o gets)."""
+    if duplicates is not None and (dedup is None or dedup.keep == "duplicates" or not dedup.within):
+        conflict("--duplicates writes the games --dedup drops as repeats: give --dedup moves|position "
+                 "(not with --dedup-keep duplicates, which writes the repeats to -o)")
+
+
+def check_game_format(game_format: str, shape_flags: Sequence[str], output: Optional[str] = None):
+    """--format json: the games as JSON objects, which the PGN output options do not shape."""
+    if game_format == "json" and shape_flags:
+        conflict(f"{', '.join(shape_flags)} shape{'s' if len(shape_flags) == 1 else ''} PGN, and --format json "
+                 "writes JSON objects: leave them out")
+    if game_format == "json" and output is None:
+        conflict("--format json says what -o holds, and no -o is given")

@@ -106,16 +106,20 @@ def test_html_renders_with_expected_charts(tmp_path):
                            "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120)
     dom = proc.stdout
     assert "Uncaught" not in proc.stderr and "CONSOLE" not in proc.stderr
-    charts = dict(re.findall(r'<svg data-chart="([a-z_]+)"(.*?)</svg>', dom, re.S))
+    charts = dict(re.findall(r'<svg data-chart="([a-z_0-9]+)"(.*?)</svg>', dom, re.S))
     assert charts["plies"].count('class="bar"') == len(doc["plies"]["counts"])
     assert charts["results"].count('class="bar"') == sum(1 for k, v in doc["results"].items() if k != "none" or v)
     assert charts["validity"].count('class="bar"') == len(doc["validity"])
     assert charts["eco"].count('class="bar"') == len(doc["eco"]["top"])
-    rows = [r for r in doc["clock_usage"]["by_move"] if r["clocks"] >= 5]  # (a move with 5 clocks: a point)
-    if rows:
-        assert charts["clock_usage"].count("point\"") == len(rows)
+    # one clock chart per time control (issue 37 A3), the six with the most games
+    families = [[r for r in f["by_move"] if r["clocks"] >= 5] for f in doc["clock_usage"]["by_time_control"][:6]]
+    families = [rows for rows in families if rows]  # (a move with 5 clocks: a point)
+    clock_charts = [charts[f"clock_usage_{k}"] for k in range(1, len(families) + 1)]
+    if families:
+        assert [chart.count("point\"") for chart in clock_charts] == [len(rows) for rows in families]
+        assert f"clock_usage_{len(families) + 1}" not in charts
     else:  # (the sample without the corpora: no move has 5 clocks)
-        assert "clock_usage" not in charts and "No move has a [%clk] clock." in dom
+        assert "clock_usage_1" not in charts and "No move has a [%clk] clock." in dom
     assert os.path.getsize(html) < 2 << 20
 
 
@@ -193,3 +197,105 @@ def test_value_counts_past_their_capacity_keep_the_heavy_values_within_the_bound
     for value, count in kept:
         assert true[value] - error <= count <= true[value]
     assert {f"player{i}" for i in range(3)} <= {v for v, _ in kept}
+
+
+# ---------------------------------------------------------------- issue 37 A3
+
+def clocked_game(n: int, time_control: str, clocks: list, date: str = "2024.03.01", elo=(None, None),
+                 variant: str = "") -> str:
+    """A game of len(clocks) plies (knights out and back) with a [%clk] after each move."""
+    moves = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    tags = {"Event": f"G{n}", "Date": date, "Result": "*", "TimeControl": time_control}
+    if elo[0]:
+        tags["WhiteElo"] = str(elo[0])
+    if elo[1]:
+        tags["BlackElo"] = str(elo[1])
+    if variant:
+        tags["Variant"] = variant
+    text = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if v) + "\n"
+    for ply, seconds in enumerate(clocks):
+        h, m, s = seconds // 3600, seconds // 60 % 60, seconds % 60
+        text += (f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + f"{moves[ply % 4]} {{[%clk {h}:{m:02}:{s:02}]}} "
+    return text + "*\n\n"
+
+
+def test_year_only_dates_count_in_games_per_year(tmp_path):
+    pgn = tmp_path / "dates.pgn"
+    pgn.write_text(clocked_game(0, "", [], "1851.??.??") + clocked_game(1, "", [], "1851.??.??")
+                   + clocked_game(2, "", [], "2020.05.01") + clocked_game(3, "", [], "????.??.??"))
+    doc = stats_json(tmp_path, pgn)
+    assert doc["years_without_month"] == {"1851": 2} and doc["months"] == {"2020.05": 1}
+    assert doc["games_without_year"] == 1
+    html = tmp_path / "r.html"
+    run("stats", pgn, "--html", html, "-q")
+    page = html.read_text()
+    chart = re.search(r'<svg data-chart="months".*?</svg>', page, re.S).group(0)
+    assert "1851" in chart and "2020" in chart and "Games per year" in chart
+    assert "2 games have a year only" in page and "1 games have no year" in page
+    assert "with a year only" in run("stats", pgn).stdout
+
+
+def test_white_and_black_ratings_share_the_x_axis(tmp_path):
+    pgn = tmp_path / "elo.pgn"
+    pgn.write_text(clocked_game(0, "", [], elo=(1200, 2400)) + clocked_game(1, "", [], elo=(1250, 2600)))
+    html = tmp_path / "r.html"
+    run("stats", pgn, "--html", html, "-q")
+    page = html.read_text()
+    ticks = {key: re.findall(r'class="tick"[^>]*text-anchor="middle">([^<]*)<', re.search(rf'<svg data-chart="{key}".*?</svg>', page,
+                                                                      re.S).group(0))
+             for key in ("white_elo", "black_elo")}
+    assert ticks["white_elo"] == ticks["black_elo"]
+    assert ticks["white_elo"][0] == "1,200"
+    for key in ("white_elo", "black_elo"):  # 1200 to 2650: 29 bins of 50 in both
+        assert re.search(rf'<svg data-chart="{key}".*?</svg>', page, re.S).group(0).count('class="bar"') == 29
+
+
+def test_clock_curves_one_per_time_control(tmp_path):
+    bullet = [60 - 2 * k for k in range(8)]       # 60+0: seconds run out fast
+    blitz = [180 - 5 * k + 2 for k in range(8)]   # 180+2
+    pgn = tmp_path / "clocks.pgn"
+    pgn.write_text("".join(clocked_game(n, "60+0", bullet) for n in range(6))
+                   + "".join(clocked_game(10 + n, "180+2", blitz) for n in range(5)))
+    doc = stats_json(tmp_path, pgn)
+    families = {f["time_control"]: f for f in doc["clock_usage"]["by_time_control"]}
+    assert {name: f["games"] for name, f in families.items()} == {"60+0": 6, "180+2": 5}
+    for name, clocks in (("60+0", bullet), ("180+2", blitz)):  # move 1: White's and Black's first clocks
+        first = families[name]["by_move"][0]
+        assert first["move"] == 1 and first["clocks"] == 2 * families[name]["games"]
+        assert min(clocks[:2]) - 1 <= first["median"] <= max(clocks[:2]) + 1
+    html = tmp_path / "r.html"
+    run("stats", pgn, "--html", html, "-q")
+    page = html.read_text()
+    assert "TimeControl 60+0 (6 games" in page and "TimeControl 180+2 (5 games" in page
+    assert doc == stats_json(tmp_path, pgn, "--jobs", "2", "--chunk-bytes", "1", name="j2.json")
+
+
+def test_invalid_game_examples_say_why(tmp_path):
+    pgn = tmp_path / "bad.pgn"
+    pgn.write_text(clocked_game(0, "", [60, 60], variant="Atomic") + "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n\n")
+    doc = stats_json(tmp_path, pgn)
+    messages = {kind: [ex["message"] for ex in e["examples"]] for kind, e in doc["errors"].items()}
+    assert "Atomic" in messages["unsupported_variant"][0]
+    assert messages["illegal_move"] == ["illegal move 'Ke3' at ply 3"]
+    html = tmp_path / "r.html"
+    run("stats", pgn, "--html", html, "-q")
+    assert "illegal move &#x27;Ke3&#x27; at ply 3" in html.read_text()
+
+
+@pytest.mark.skipif(not chromium(), reason="needs Chromium (apt-get install chromium; .ci/run installs it)")
+def test_html_uses_the_screen_width(tmp_path):
+    source = LICHESS if LICHESS.exists() else SAMPLE
+    html = tmp_path / "r.html"
+    run("stats", source, "--html", html, "-q")
+    probe = tmp_path / "probe.html"  # the page, and a script that writes what the layout gave
+    probe.write_text(html.read_text().replace("</body>", "<script>const s=[...document.querySelectorAll('svg')]"
+                                              ".map(e=>e.getBoundingClientRect());document.body.dataset.layout="
+                                              "JSON.stringify({body:document.body.getBoundingClientRect().width,"
+                                              "lefts:[...new Set(s.map(r=>Math.round(r.left)))],widths:s.map(r=>"
+                                              "Math.round(r.width))})</script></body>"))
+    proc = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                           "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120)
+    layout = json.loads(re.search(r'data-layout="([^"]*)"', proc.stdout).group(1).replace("&quot;", '"'))
+    assert layout["body"] >= 1100  # (it was 736 of 1280)
+    assert len(layout["lefts"]) >= 2  # charts side by side
+    assert max(layout["widths"]) <= layout["body"]

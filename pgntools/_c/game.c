@@ -47,6 +47,7 @@ GameReader *gr_new(const GameOptions *opt)
     }
     em_init(&r->em, &r->movetext);
     em_shape(&r->em, r->opt.pgn_shape, r->opt.line_length);
+    em_window(&r->em, r->opt.drop_plies, r->opt.max_plies);
     if (!batch_init(&r->batch) || !VEC_RESERVE(r->levels, 16)) {
         gr_free(r);
         return NULL;
@@ -180,24 +181,46 @@ static void write_pgn(GameReader *r, Game *g, const char *eco, size_t eco_len, c
     bool replace = r->opt.opening_tags == OPENING_TAGS_OVERWRITE;
     bool opening = g->opening == OPENING_NAMED && r->opt.opening_tags != OPENING_TAGS_NONE;
     unsigned shape = r->opt.pgn_shape;
-    char plies[16], key[24];
-    PgnTag extra[4]; /* sorted by name: ECO, HashCode, Opening, PlyCount; computed ones replace the game's */
+    Emitter *em = &r->em;
+    /* --drop-plies, --max-plies: the written game starts after ply drop (its FEN; a game that
+     * short, at its end, with a note) and ends after ply max (unfinished there: result *) */
+    const Position *final = &r->levels.data[0].pos, *start = NULL;
+    bool dropped = em->windowed && em->drop_plies > 0, cut = em->windowed && g->ply > em->max_plies;
+    if (dropped)
+        start = em->has_start ? &em->start : final;
+    if (cut && em->has_last)
+        final = &em->last;
+    int first_ply = dropped ? (g->ply < em->drop_plies ? g->ply : em->drop_plies) : 0;
+    int written = (cut ? em->max_plies : g->ply) - first_ply;
+    em->muted = false;
+    char plies[16], key[24], fen[FEN_MAX];
+    PgnTag extra[6]; /* sorted by name: ECO, FEN, HashCode, Opening, PlyCount, SetUp; computed ones replace the game's */
     size_t n_extra = 0;
     if (opening)
         extra[n_extra++] = (PgnTag){"ECO", eco, 3, eco_len, replace};
+    if (start)
+        extra[n_extra++] = (PgnTag){"FEN", fen, 3, (size_t)fen_format(start, fen, r->opt.fen_options), true};
     if (shape & PGN_ADD_HASHCODE) {
-        int n = snprintf(key, sizeof key, "%016llx", (unsigned long long)pos_key(&r->levels.data[0].pos));
+        int n = snprintf(key, sizeof key, "%016llx", (unsigned long long)pos_key(final));
         extra[n_extra++] = (PgnTag){"HashCode", key, 8, (size_t)n, true};
     }
     if (opening)
         extra[n_extra++] = (PgnTag){"Opening", name, 7, name_len, replace};
     if (shape & PGN_ADD_PLYCOUNT) {
-        int n = snprintf(plies, sizeof plies, "%d", g->ply);
+        int n = snprintf(plies, sizeof plies, "%d", written);
         extra[n_extra++] = (PgnTag){"PlyCount", plies, 8, (size_t)n, true};
     }
+    if (start)
+        extra[n_extra++] = (PgnTag){"SetUp", "1", 5, 1, true};
     StrCol *out = &r->batch.strs[S_PGN];
     size_t first = g->mark->strs[S_TAG_NAME];
-    const char *result = result_string(g->result);
+    const char *result = cut ? "*" : result_string(g->result);
+    if (dropped && g->ply < em->drop_plies) {
+        char note[96];
+        int n = snprintf(note, sizeof note, "pgntools: the game has %d plies, --drop-plies %d: written from its final "
+                         "position", g->ply, em->drop_plies);
+        em_comment(em, note, (size_t)n, false);
+    }
     if (g->truncated) /* the cut: what stopped the game, and the move text dropped */
         cut_comment(r, g);
     if (!(r->opt.pgn_shape & PGN_NO_RESULTS))
@@ -208,7 +231,7 @@ static void write_pgn(GameReader *r, Game *g, const char *eco, size_t eco_len, c
     bool ok = !g->fen_repaired || with_repaired_fen(r, g, &repaired, &values, &values_first);
     ok = ok && !r->em.failed &&
          pgn_write_game(&out->data, &r->batch.strs[S_TAG_NAME], values, first,
-                        strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup,
+                        strcol_count(&r->batch.strs[S_TAG_NAME]) - first, result, g->fen && !g->has_setup && !start,
                         r->opt.reduced, r->opt.pgn_shape & PGN_NO_TAGS, &r->movetext, extra, n_extra) &&
          strcol_end(out);
     if (g->fen_repaired)

@@ -76,6 +76,13 @@ void em_shape(Emitter *e, unsigned shape, int line_length)
     e->max_line = line_length > 0 ? line_length : line_length < 0 ? INT_MAX : PGN_MAX_LINE;
 }
 
+void em_window(Emitter *e, int drop_plies, int max_plies)
+{
+    e->drop_plies = drop_plies > 0 ? drop_plies : 0;
+    e->max_plies = max_plies >= 0 ? max_plies : INT_MAX;
+    e->windowed = e->drop_plies > 0 || e->max_plies != INT_MAX;
+}
+
 void em_free(Emitter *e) { (void)e; }
 
 void em_reset(Emitter *e, ByteVec *out)
@@ -86,6 +93,8 @@ void em_reset(Emitter *e, ByteVec *out)
     e->open_parens = 0;
     e->in_unit = false;
     e->failed = false;
+    e->muted = e->drop_plies > 0; /* (what comes before the first move: with it) */
+    e->has_start = e->has_last = false;
 }
 
 /* A comment word starting with '[' must not start a line: '[Event "x"]' there reads as a tag
@@ -132,6 +141,8 @@ static char *braces_as_parentheses(const char *s, size_t n)
 
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
 {
+    if (e->muted)
+        return;
     char *mapped = memchr(s, '}', n) ? braces_as_parentheses(s, n) : NULL;
     if (mapped)
         s = mapped;
@@ -164,17 +175,19 @@ void em_comment(Emitter *e, const char *s, size_t n, bool latin1)
 
 void em_nag(Emitter *e, int nag)
 {
-    if (e->shape & PGN_STRIP_NAGS)
+    if (e->shape & PGN_STRIP_NAGS || e->muted)
         return;
     char buf[16];
     buf[0] = '$';
     em_unit(e, buf, 1 + format_uint(buf + 1, (uint32_t)nag));
 }
 
-void em_open_variation(Emitter *e) { e->open_parens++; }
+void em_open_variation(Emitter *e) { e->open_parens += !e->muted; }
 
 void em_close_variation(Emitter *e)
 {
+    if (e->muted)
+        return;
     if (e->open_parens > 0) { /* an empty variation "()" */
         e->open_parens--;
         em_unit(e, "()", 2);
@@ -190,6 +203,28 @@ void em_position_comments(Emitter *e, const Position *after, int fen_options)
         em_comment(e, text, (size_t)fen_format(after, text, fen_options), false);
     if (e->shape & PGN_KEY_COMMENTS)
         em_comment(e, text, (size_t)snprintf(text, sizeof text, "%016llx", (unsigned long long)pos_key(after)), false);
+}
+
+size_t pgn_lan(char *out, int piece, int from, int to, bool capture, int promo, bool castle)
+{
+    if (castle) { /* (to: the rook's square; kingside when it is on the king's right) */
+        bool king_side = FILE_OF(to) > FILE_OF(from);
+        memcpy(out, king_side ? "O-O" : "O-O-O", king_side ? 3 : 5);
+        return king_side ? 3 : 5;
+    }
+    size_t n = 0;
+    if (piece != PAWN)
+        out[n++] = "?PNBRQK"[piece];
+    out[n++] = (char)('a' + FILE_OF(from));
+    out[n++] = (char)('1' + RANK_OF(from));
+    out[n++] = capture ? 'x' : '-';
+    out[n++] = (char)('a' + FILE_OF(to));
+    out[n++] = (char)('1' + RANK_OF(to));
+    if (promo) {
+        out[n++] = '=';
+        out[n++] = "?PNBRQK"[promo];
+    }
+    return n;
 }
 
 void em_finish(Emitter *e)
@@ -306,8 +341,18 @@ bool pgn_write_game(ByteVec *out, const StrCol *names, const StrCol *values, siz
         return true;
     }
     bool keep_extra[8] = {false};
-    if (reduced || n_extra > sizeof keep_extra)
+    PgnTag needed[8]; /* the reduced format keeps the extras a game cannot be read without: FEN, SetUp */
+    if (n_extra > sizeof keep_extra)
         n_extra = 0;
+    if (reduced) {
+        size_t k = 0;
+        for (size_t e = 0; e < n_extra; e++)
+            if ((extra[e].name_len == 3 && memcmp(extra[e].name, "FEN", 3) == 0) ||
+                (extra[e].name_len == 5 && memcmp(extra[e].name, "SetUp", 5) == 0))
+                needed[k++] = extra[e];
+        extra = needed;
+        n_extra = k;
+    }
     for (size_t e = 0; e < n_extra; e++) { /* an extra tag the game has is kept out unless it replaces */
         keep_extra[e] = true;
         for (size_t i = first; i < first + count && !extra[e].replace; i++)

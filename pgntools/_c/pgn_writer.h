@@ -19,6 +19,7 @@ enum {
     PGN_FEN_COMMENTS = 128,  /* --fen-comments: a comment after each move, the FEN after it */
     PGN_KEY_COMMENTS = 256,  /* --key-comments: a comment after each move, the Polyglot key after it (hex) */
     PGN_UCI = 512,           /* --notation uci: the moves as UCI (pgn-extract -Wuci) */
+    PGN_LAN = 1024,          /* --notation lan: long algebraic, Ng1-f3, e4xd5, e7-e8=Q (pgn-extract -Wxolalg) */
 };
 
 /* Movetext emitter: units (a move, a number, a comment word, a NAG) are separated by one space
@@ -34,6 +35,13 @@ typedef struct {
     bool failed;
     int max_line;    /* the longest line (PGN_MAX_LINE; INT_MAX: a game on one line) */
     unsigned shape;  /* PGN_STRIP_NAGS, ... */
+    /* --drop-plies, --max-plies: the mainline's plies (drop_plies, max_plies] are written, with
+     * what stands beside them (comments, NAGs, variations); outside that window nothing is */
+    bool windowed, muted;
+    int drop_plies, max_plies;
+    bool has_start, has_last;
+    Position start;  /* the position after ply drop_plies: the written game's start (its FEN tag) */
+    Position last;   /* the position after ply max_plies: the written game's end */
 } Emitter;
 
 void em_init(Emitter *e, ByteVec *out);
@@ -42,6 +50,8 @@ void em_reset(Emitter *e, ByteVec *out);
 /* The shape of what is written (PGN_* bits) and the longest line (0: PGN_MAX_LINE; -1: a game
  * on one line). */
 void em_shape(Emitter *e, unsigned shape, int line_length);
+/* --drop-plies D, --max-plies M (-1: no limit): the mainline plies (D, M] are written. */
+void em_window(Emitter *e, int drop_plies, int max_plies);
 void em_wrap_bracket(Emitter *e);                       /* (a wrapped unit that starts with '[') */
 void em_comment(Emitter *e, const char *s, size_t n, bool latin1);
 void em_nag(Emitter *e, int nag);
@@ -50,6 +60,29 @@ void em_close_variation(Emitter *e);
 void em_finish(Emitter *e);                             /* writes the last unit */
 /* --fen-comments, --key-comments (the emitter's shape): comments with the position after a move. */
 void em_position_comments(Emitter *e, const Position *after, int fen_options);
+
+/* A mainline move made (ply: its ply, after: the position after it): whether it is written
+ * (inside the window); the positions at the window's ends are kept. */
+static inline bool em_mainline_ply(Emitter *e, int ply, const Position *after)
+{
+    if (!e->windowed)
+        return true;
+    if (ply == e->drop_plies) {
+        e->start = *after;
+        e->has_start = true;
+    }
+    if (ply == e->max_plies) {
+        e->last = *after;
+        e->has_last = true;
+    }
+    e->muted = ply <= e->drop_plies || ply > e->max_plies;
+    return !e->muted;
+}
+
+/* A move in long algebraic notation (at out, room for 16): the piece's letter but a pawn's, the
+ * from-square, '-' or 'x', the target, =Q for a promotion; castling as O-O, O-O-O (the king's
+ * file against the rook's, so Chess960 too). No check marker (the writer adds it). */
+size_t pgn_lan(char *out, int piece, int from, int to, bool capture, int promo, bool castle);
 
 /* Room for n more bytes in the emitter's output. */
 static inline bool em_room(Emitter *e, size_t n)

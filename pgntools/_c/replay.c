@@ -560,12 +560,23 @@ static void record_pgn(GameReader *r, Game *g, const PlayedMove *pm) /* the PGN 
 {
     const PosState *before = &pm->level->undo.state;
     bool black = before->turn == BLACK;
+    if (g->depth == 0 ? !em_mainline_ply(&r->em, pm->ply, &pm->level->pos) : r->em.muted)
+        return; /* --drop-plies, --max-plies: outside the plies written */
     if (r->opt.pgn_shape & PGN_UCI) { /* --notation uci: the move as UCI (a null move 0000) */
         const Undo *u = &pm->level->undo;
         char uci[16] = "0000";
         size_t n = u->move == MOVE_NULL ? 4 : uci_text(mv_from(u->move), uci_target(&pm->level->pos, u),
                                                        mv_promo(u->move), uci);
         em_move(&r->em, !black || g->need_number, before->fullmove, black, uci, n);
+    } else if (r->opt.pgn_shape & PGN_LAN && pm->move != MOVE_NULL) { /* --notation lan: Ng1-f3 */
+        const Undo *u = &pm->level->undo;
+        int type = mv_type(u->move), to = mv_to(u->move);
+        char lan[24];
+        size_t n = pgn_lan(lan, type == MT_PROMOTION ? PAWN : PIECE_TYPE(pm->level->pos.board[to]), mv_from(u->move),
+                           to, pm->took, mv_promo(u->move), type == MT_CASTLE);
+        if (pm->status)
+            lan[n++] = pm->status == 2 ? '#' : '+';
+        em_move(&r->em, !black || g->need_number, before->fullmove, black, lan, n);
     } else {
         em_move(&r->em, !black || g->need_number, before->fullmove, black, pm->san, pm->san_len);
     }

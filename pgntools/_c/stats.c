@@ -169,6 +169,8 @@ bool stats_init(Stats *s, size_t capacity)
 
 void stats_free(Stats *s)
 {
+    free(s->family_clocks);
+    s->family_clocks = NULL;
     for (int i = 0; i < SV_COUNT; i++) {
         StatsValues *v = &s->values[i];
         for (size_t k = 0; k < v->n_slots; k++)
@@ -283,16 +285,55 @@ static bool add_opening(Stats *s, const StatsBatch *b, size_t g)
     return true;
 }
 
-static void add_clocks(Stats *s, const StatsBatch *b, size_t g)
+int stats_family_slot(Stats *s, const char *name, size_t len)
+{
+    if (len > STATS_FAMILY_LEN - 1)
+        len = STATS_FAMILY_LEN - 1;
+    for (int f = 0; f < s->n_families; f++)
+        if (strlen(s->family[f]) == len && memcmp(s->family[f], name, len) == 0)
+            return f;
+    if (!s->family_clocks && !(s->family_clocks = calloc((size_t)STATS_CLOCK_FAMILIES * STATS_FAMILY_CELLS,
+                                                         sizeof *s->family_clocks)))
+        return -1;
+    if (s->n_families == STATS_CLOCK_FAMILIES - 1) { /* the last slot: every later time control */
+        for (int f = 0; f < s->n_families; f++)
+            if (strcmp(s->family[f], "other") == 0)
+                return f;
+        name = "other", len = 5;
+    }
+    memcpy(s->family[s->n_families], name, len);
+    s->family[s->n_families][len] = '\0';
+    return s->n_families++;
+}
+
+int64_t *stats_family_clocks(Stats *s, int slot)
+{
+    return s->family_clocks && slot >= 0 && slot < s->n_families ? s->family_clocks + (size_t)slot * STATS_FAMILY_CELLS
+                                                                  : NULL;
+}
+
+/* A game's [%clk] clocks by move number, pooled and in its time control's family (a game without
+ * a TimeControl: "?"). False when out of memory. */
+static bool add_clocks(Stats *s, const StatsBatch *b, size_t g, Text time_control)
 {
     size_t a = (size_t)b->clock_start[g], z = g + 1 < b->n_games ? (size_t)b->clock_start[g + 1] : b->n_clocks;
+    if (z == a)
+        return true;
+    int slot = time_control.s ? stats_family_slot(s, time_control.s, time_control.n) : stats_family_slot(s, "?", 1);
+    if (slot < 0)
+        return false;
+    int64_t *family = stats_family_clocks(s, slot);
     for (size_t i = a; i < z; i++) {
         int move = (b->clock_ply[i] + 1) / 2;
         if (move > STATS_MAX_MOVE)
             move = STATS_MAX_MOVE;
-        s->clocks[move * STATS_CLOCK_BINS + stats_clock_bin(b->clock[i])]++;
+        int cell = move * STATS_CLOCK_BINS + stats_clock_bin(b->clock[i]);
+        s->clocks[cell]++;
+        family[cell]++;
     }
-    s->totals[ST_CLOCK_GAMES] += z > a;
+    s->totals[ST_CLOCK_GAMES]++;
+    s->family_games[slot]++;
+    return true;
 }
 
 bool stats_add(Stats *s, const StatsBatch *b)
@@ -347,8 +388,8 @@ bool stats_add(Stats *s, const StatsBatch *b)
             if (fen.n == start_len && memcmp(fen.s, STANDARD_START, start_len) == 0)
                 ok = count_first_move(s, b->first_move[g]);
         }
-        if (b->clock_start && b->n_clocks)
-            add_clocks(s, b, g);
+        if (ok && b->clock_start && b->n_clocks)
+            ok = add_clocks(s, b, g, tags[SF_TIME_CONTROL]);
     }
     for (int i = 0; i < SV_COUNT; i++)
         ok = ok && !s->values[i].failed;

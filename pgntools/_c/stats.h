@@ -28,6 +28,11 @@ enum { STATS_PLY_BINS = 40, STATS_PLY_WIDTH = 10 };     /* plies by 10 to 400 */
 enum { STATS_ELO_BINS = 70, STATS_ELO_WIDTH = 50 };     /* Elo by 50 to 3500 */
 enum { STATS_DIFF_BINS = 32, STATS_DIFF_WIDTH = 50, STATS_DIFF_LOW = -800 }; /* White - Black */
 enum { STATS_MAX_MOVE = 150, STATS_CLOCK_BINS = 189 };  /* clock usage by move number; clock bins (stats.c) */
+/* Clock usage per time control (a clock curve pooled over 60+0 and 180+2 says neither): the first
+ * STATS_CLOCK_FAMILIES - 1 TimeControl values of games with clocks each, the later ones together
+ * as "other"; a value longer than STATS_FAMILY_LEN - 1 is cut. */
+enum { STATS_CLOCK_FAMILIES = 8, STATS_FAMILY_LEN = 24 };
+#define STATS_FAMILY_CELLS ((STATS_MAX_MOVE + 1) * STATS_CLOCK_BINS)
 
 typedef struct {
     const int32_t *offsets; /* n + 1 */
@@ -81,6 +86,10 @@ typedef struct {
     int64_t clocks[(STATS_MAX_MOVE + 1) * STATS_CLOCK_BINS]; /* [move number][clock bin] */
     StatsValues values[SV_COUNT];
     int tag_column[SF_COUNT]; /* each SF_ tag's index in the tag columns (game.h), -1: none */
+    int n_families;           /* clock usage per time control: the families named so far */
+    char family[STATS_CLOCK_FAMILIES][STATS_FAMILY_LEN];
+    int64_t family_games[STATS_CLOCK_FAMILIES];
+    int64_t *family_clocks;   /* [family][move number][clock bin], allocated with the first family */
 } Stats;
 
 /* The count arrays, by name for the Python side: stats_array(s, i, &n) for i < SA_COUNT. */
@@ -99,6 +108,10 @@ bool stats_add(Stats *s, const StatsBatch *b);
 bool stats_values_add(StatsValues *v, const char *key, size_t len, int64_t count);
 /* Pruned to the capacity (Misra-Gries) when it holds more. */
 bool stats_values_fold(StatsValues *v);
+/* The family (slot) of a time control's clocks, named on first use ("other" once the slots are
+ * taken); -1 when out of memory. stats_family_clocks: its [move][bin] counts. */
+int stats_family_slot(Stats *s, const char *name, size_t len);
+int64_t *stats_family_clocks(Stats *s, int slot);
 /* A clock's bin (seconds), of the edges stats_clock_edge gives. */
 int stats_clock_bin(double seconds);
 double stats_clock_edge(int bin);

@@ -6,12 +6,13 @@ import functools
 import click
 
 from pgntools.cli_options import (PATH, OptionalValues, checked, checking_options, inputs, parallel_options,
-                                  parallel_settings, pgn_shape_flags, pgn_shape_options, reader_recovery,
+                                  game_format_option, parallel_settings, pgn_shape_flags, pgn_shape_options,
+                                  reader_recovery,
                                   recovery_options, report_spec, selection_options)
 from pgntools.commands.common import finish, handle_errors, verdict_exit_options
 from pgntools.options import Workers
 from pgntools.sinks.base import SinkSpec
-from pgntools.usage import check_validate
+from pgntools.usage import check_game_format, check_validate
 
 
 @click.command("validate", cls=OptionalValues)
@@ -25,6 +26,7 @@ from pgntools.usage import check_validate
 @click.option("--reduced", is_flag=True, help="The PGN standard's reduced export format: Seven Tag Roster, "
                                                "moves and result only (and FEN, SetUp and Variant, which a "
                                                "game that has them needs to be read).")
+@game_format_option
 @pgn_shape_options
 @click.option("--classify", type=click.Choice(["missing", "overwrite"]), default=None, metavar="[=missing|overwrite]",
               help="Name each game's opening from the Lichess opening table (the deepest position of its first 40 "
@@ -38,7 +40,7 @@ from pgntools.usage import check_validate
 @parallel_options
 @verdict_exit_options
 @handle_errors
-def validate(files, output, rejects, strip_comments, strip_variations, reduced, pgn_shape, classify, report, summary, strict,
+def validate(files, output, rejects, strip_comments, strip_variations, reduced, game_format, pgn_shape, classify, report, summary, strict,
              fix_results, progress, max_game_size, jobs, scheduler, chunk_bytes, selection):
     """Replay every game of FILES and check every move, the start position and the result.
 
@@ -53,6 +55,10 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
     from pgntools.sinks.pgn import PgnSink, RejectsSink
 
     check_validate(output, strip_comments, strip_variations, reduced, pgn_shape_flags())
+    check_game_format(game_format, [name for name, given in (("--strip-comments", strip_comments),
+                                                             ("--strip-variations", strip_variations),
+                                                             ("--reduced", reduced), ("--classify", classify))
+                                    if given] + pgn_shape_flags(), output)
     report_sink = report_spec(report)
     run = Run("validate", list(files), checked(strict, fix_results, max_game_size, opening_tags=classify or "none",
                                                **reader_recovery()),
@@ -60,4 +66,8 @@ def validate(files, output, rejects, strip_comments, strip_variations, reduced, 
               workers=Workers(**parallel_settings(jobs, scheduler, chunk_bytes)), selection=selection)
     pgn = functools.partial(PgnSink, strip_comments=strip_comments, strip_variations=strip_variations, reduced=reduced,
                             **(pgn_shape or {}))
+    if game_format == "json":
+        from pgntools.sinks.json_games import JsonGamesSink
+
+        pgn = JsonGamesSink
     finish(run.execute([SinkSpec("pgn", pgn), SinkSpec("rejects", RejectsSink), report_sink]))

@@ -24,7 +24,11 @@ def feed(batches: Iterable[GameBatch], sinks: Sequence[Sink], selection: Selecti
             last_offset = batch.raw.get("last_offset", -1)
             if last_offset is None or last_offset < 0:
                 last_offset = batch.column("offset")[batch.n_games - 1]
-        batch = selection.select(batch)
+        selected = selection.select(batch)
+        if selected is not batch:  # (for the outputs of the games not selected: --unselected, --duplicates)
+            selected.selected_from = batch
+            selected.unread = getattr(selection, "unread", 0) if getattr(selection, "done", False) else 0
+        batch = selected
         for sink in sinks:
             sink.write(batch)
         if after_batch is not None:

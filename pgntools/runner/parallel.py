@@ -159,6 +159,9 @@ class ParallelFeed:
         if workers.chunk_bytes:
             return workers.chunk_bytes
         jobs = workers.jobs if not workers.scheduler else 2
+        caps = [sink.max_chunk for sink in sinks if getattr(sink, "max_chunk", None)]
+        if caps and not workers.scheduler:  # a sink whose chunk output is many times its input (in memory)
+            return min(min(caps), chunk_target(self.inputs, jobs))
         if any(sink.fixed_chunks for sink in sinks):  # files per chunk (Parquet parts): one size
             return chunk_target(self.inputs, jobs, MAX_CHUNK_PARQUET_CLUSTER) if workers.scheduler else PARQUET_CHUNK
         return chunk_target(self.inputs, jobs)

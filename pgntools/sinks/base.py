@@ -31,6 +31,11 @@ class Sink:
     #: parallel run cuts chunks of one size whatever the input's (pgntools.runner.parallel).
     fixed_chunks = False
 
+    #: The largest chunk (input bytes) a parallel run's workers should read for this sink, or
+    #: None: a worker holds its chunk's output in memory until the parent merges it, so a sink
+    #: that writes many bytes per input byte (to-fen --every-ply: ~8) asks for small chunks.
+    max_chunk = None
+
     output = None
 
     def write(self, batch: GameBatch) -> None:

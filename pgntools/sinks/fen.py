@@ -1,7 +1,6 @@
 """`pgntools to-fen` outputs: positions as FEN lines, EPD, CSV, JSON Lines or Parquet."""
 from __future__ import annotations
 
-import io
 import json
 from typing import TYPE_CHECKING
 
@@ -10,7 +9,7 @@ from pgntools.reader import STATUS_INVALID, GameBatch
 from pgntools.sinks.base import Sink
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    from pgntools.parquet.fen_rows_file import FenRows
 
 # pyarrow is imported only by the formats that need it: final FEN lines start and run without it.
 
@@ -32,6 +31,9 @@ class PositionSink(Sink):
             self.needs["detach"] = True
         # a worker's chunk after the run's first game: its rows go under the first chunk's header
         self.header_written = not getattr(output, "starts_run", True)
+        # --every-ply writes ~8 output bytes an input byte (the master file: 20 MB in, 150 MB of FEN),
+        # which a worker holds until its chunk is merged: 128 KB chunks keep that to ~1-2 MB each
+        self.max_chunk = EVERY_PLY_CHUNK if every_ply or (plies and len(plies) > 8) else None
         self.parquet = None
         if fmt == "parquet":  # (our own writer: no pyarrow, pgntools/parquet/fen_rows_file.py)
             from pgntools.parquet.fen_rows_file import FenRowsFile
@@ -49,28 +51,33 @@ class PositionSink(Sink):
         if self.format == "fen" and not self.every_ply and self.plies is None:
             self.output.write(self.final_fen_lines(batch).encode("utf-8"))
             return
+        # the rows made in C (pgntools/_c/fen_rows.c), written without Arrow: importing pyarrow
+        # alone is ~100 MB of RSS, three times what the rest of a run takes (issue 37 A5)
+        from pgntools.parquet.fen_rows_file import fen_rows
+
+        rows = fen_rows(batch, self.every_ply or self.plies is not None, self.plies, self.include_invalid)
         if self.format == "parquet":
-            from pgntools.parquet.fen_rows_file import fen_rows
-
-            self.parquet.add(fen_rows(batch, self.every_ply or self.plies is not None, self.plies,
-                                      self.include_invalid))
+            self.parquet.add(rows)
             return
-        from pgntools.tables.fen_rows import positions_table
-
-        table = positions_table(batch, self.every_ply, self.plies, self.include_invalid)
         if self.format == "csv":
-            self.write_csv(table)
-        else:
-            text = {"fen": self.fen_lines, "epd": self.epd_lines, "jsonl": self.json_lines}[self.format](table, batch)
-            if self.keep_invalid:
-                text = with_markers(text, table.column("game_id").to_pylist(), invalid_games(batch))
-            self.output.write(text.encode("utf-8"))
+            self.output.write(self.csv_lines(rows))
+            return
+        if self.format == "fen" and not self.keep_invalid:
+            self.output.write(_core.string_lines(rows.raw["fen"]))
+            return
+        if self.format in ("jsonl", "epd") and not self.keep_invalid and not self.c0:  # (made in C)
+            self.output.write(_core.fen_row_text(rows.raw["game_id"], rows.raw["ply"], rows.raw["san"],
+                                                 rows.raw["fen"], self.format))
+            return
+        text = {"fen": self.fen_lines, "epd": self.epd_lines, "jsonl": self.json_lines}[self.format](rows, batch)
+        if self.keep_invalid:
+            text = with_markers(text, row_values(rows)[0], invalid_games(batch))
+        self.output.write(text.encode("utf-8"))
 
     def commit(self):
         if self.format == "csv" and not self.header_written:  # no rows: still a CSV with its columns
-            from pgntools.tables.schema import POSITIONS
-
-            self.write_csv(POSITIONS.empty_table())
+            self.output.write(CSV_HEADER.encode("utf-8"))
+            self.header_written = True
         self.close()
 
     def close(self):
@@ -110,33 +117,46 @@ class PositionSink(Sink):
         return "\n".join(lines) + "\n" if lines else ""
 
     @staticmethod
-    def fen_lines(table: pa.Table, batch: GameBatch) -> str:
-        fens = table.column("fen").to_pylist()
-        return "\n".join(fens) + "\n" if fens else ""
+    def fen_lines(rows: FenRows, batch: GameBatch) -> str:
+        return _core.string_lines(rows.raw["fen"]).decode("utf-8")
 
-    def epd_lines(self, table: pa.Table, batch: GameBatch) -> str:
+    def epd_lines(self, rows: FenRows, batch: GameBatch) -> str:
         c0 = {}
         if self.c0:
             for game in batch.games():
                 h = game.headers
                 c0[game.index] = f' c0 "{_epd(h.get("White", "?"))}-{_epd(h.get("Black", "?"))}, {_epd(h.get("Event", "?"))}";'
         lines = []
-        for game, ply, fen in zip(*(table.column(c).to_pylist() for c in ("game_id", "ply", "fen"))):
+        games, plies, _, fens = row_values(rows, san=False)
+        for game, ply, fen in zip(games, plies, fens):
             fields = fen.split(" ")
             lines.append(f'{" ".join(fields[:4])} hmvc {fields[4]}; fmvn {fields[5]}; id "{game}:{ply}";{c0.get(game, "")}\n')
         return "".join(lines)
 
     @staticmethod
-    def json_lines(table: pa.Table, batch: GameBatch) -> str:
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in table.to_pylist())
+    def json_lines(rows: FenRows, batch: GameBatch) -> str:
+        return "".join(json.dumps({"game_id": game, "ply": ply, "san": san, "fen": fen}, ensure_ascii=False) + "\n"
+                       for game, ply, san, fen in zip(*row_values(rows)))
 
-    def write_csv(self, table: pa.Table):
-        import pyarrow.csv as csv
+    def csv_lines(self, rows: FenRows) -> bytes:
+        """The rows as CSV (as pyarrow's writer with quoting "needed" wrote them: strings quoted)."""
+        text = _core.fen_row_text(rows.raw["game_id"], rows.raw["ply"], rows.raw["san"], rows.raw["fen"], "csv")
+        if not self.header_written:  # (the run's first batch: a worker's chunk after it has none)
+            text = CSV_HEADER.encode() + text
+            self.header_written = True
+        return text
 
-        buffer = io.BytesIO()
-        csv.write_csv(table, buffer, csv.WriteOptions(include_header=not self.header_written, quoting_style="needed"))
-        self.header_written = True
-        self.output.write(buffer.getvalue())
+
+EVERY_PLY_CHUNK = 128 << 10
+CSV_HEADER = '"game_id","ply","san","fen"\n'
+
+
+def row_values(rows: FenRows, san: bool = True):
+    """The rows' columns as Python lists: game ids, plies, SANs (empty unless ``san``), FENs."""
+    games = memoryview(rows.raw["game_id"]).cast("q").tolist()
+    plies = memoryview(rows.raw["ply"]).cast("h").tolist()
+    sans = _core.split_strings(*rows.raw["san"]) if san else []
+    return games, plies, sans, _core.split_strings(*rows.raw["fen"])
 
 
 # to-fen --keep-invalid: the line written for an invalid game (once, whatever --ply or

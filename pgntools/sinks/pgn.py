@@ -11,16 +11,25 @@ class PgnSink(Sink):
     """Export-format PGN of the valid and fixed games (built in C; invalid games are empty)."""
 
     def __init__(self, output, strip_comments: bool = False, strip_variations: bool = False, reduced: bool = False,
-                 pgn_shape: tuple = (), line_length: int = 79):
+                 pgn_shape: tuple = (), line_length: int = 79, pgn_plies: tuple = (0, -1),
+                 split_variations: bool = False):
         self.output = output
+        self.split_variations, self.line_length = split_variations, line_length
         # detach: the batch's columns stay in the reader's buffers, copied only when asked for
         # (the PGN is written from there, and the tag columns it was built from never are);
         # pgn_shape and line_length: the writer's output options (pgntools.cli_options.pgn_shape_options)
         self.needs = {"pgn": True, "tag_values": True, "strip_comments": strip_comments,
                       "strip_variations": strip_variations, "reduced": reduced, "detach": True,
-                      "pgn_shape": tuple(pgn_shape), "line_length": line_length}
+                      "pgn_shape": tuple(pgn_shape), "line_length": line_length, "pgn_plies": tuple(pgn_plies)}
 
     def write(self, batch: GameBatch):
+        if self.split_variations:  # each variation a game (pgntools.split_variations: the written PGN re-cut)
+            from pgntools.split_variations import split_game
+
+            games = [split_game(text, self.line_length) for text in batch.strings("pgn") if text]
+            if games:
+                self.output.write("".join(games).encode("utf-8"))
+            return
         batch.write_text("pgn", self.output)
 
 
@@ -54,6 +63,26 @@ class RawPgnSink(Sink):
         parts = raw_games(batch)
         if parts:
             self.output.write(b"".join(parts))
+
+
+class NotSelectedSink(Sink):
+    """`filter --unselected`: the games the selection read and did not keep; with
+    ``repeats_only`` (--duplicates), those --dedup dropped as repeats. Each exactly as it was in
+    the input, followed by a blank line."""
+
+    needs = {"raw_all": True}
+
+    def __init__(self, output, repeats_only: bool = False):
+        self.output, self.repeats_only = output, repeats_only
+
+    def write(self, batch: GameBatch):
+        from pgntools.selection import repeated, take_games, unselected
+
+        indices = repeated(batch) if self.repeats_only else unselected(batch)
+        if indices:
+            parts = raw_games(take_games(batch.selected_from, indices))
+            if parts:
+                self.output.write(b"".join(parts))
 
 
 def raw_games(batch: GameBatch, statuses: Optional[Tuple[int, ...]] = None, own_line_ends: bool = True) -> List[bytes]:

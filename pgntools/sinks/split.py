@@ -132,7 +132,7 @@ class SplitPlan(NamedTuple):
     def needs(self) -> Dict[str, object]:
         needs: Dict[str, object] = {"pgn": True, "tag_values": True} if self.normalize else {"raw_all": True}
         if self.normalize and self.pgn_shape:
-            needs.update(self.pgn_shape)
+            needs.update((k, v) for k, v in self.pgn_shape.items() if k != "split_variations")
         if self.by:
             needs.update(field_needs(self.by))
         return needs
@@ -272,6 +272,11 @@ class SplitSink(Sink):
 
     def write(self, batch: GameBatch):
         texts = game_texts(batch, self.plan.normalize)
+        if self.plan.normalize and (self.plan.pgn_shape or {}).get("split_variations"):  # (each variation a game)
+            from pgntools.split_variations import split_game
+
+            width = self.plan.pgn_shape["line_length"]
+            texts = [None if t is None else split_game(t.decode("utf-8"), width).encode("utf-8") for t in texts]
         values = group_values(batch, self.plan.by) if self.plan.by else None
         run_value, run = None, []
         for g, text in enumerate(texts):

@@ -4,6 +4,7 @@ game), plus the first example games of each error kind and each input's counts h
 ``Aggregates.to_dict()`` is the --json document."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Dict, List, Optional
 
 from pgntools import _core
@@ -80,7 +81,9 @@ class Aggregates:
             examples = self.examples.setdefault(ERROR_KINDS[k], [])
             row = raw_kinds.find(bytes([k]))
             while row >= 0 and len(examples) < EXAMPLES:
-                examples.append({"source": batch.source, "offset": offsets[row], "ply": plies[row] or None})
+                game = bisect_right(batch.column("error_start"), row) - 1  # (the game the error row is of)
+                examples.append({"source": batch.source, "offset": offsets[row], "ply": plies[row] or None,
+                                 "message": _error_message(batch, game, row)})
                 row = raw_kinds.find(bytes([k]), row + 1)
 
     # ---------------------------------------------------------------- parallel runs
@@ -151,11 +154,12 @@ class Aggregates:
             "first_moves": counts["first_moves"].top(TOP),
             "months": dict(sorted(counts["months"].items())),
             "years_without_month": dict(sorted(counts["years_only"].items())),
+            "games_without_year": games - counts["months"].total - counts["years_only"].total,
             "speeds": {name: 0 for name in SPEEDS} | _speeds(arrays["speeds"]),
             "time_controls": counts["time_controls"].top(TOP),
             "events": counts["events"].top(TOP),
             "players": counts["players"].top(TOP),
-            "clock_usage": self.clock_usage(arrays["clocks"], totals["clock_games"]),
+            "clock_usage": self.clock_usage(arrays["clocks"], totals["clock_games"], arrays.get("clock_families", ())),
             "fields": {tag: {"present": n, "missing": games - n} for tag, n in zip(FIELDS, arrays["present"])},
             "sources": [{"name": name, **{k: int(v) for k, v in counts.items() if k != "seconds"},
                          "seconds": round(counts["seconds"], 3)} for name, counts in self.sources.items()],
@@ -171,19 +175,49 @@ class Aggregates:
                         "1 / (1 + 10^(-d/400)))"}
 
     @staticmethod
-    def clock_usage(clocks: List[int], clock_games: int) -> dict:
-        """Seconds left on the mover's clock by move number: quartiles from the binned clocks."""
-        rows = []
-        edges = CLOCK_EDGES + [CLOCK_EDGES[-1]]
-        for move in range(1, MAX_MOVE + 1):
-            counts = clocks[move * CLOCK_BINS:(move + 1) * CLOCK_BINS]
-            n = sum(counts)
-            if n:
-                rows.append({"move": move, "clocks": n, "q1": quantile_of(counts, edges, 0.25),
-                             "median": quantile_of(counts, edges, 0.5), "q3": quantile_of(counts, edges, 0.75)})
-        return {"games_with_clocks": clock_games, "by_move": rows,
+    def clock_usage(clocks: List[int], clock_games: int, families=()) -> dict:
+        """Seconds left on the mover's clock by move number: quartiles from the binned clocks, of
+        all games and of each time control (families: (TimeControl, games, nonzero (cell, count)))."""
+        by_time_control = []
+        for name, games, cells in families:
+            dense = [0] * ((MAX_MOVE + 1) * CLOCK_BINS)
+            for cell, count in cells:
+                dense[cell] = count
+            by_time_control.append({"time_control": name, "games": games, "by_move": _clock_rows(dense)})
+        by_time_control.sort(key=lambda f: (-f["games"], f["time_control"]))
+        return {"games_with_clocks": clock_games, "by_move": _clock_rows(clocks),
+                "by_time_control": by_time_control,
                 "note": "[%clk] of each move (both sides), by move number (the last holds later moves too); "
-                        "quartiles exact to 1 s under a minute, 10 s under 10 minutes, 1 minute under an hour"}
+                        "quartiles exact to 1 s under a minute, 10 s under 10 minutes, 1 minute under an hour; "
+                        f"by_time_control: per TimeControl value (the first {_core.STATS_CLOCK_FAMILIES - 1} "
+                        "met, later ones as 'other'; '?': no TimeControl)"}
+
+
+def _clock_rows(clocks: List[int]) -> List[dict]:
+    rows = []
+    edges = CLOCK_EDGES + [CLOCK_EDGES[-1]]
+    for move in range(1, MAX_MOVE + 1):
+        counts = clocks[move * CLOCK_BINS:(move + 1) * CLOCK_BINS]
+        n = sum(counts)
+        if n:
+            rows.append({"move": move, "clocks": n, "q1": quantile_of(counts, edges, 0.25),
+                         "median": quantile_of(counts, edges, 0.5), "q3": quantile_of(counts, edges, 0.75)})
+    return rows
+
+
+def _error_message(batch: GameBatch, game: int, row: int) -> str:
+    """What error row ``row`` (of game ``game``) says, as --report says it (with the game's tags:
+    a message may name its Variant or FEN)."""
+    from pgntools.reader import _slice_strings, error_message
+
+    names, values = batch.string_buffers("tag_name"), batch.string_buffers("tag_value")
+    starts = batch.column("tag_start")
+    a = starts[game]
+    z = starts[game + 1] if game + 1 < batch.n_games else len(names[0]) // 4 - 1
+    tags = dict(zip(_slice_strings(names, a, z), _slice_strings(values, a, z))) if z > a else {}
+    token = _slice_strings(batch.string_buffers("error_token"), row, row + 1)[0]
+    return error_message(ERROR_KINDS[batch.column("error_kind")[row]], token, batch.column("error_ply")[row],
+                         batch.column("error_detail")[row], tags)
 
 
 def _speeds(counts: List[int]) -> dict:

@@ -3,12 +3,14 @@ network) made from the --json document, readable on screen and on paper."""
 from __future__ import annotations
 
 from html import escape
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from pgntools.stats import svg
 
 CSS = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;margin:24px auto;max-width:760px;padding:0 12px}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;margin:24px auto;max-width:min(96vw,1560px);padding:0 12px}
+section{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,600px),1fr));gap:0 28px;align-items:start}
+section>h2,section>p,section>table{grid-column:1/-1}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;border-bottom:1px solid #ccc;padding-bottom:2px;margin:28px 0 8px}
 p.meta{color:#555;margin:0 0 12px}table{border-collapse:collapse;margin:6px 0 12px}
 td,th{border-bottom:1px solid #e3e3e3;padding:2px 10px 2px 0;text-align:left;vertical-align:top}
@@ -21,7 +23,7 @@ svg .axis{fill:#333}rect.bar{fill:#4878a8}line.frame{stroke:#888}line.grid{strok
 .median.point,.median .key{fill:#4878a8}.median.line{fill:none;stroke:#4878a8;stroke-width:1.5}
 .median.band{fill:#4878a8;fill-opacity:.18;stroke:none}.empty{color:#8a4b00;font-weight:600}
 .note{color:#555;font-size:12px}table.sources{font-size:12px}table.sources td:first-child{word-break:break-all}
-@media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid}h2{break-after:avoid}
+@media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid;display:block}h2{break-after:avoid}
 rect.bar,.point,.key{print-color-adjust:exact;-webkit-print-color-adjust:exact}a{color:inherit}}
 """
 
@@ -52,11 +54,12 @@ def trimmed(counts: Sequence[int]) -> Tuple[int, int]:
     return (used[0], used[-1] + 1) if used else (0, 0)
 
 
-def month_items(months: dict) -> Tuple[str, List[Tuple[str, int]]]:
-    """Games per month, or per year when the months span more than three years."""
-    if len(months) <= 36:
+def month_items(months: dict, years_only: Optional[dict] = None) -> Tuple[str, List[Tuple[str, int]]]:
+    """Games per month, or per year when the months span more than three years or some dates
+    have a year only (1851.??.??: counted in their year, not left out)."""
+    if len(months) <= 36 and not years_only:
         return "month", list(months.items())
-    years: dict = {}
+    years: dict = dict(years_only or {})
     for month, n in months.items():
         years[month[:4]] = years.get(month[:4], 0) + n
     return "year", sorted(years.items())
@@ -104,10 +107,11 @@ def _validity(doc: dict) -> str:
     if doc["errors"]:
         parts.append(svg.bars("errors", "Invalid games' errors by kind", [(k, e["count"]) for k, e in doc["errors"].items()],
                               "errors"))
-        rows = [(kind, ex["source"], ex["offset"], ex["ply"]) for kind, e in doc["errors"].items() for ex in e["examples"]]
-        parts.append("<p class=note>Examples (the first games of each kind; offset: the game's byte offset in its "
-                     "input, as export's <code>offset</code> column):</p>"
-                     + _table(["error", "input", "offset", "ply"], rows, numeric_from=2))
+        rows = [(kind, ex.get("message", ""), ex["source"], ex["offset"], ex["ply"])
+                for kind, e in doc["errors"].items() for ex in e["examples"]]
+        parts.append("<p class=note>Examples (the first games of each kind: why each is invalid, and where; offset: "
+                     "the byte offset in its input):</p>"
+                     + _table(["error", "message", "input", "offset", "ply"], rows, numeric_from=3))
     else:
         parts.append(_absent("No game has an error."))
     if doc["fixes"]:
@@ -135,10 +139,13 @@ def _results(doc: dict) -> str:
 
 def _ratings(doc: dict) -> str:
     parts = []
+    # one x-axis for both (the bins either has), so White's and Black's read side by side
+    ranges = [trimmed(doc[key]["counts"]) for key in ("white_elo", "black_elo")]
+    ranges = [r for r in ranges if r[0] != r[1]]
+    first, last = (min(r[0] for r in ranges), max(r[1] for r in ranges)) if ranges else (0, 0)
     for key, title in (("white_elo", "White's rating (WhiteElo)"), ("black_elo", "Black's rating (BlackElo)")):
         h = doc[key]
-        first, last = trimmed(h["counts"])
-        if first == last:
+        if not any(h["counts"]):
             parts.append(_absent(f"No game has a {title}."))
             continue
         edges = [h["low"] + i * h["bin_width"] for i in range(first, last + 1)]
@@ -187,11 +194,22 @@ def _openings(doc: dict) -> str:
 
 def _time(doc: dict) -> str:
     parts = []
-    unit, items = month_items(doc["months"])
+    years_only = doc.get("years_without_month", {})
+    unit, items = month_items(doc["months"], years_only)
+    dated = sum(doc["months"].values()) + sum(years_only.values())
     if items:
         parts.append(svg.bars("months", f"Games per {unit} (Date, else UTCDate)", items, "games"))
+        said = []
+        if years_only:
+            said.append(f"{sum(years_only.values()):,} games have a year only (such as 1851.??.??): counted in "
+                        f"their year")
+        if doc["games"] > dated:
+            said.append(f"{doc['games'] - dated:,} games have no year (no Date or UTCDate with one) and are not "
+                        f"counted")
+        if said:
+            parts.append(_absent("; ".join(said) + "."))
     else:
-        parts.append(_absent("No game has a Date or UTCDate with a known year and month."))
+        parts.append(_absent("No game has a Date or UTCDate with a known year."))
     speeds = [(name, n) for name, n in doc["speeds"].items() if n]
     if speeds:
         parts.append(svg.bars("speeds", "Speed (from TimeControl: base + 40 × increment)", speeds, "games"))
@@ -199,20 +217,36 @@ def _time(doc: dict) -> str:
     else:
         parts.append(_absent("No game has a TimeControl."))
     clocks = doc["clock_usage"]
-    rows = [r for r in clocks["by_move"] if r["clocks"] >= 5]
-    if rows:
+    # one chart per time control (a median pooled over 60+0 and 180+2 says neither), the largest first
+    families = clocks.get("by_time_control") or [{"time_control": "", "games": clocks["games_with_clocks"],
+                                                  "by_move": clocks["by_move"]}]
+    shown = 0
+    for family in families[:CLOCK_CHARTS]:
+        rows = [r for r in family["by_move"] if r["clocks"] >= 5]
+        if not rows:
+            continue
+        shown += 1
         most = max(r["q3"] for r in rows)
         unit, per = ("seconds", 1) if most < 180 else ("minutes", 60)  # bullet reads better in seconds
         median = [(r["move"], r["median"] / per, f"move {r['move']}: median {r['median']:.0f} s, quartiles "
                    f"{r['q1']:.0f}–{r['q3']:.0f} s ({r['clocks']:,} clocks)") for r in rows]
         band = [(r["move"], r["q1"] / per, r["q3"] / per) for r in rows]
-        parts.append(svg.lines("clock_usage", f"Time left by move ({clocks['games_with_clocks']:,} games with [%clk])",
+        name = family["time_control"]
+        label = {"": "", "?": ", no TimeControl", "other": ", other time controls"}.get(name, f", TimeControl {name}")
+        parts.append(svg.lines(f"clock_usage_{shown}", f"Time left by move{label} ({family['games']:,} games with [%clk])",
                                [svg.Series("median, quartiles shaded", median, "median", line=True, band=band)],
                                (0, svg.round_up(rows[-1]["move"], 5)), (0, svg.round_up(most / per or 1)),
                                "move number", f"{unit} left on the mover's clock"))
-    else:
+    if not shown:
         parts.append(_absent("No move has a [%clk] clock."))
+    elif len(families) > CLOCK_CHARTS:
+        rest = families[CLOCK_CHARTS:]
+        parts.append(_absent(f"{sum(f['games'] for f in rest):,} more games with clocks in "
+                             f"{', '.join(f['time_control'] for f in rest)}: not charted."))
     return _section("Time", parts)
+
+
+CLOCK_CHARTS = 6  # clock charts at most (the time controls with the most games)
 
 
 def _people(doc: dict) -> str:

@@ -36,9 +36,12 @@ def summary_text(doc: dict) -> str:
     lines.append(f"first move  {_top(doc['first_moves'])}")
     speeds = ", ".join(f"{k} {n:,}" for k, n in doc["speeds"].items() if n)
     lines.append(f"speed       {speeds or 'no TimeControl'}")
-    months = doc["months"]
-    if months:
-        lines.append(f"dates       {min(months)} to {max(months)}")
+    months, years_only = doc["months"], doc.get("years_without_month", {})
+    if months or years_only:
+        first = min([*months, *years_only])
+        last = max([*months, *years_only])
+        only = f", {sum(years_only.values()):,} with a year only" if years_only else ""
+        lines.append(f"dates       {first} to {last}{only}, {doc.get('games_without_year', 0):,} without a year")
     lines.append(f"clocks      {doc['clock_usage']['games_with_clocks']:,} games with [%clk]")
     missing = [f"{tag} {f['missing']:,}" for tag, f in doc["fields"].items() if f["missing"]]
     if missing:

@@ -89,12 +89,16 @@ class Choose(ByIndices):
 
     def __init__(self, where: Optional[str] = None, sample: Optional[float] = None, seed: int = 0,
                  limit: Optional[int] = None, dedup: Optional[str] = None, positions: Sequence[str] = (),
-                 materials: Sequence[str] = ()):
+                 materials: Sequence[str] = (), dedup_keep: str = "first", dedup_against: Optional[str] = None,
+                 moves: Optional[str] = None, record_dropped: bool = False):
         from pgntools.where.targets import signatures, targets
 
         self.where = Where(where) if where else None
         self.decided = False  # the reader's tag filter decides the whole condition (nothing to evaluate)
-        if self.where is not None:
+        # the games dropped are written somewhere (filter --unselected): the reader records every game
+        # (no tag filter before the replay)
+        self.record_dropped = record_dropped
+        if self.where is not None and not record_dropped:
             from pgntools.where.prefilter import decided_by_tags
 
             self.decided = decided_by_tags(self.where.checked)
@@ -102,10 +106,17 @@ class Choose(ByIndices):
         self.targets, self.signatures = targets(positions), signatures(materials)  # (SelectionError)
         self.sample, self.seed, self.limit = sample, seed, limit
         self.dedup = None
-        if dedup:
+        self.dedup_keep, self.dedup_against = dedup_keep, dedup_against
+        if dedup or dedup_against or dedup_keep != "first":  # (--dedup-keep, --dedup-against: moves by default)
             from pgntools.dedup import Dedup
 
-            self.dedup = Dedup(dedup)
+            self.dedup = Dedup(dedup or "moves", dedup_keep, dedup_against, within=bool(dedup) or dedup_keep != "first")
+        self.moves_text = moves
+        self.moves = None
+        if moves:
+            from pgntools.where.moves import MoveSequence
+
+            self.moves = MoveSequence(moves)  # (SelectionError: a move that does not parse)
         self.chosen = 0   # games selected so far (for the limit)
         self.done = limit is not None and limit <= 0
         self.duplicates: list = []  # the last batch's games --dedup dropped
@@ -113,12 +124,20 @@ class Choose(ByIndices):
 
     def __reduce__(self):
         return (Choose, (self.where.text if self.where else None, self.sample, self.seed, self.limit,
-                         self.dedup.mode if self.dedup else None, self.position_texts, self.material_texts))
+                         self.dedup.mode if self.dedup and self.dedup.within else None, self.position_texts,
+                         self.material_texts, self.dedup_keep, self.dedup_against, self.moves_text,
+                         self.record_dropped))
+
+    def recording_dropped(self) -> "Choose":
+        """This selection, made to record the games it drops (filter --unselected writes them):
+        no tag filter skips a game in the reader."""
+        cls, args = self.__reduce__()
+        return cls(*args[:-1], True)
 
     @property
     def needs(self) -> Dict[str, object]:
         needs = dict(self.where.needs) if self.where else {}
-        if self.where is not None:
+        if self.where is not None and not self.record_dropped:
             from pgntools.where.prefilter import reads_tags, tag_filter
 
             clauses = tag_filter(self.where.checked)
@@ -132,6 +151,8 @@ class Choose(ByIndices):
             needs["materials"] = self.signatures
         if self.dedup is not None:  # the keys it compares (the reader computes none unless asked)
             needs.update(self.dedup.needs)
+        if self.moves is not None:  # --where-moves: the mainline's moves
+            needs.update(self.moves.needs)
         if self.sample is not None or self.ordered:
             needs["numbered"] = True  # by game id: a parallel run numbers its chunks
         return needs
@@ -209,6 +230,8 @@ class Choose(ByIndices):
 
                 derived, bit = batch.raw["derived"], DERIVED_BITS[bit]
                 indices = [g for g in indices if derived[g] & bit]
+        if self.moves is not None:
+            indices = self.moves.keep(batch, indices)
         return indices
 
     def candidates(self, batch, indices: Sequence[int]) -> "Candidates":

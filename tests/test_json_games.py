@@ -1,0 +1,60 @@
+"""--format json (issue 37 B; pgn-extract --json): one JSON object a game, read against python-chess."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from test_pgn_shape import GAMES, REPO, chess_pgn, games_of
+
+INVALID = '[Event "Bad"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'
+
+
+def json_lines(tmp_path, command, *options):
+    source = tmp_path / "in.pgn"
+    source.write_text(GAMES + INVALID)
+    out = tmp_path / "out.jsonl"
+    done = subprocess.run([sys.executable, "-m", "pgntools", command, source, "-o", out, "--format", "json", *options],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("command", ["validate", "filter"])
+def test_each_valid_game_as_python_chess_reads_it(tmp_path, command):
+    objects = json_lines(tmp_path, command)
+    games = games_of(GAMES)
+    assert len(objects) == len(games)  # (the invalid game is left out, as -o's PGN leaves it)
+    for obj, game in zip(objects, games):
+        assert obj["tags"] == dict(game.headers)
+        assert obj["result"] == game.headers["Result"]
+        assert obj["start_fen"] == game.board().fen()
+        board, node = game.board(), game
+        assert [m["ply"] for m in obj["moves"]] == list(range(1, len(obj["moves"]) + 1))
+        for move in obj["moves"]:
+            node = node.next()
+            assert move["uci"] == node.move.uci()
+            assert move["san"] == board.san(node.move)
+            assert move.get("nags", []) == sorted(node.nags)
+            assert " ".join(move.get("comment", "").split()) == " ".join(node.comment.split())
+            board.push(node.move)
+        assert node.next() is None
+
+
+def test_json_with_a_selection(tmp_path):
+    objects = json_lines(tmp_path, "filter", "--where", "event = 'Set up'")
+    assert [o["tags"]["Event"] for o in objects] == ["Set up"]
+    assert objects[0]["start_fen"] == "4k3/8/8/8/8/8/4P3/4K2R w K - 0 30"
+
+
+@pytest.mark.parametrize("options", [["--max-plies", "3"], ["--strip-comments"], ["--normalize"]])
+def test_json_with_pgn_options_is_a_usage_error(tmp_path, options):
+    source = tmp_path / "in.pgn"
+    source.write_text(GAMES)
+    command = "filter" if options == ["--normalize"] else "validate"
+    done = subprocess.run([sys.executable, "-m", "pgntools", command, source, "-o", tmp_path / "o", "--format", "json",
+                           *options], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 2 and "--format json writes JSON objects" in done.stderr
