@@ -153,7 +153,13 @@ def test_games_read_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
     write_part(tmp_path / "g.parquet", batches, schema.GAMES, "zstd", rows_per_group, table="games")
     expected = pa.concat_tables([games_table(b) for b in batches])
     got = pq.read_table(tmp_path / "g.parquet")
+    # (utc_datetime: Parquet has no seconds unit; stored, as pyarrow stores it, in milliseconds)
+    instants = schema.GAMES.get_field_index("utc_datetime")
+    assert got.schema.field(instants).type == pa.timestamp("ms", "UTC")
+    got = got.set_column(instants, "utc_datetime", got.column(instants).cast(pa.timestamp("s", "UTC")))
     assert got.schema == schema.GAMES
+    if name == "lichess":  # (UTCDate and UTCTime on every game)
+        assert got.column("utc_datetime").null_count == 0 and got.column("date").null_count == 0
     for column in schema.GAMES.names:
         assert got.column(column).combine_chunks().equals(expected.column(column).combine_chunks()), column
     if name == "master":  # the head of the master file has invalid games: their errors are there
@@ -349,3 +355,4 @@ def test_compiled_thrift_writes_the_python_bytes(seed):
 
     fields = random_fields(random.Random(seed))
     assert _core.thrift_struct(fields) == thrift_struct(fields)
+
