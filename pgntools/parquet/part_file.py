@@ -1,9 +1,11 @@
-"""Parquet part files of export's `games` and `moves` tables, written from the reader's batch
-columns.
+"""Parquet part files of export's `games` and `moves` tables (and the positions dataset's), the
+one Parquet writer of the tabular outputs.
 
-The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) take each batch's columns
-(`_core.BatchFeeder`: every batch-column leaf in one C call, from the batch's own buffers) and
-turn each row group into pages with their headers (`_core.encode_row_group`, one call a row
+The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) take each batch's rows as
+the Arrow table tables/build.py makes of it, the table to_arrow hands out (``add_table``;
+parquet/arrow_feed.py feeds each leaf from the arrays' buffers: the one batch → Arrow path), or
+straight from the batch's columns (``add``: `_core.BatchFeeder`, every batch-column leaf in one C
+call; the same bytes, 30 % less CPU: benchmarks/RESULTS.md, 2026-12-06), and turn each row group into pages with their headers (`_core.encode_row_group`, one call a row
 group; compressed by zstandard for zstd, the default, or pyarrow's codecs for snappy and gzip);
 this module ends the file with the footer. Headers and footer are in the Thrift compact protocol
 (thrift.py; `_core.thrift_struct` compiled) as the Parquet format specifies
@@ -12,10 +14,9 @@ schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so py
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
 
-Why not pyarrow's writer: building Arrow tables of the batches and encoding them took 0.6 s of
-the 0.76 s an export of the 30,000 master games took, and pyarrow.compute and pyarrow.parquet
-alone took 37 ms to import; encoding straight from the batches takes ~0.2 s (on the writer
-thread while the main thread reads, from --jobs 2 on; benchmarks/RESULTS.md).
+Why not pyarrow's writer: on a 1 GB Lichess-like input pyarrow.parquet.ParquetWriter took 2.5
+times the CPU of these encoders and 280 MB of RSS against 48 (benchmarks/RESULTS.md, 2026-12-05:
+the writer itself, not the Arrow tables, is the cost).
 """
 from __future__ import annotations
 

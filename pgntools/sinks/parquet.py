@@ -22,6 +22,7 @@ from pgntools.reader import GameBatch
 from pgntools.sinks.base import Sink
 from pgntools.storage import LocalStorage, storage_for
 from pgntools.tables import schema
+from pgntools.tables.build import table as arrow_table
 from pgntools.tables.schema import Column
 from pgntools.threads import Pool
 
@@ -34,6 +35,10 @@ MOVE_ROWS_PER_PART = 16 * 1_048_576
 # corpora repeated, many tags a Lichess game) 73 / 85 MB with 4 MB for both tables, 69 / 74 MB
 # with 1 MB for games (the time the same).
 GROUP_BYTES = {"games": 1 << 20, "moves": 4 << 20, "position_rows": 4 << 20}
+# The part files are encoded from each batch's Arrow table (tables/build.py: the one batch → Arrow
+# path, to_arrow's): the same bytes as from the batch columns (False: _core.BatchFeeder's path,
+# which costs less CPU; benchmarks/parquet_writer_bench.py measures both, RESULTS.md 2026-12-06).
+ARROW_FEED = True
 # --partition-by: the parts open at a time in each table (each holds up to a row group in memory)
 MAX_OPEN_PARTITIONS = 16
 
@@ -130,7 +135,10 @@ class TableParts:
                                                            self.compression)
         else:
             self.files.move_to_end(partition)
-        file.add(batch)
+        if ARROW_FEED:  # the batch's Arrow table, to_arrow's (tables/build.py), encoded from its arrays
+            file.add_table(arrow_table(batch, self.table, self.columns))
+        else:
+            file.add(batch)
         rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP  # (positions too)
         if file.group_rows >= rows_per_group or file.group_bytes >= GROUP_BYTES[self.table]:
             file.end_row_group()
@@ -262,8 +270,8 @@ class ParquetDatasetSink(Sink):
         self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "keys_every_ply": with_keys,
                       "final_fen": True,
                       "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
-                      # the writer reads the batches' own buffers (parquet_file.BatchFeeder: no
-                      # copies), on its thread or not; half the default batch: the batches queued
+                      # the writer reads the batches' own buffers (the Arrow tables are made over
+                      # them: no copies), on its thread or not; half the default batch: the batches queued
                       # for the writer thread stay small
                       "detach": True, "batch_games": 512,
                       # the opening columns (pgntools.openings), unless --columns leaves them out

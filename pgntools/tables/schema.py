@@ -17,8 +17,8 @@ encoded strings, flags booleans, clocks float64 seconds; absent values are null.
 name ("int64", "string", "bool", "float64", ...) or a tuple: ("dictionary", index, value),
 ("list", item), ("struct", ((name, type), ...)) with nullable children, ("map", key, value).
 
-The declarations are plain Python: export writes its files without importing pyarrow (~30 ms of
-start-up). ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow schemas, built on first use.
+The declarations are plain Python (pyarrow is imported where a table is made: to-fen's own
+writer does without it). ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow schemas, built on first use.
 """
 from __future__ import annotations
 
