@@ -2,14 +2,17 @@
 """Issue 35, item 7: would pyarrow's Parquet writer make `export --parquet` slower? Whole
 processes on one input, CPU and wall time and peak RSS, the rounds interleaved:
 
-    python benchmarks/parquet_writer_bench.py INPUT [--rounds 1]
+    python benchmarks/parquet_writer_bench.py INPUT [--rounds 1] [--jobs 1 2]
 
-  own       pgntools export --parquet OUT INPUT --jobs 1 (the hand-written encoder; its writer thread)
+  arrow     pgntools export --parquet OUT INPUT --jobs J: the own encoder fed by the Arrow table of
+            each batch (tables/build.py, to_arrow's; parquet/arrow_feed.py), its writer thread
+  batch     the same, the own encoder fed straight from the batch columns (_core.BatchFeeder: the
+            path before the one batch → Arrow path; sinks.parquet.ARROW_FEED = False)
   pyarrow   the same reader options and the same games and moves columns, each batch made an Arrow
             table (pgntools.tables.build, zero-copy) and written by pyarrow.parquet.ParquetWriter
             (zstd, dictionary encoding, statistics: pyarrow's defaults but the codec), in one thread
 
-At --jobs 1 only: the pyarrow side has no runner (no --jobs 2 pipeline) in this measure. The
+pyarrow at --jobs 1 only: it has no runner (no --jobs 2 pipeline) in this measure. The
 pyarrow side is run as a child of this script (`--pyarrow-child`). Prints a table; writes
 nothing but a temporary directory.
 """
@@ -67,6 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("input")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1])
     parser.add_argument("--pyarrow-child", metavar="OUT")
     args = parser.parse_args()
     if args.pyarrow_child:
@@ -74,25 +78,45 @@ def main() -> None:
         pyarrow_export(args.input, args.pyarrow_child)
         return
     size = Path(args.input).stat().st_size / 1e6
-    results = {"own": [], "pyarrow": []}
+    names = [f"{feed} --jobs {j}" for j in args.jobs for feed in ("batch", "arrow")] + ["pyarrow --jobs 1"]
+    results = {name: [] for name in names}
+    sizes = {}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            results["own"].append(run([sys.executable, "-m", "pgntools", "export", "--parquet", f"{tmp}/own{r}",
-                                       "--jobs", "1", args.input]))
-            Path(f"{tmp}/pa{r}").mkdir()
-            results["pyarrow"].append(run([sys.executable, __file__, args.input, "--pyarrow-child", f"{tmp}/pa{r}"],
-                                          ok=(0,)))
-            sizes = {k: sum(p.stat().st_size for p in Path(tmp, f"{k}{r}").rglob("*") if p.is_file()) / 1e6
-                     for k in ("own", "pa")}
-    print(f"input: {Path(args.input).name}, {size:,.0f} MB; median of {args.rounds} round(s), "
-          "whole processes, --jobs 1")
-    print("| writer | CPU s | wall s | MB/s (wall) | peak RSS MB | output MB |")
+            for name in names:
+                feed, jobs = name.split()[0], name.split()[-1]
+                out = f"{tmp}/{feed}{jobs}-{r}"
+                if feed == "pyarrow":
+                    Path(out).mkdir()
+                    command = [sys.executable, __file__, args.input, "--pyarrow-child", out]
+                else:
+                    code = (f"import pgntools.sinks.parquet as s; s.ARROW_FEED = {feed == 'arrow'}; "
+                            "from pgntools.cli import main; main()")
+                    command = [sys.executable, "-c", code, "export", "--no-progress", "--parquet", out,
+                               "--jobs", jobs, args.input]
+                results[name].append(run(command))
+                sizes[name] = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file()) / 1e6
+                if feed == "arrow":  # the two feeds write the same bytes
+                    batch_out = f"{tmp}/batch{jobs}-{r}"
+                    same = sorted(p.relative_to(out) for p in Path(out).rglob("*.parquet")) == \
+                        sorted(p.relative_to(batch_out) for p in Path(batch_out).rglob("*.parquet")) and \
+                        all(Path(batch_out, p.relative_to(out)).read_bytes() == p.read_bytes()
+                            for p in Path(out).rglob("*.parquet"))
+                    print(f"--jobs {jobs}: arrow and batch feeds wrote {'the same' if same else 'DIFFERENT'} files",
+                          flush=True)
+                    subprocess.run(["rm", "-rf", out, batch_out])
+                elif feed == "pyarrow":
+                    subprocess.run(["rm", "-rf", out])
+    print(f"input: {Path(args.input).name}, {size:,.0f} MB; median of {args.rounds} round(s), whole processes")
+    print("| writer | CPU s | wall s | MB/s (CPU) | peak RSS MB | output MB |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, key in (("own", "own"), ("pyarrow", "pa")):
-        cpu, wall, rss = (statistics.median(x[i] for x in results[name]) for i in range(3))
-        print(f"| {name} | {cpu:.1f} | {wall:.1f} | {size / wall:.0f} | {rss:.0f} | {sizes[key]:.0f} |")
-    own, pa_ = (statistics.median(x[0] for x in results[k]) for k in ("own", "pyarrow"))
-    print(f"pyarrow / own CPU = {pa_ / own:.2f}")
+    cpu = {}
+    for name in names:
+        cpu[name], wall, rss = (statistics.median(x[i] for x in results[name]) for i in range(3))
+        print(f"| {name} | {cpu[name]:.1f} | {wall:.1f} | {size / cpu[name]:.0f} | {rss:.0f} | {sizes[name]:.0f} |")
+    for j in args.jobs:
+        print(f"--jobs {j}: arrow / batch CPU = {cpu[f'arrow --jobs {j}'] / cpu[f'batch --jobs {j}']:.2f}")
+    print(f"pyarrow / batch CPU (--jobs 1) = {cpu['pyarrow --jobs 1'] / cpu.get('batch --jobs 1', float('nan')):.2f}")
 
 
 if __name__ == "__main__":

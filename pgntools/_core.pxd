@@ -254,6 +254,7 @@ cdef extern from "game.h":
     const char *game_error_name(int kind)
     const char *game_tag_column_name(int i)
     bint game_tag_column_is_integer(int i)
+    bint game_tag_text_in_map(int i)
     const char *game_note_name(int kind)
     const char *game_fix_name(int kind)
 
@@ -414,3 +415,11 @@ cdef extern from "seams.h":
 cdef extern from "replay.h":
     int PLAYED_AS_CHESS960
     int classify_variant(const char *v, size_t n)
+
+cdef extern from "pgn_date.h":
+    ctypedef struct PgnDate:
+        int year, month, day
+    bint pgn_date_read(const char *s, size_t n, PgnDate *d) nogil
+    bint pgn_date_is_day(PgnDate d) nogil
+    int32_t pgn_days_from_civil(PgnDate d) nogil
+    bint pgn_time_read(const char *s, size_t n, int32_t *seconds) nogil

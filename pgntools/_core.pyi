@@ -9,6 +9,7 @@ ERROR_KINDS: List[str]
 TAG_COLUMNS: List[str]  # the tags with a column of their own in exports (G_TAG_SLOTS order)
 BATCH_COUNTS: Tuple[str, ...]  # a batch's numbers that are not columns (skipped_bytes, filtered, last_offset, pgn_games)
 INTEGER_TAGS: List[str]  # those of them exported as int32 (the Elos)
+TEXT_IN_MAP_TAGS: List[str]  # those whose text also goes to export's tags map (Date: its column is typed)
 NOTE_KINDS: List[str]
 FIX_KINDS: List[str]  # the fix table's kinds (the result's fixes are the `fixes` bits)
 RESULTS: List[str]

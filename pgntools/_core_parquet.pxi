@@ -21,6 +21,23 @@ cdef size_t _count(const unsigned char[:] view, size_t width, const unsigned cha
     return n
 
 
+cdef bytearray _validity_bytes(const unsigned char[:] validity, size_t offset, size_t n):
+    """An Arrow validity bitmap's rows offset .. offset + n - 1 as a byte a row (1: a value), the
+    form the encoders read (the batches' has columns); None for no bitmap (no null)."""
+    if validity is None:
+        return None
+    if <size_t>validity.shape[0] * 8 < offset + n:
+        raise ValueError("a validity bitmap shorter than the rows")
+    cdef bytearray out = bytearray(n)
+    cdef uint8_t *h = <uint8_t *>(<char *>out) if n else NULL
+    cdef const uint8_t *bitmap = _bytes_ptr(validity)
+    cdef size_t i
+    with nogil:
+        for i in range(n):
+            h[i] = (bitmap[(offset + i) >> 3] >> ((offset + i) & 7)) & 1
+    return out
+
+
 cdef class ColumnEncoder:
     """One Parquet leaf column of the row group being built, fed with batch columns and read out
     as uncompressed page bodies (pgntools/_c/parquet_encode.h; the file is
@@ -67,6 +84,61 @@ cdef class ColumnEncoder:
         cdef const uint8_t *h = _bytes_ptr(has)
         with nogil:
             pq_add_fixed(&self.col, v, src, n, h, bit)
+
+    # ---- Arrow arrays, from their buffers (pgntools.parquet.arrow_feed): the batch → Arrow
+    # path's tables (tables/build.py) encoded by the same encoders.
+
+    def add_arrow_fixed(self, const unsigned char[:] values, str source, const unsigned char[:] validity,
+                        size_t offset, size_t n):
+        """``n`` values of an Arrow array of fixed-width values from its buffers: its values
+        (type ``source``) and validity bitmap (None: no null), from row ``offset`` on."""
+        cdef PqSource src = _PQ_SOURCES[source]
+        cdef size_t width = _PQ_WIDTHS[source]
+        if <size_t>values.shape[0] < (offset + n) * width:
+            raise ValueError("add_arrow_fixed: fewer values than rows")
+        cdef bytearray has = _validity_bytes(validity, offset, n)
+        cdef const uint8_t *v = _bytes_ptr(values)
+        cdef const uint8_t *h = <const uint8_t *>(<char *>has) if has is not None and n else NULL
+        with nogil:
+            pq_add_fixed(&self.col, v + offset * width if v != NULL else NULL, src, n, h, 1)
+
+    def add_arrow_bools(self, const unsigned char[:] values, size_t offset, size_t n):
+        """``n`` booleans of an Arrow array without nulls (its values bitmap), from row ``offset`` on."""
+        cdef bytearray flags = _validity_bytes(values, offset, n)
+        cdef const uint8_t *f = <const uint8_t *>(<char *>flags) if n else NULL
+        with nogil:
+            pq_add_flag_bits(&self.col, f, n, 1)
+
+    def add_arrow_strings(self, const unsigned char[:] offsets, const unsigned char[:] data,
+                          const unsigned char[:] validity, size_t offset, size_t n):
+        """``n`` strings of an Arrow string array (int32 offsets, data, validity bitmap or None)
+        from row ``offset`` on."""
+        if <size_t>offsets.shape[0] < 4 * (offset + n + 1):
+            raise ValueError("add_arrow_strings: fewer offsets than rows")
+        cdef bytearray has = _validity_bytes(validity, offset, n)
+        cdef const int32_t *o = <const int32_t *>_bytes_ptr(offsets) + offset
+        cdef const char *d = <const char *>_bytes_ptr(data)
+        cdef const uint8_t *h = <const uint8_t *>(<char *>has) if has is not None and n else NULL
+        with nogil:
+            pq_add_strings(&self.col, o, d, n, h, 1)
+
+    def add_arrow_codes(self, const unsigned char[:] indices, const unsigned char[:] validity, size_t offset,
+                        size_t n):
+        """``n`` rows of an Arrow dictionary array of int8 indices into this encoder's fixed
+        dictionary (the same names in the same order), from row ``offset`` on; null rows by the
+        validity bitmap (None: none)."""
+        if <size_t>indices.shape[0] < offset + n:
+            raise ValueError("add_arrow_codes: fewer indices than rows")
+        cdef bytearray has = _validity_bytes(validity, offset, n)
+        cdef bytearray codes = bytearray(n)
+        cdef uint8_t *c = <uint8_t *>(<char *>codes) if n else NULL
+        cdef const uint8_t *x = _bytes_ptr(indices)
+        cdef const uint8_t *h = <const uint8_t *>(<char *>has) if has is not None and n else NULL
+        cdef size_t i
+        with nogil:
+            for i in range(n):  # (code k + 1 is entry k; code 0 is null)
+                c[i] = 0 if h != NULL and not h[i] else <uint8_t>(x[offset + i] + 1)
+            pq_add_codes(&self.col, c, n, 1)
 
     def add_sequence(self, int64_t first, size_t n):
         with nogil:

@@ -11,6 +11,7 @@ RESULTS = [result_string(i).decode() for i in range(5)]
 FEN_PROBLEMS = [fen_problem_name(i).decode() for i in range(FEN_PROBLEM_COUNT)]
 TAG_COLUMNS = [game_tag_column_name(i).decode() for i in range(TAG_COLUMN_COUNT)]
 INTEGER_TAGS = [TAG_COLUMNS[i] for i in range(TAG_COLUMN_COUNT) if game_tag_column_is_integer(i)]
+TEXT_IN_MAP_TAGS = [TAG_COLUMNS[i] for i in range(TAG_COLUMN_COUNT) if game_tag_text_in_map(i)]
 COLUMN_FORMATS = {batch_column_name(i).decode(): batch_column_format(i).decode() for i in range(BATCH_NCOLS)}
 cdef dict _COLUMN_IDS = {name: i for i, name in enumerate(COLUMN_FORMATS)}
 

@@ -70,10 +70,15 @@ def test_partitions_hold_the_flat_exports_rows(tmp_path, month, jobs):
         day = utc_date or date
         assert (year, month_) == (("2024", "01") if day else (None, None))  # (DuckDB: Hive's null directory)
         assert speed == SPEEDS[list(SPEEDS)[game_id % 3]]
-    for table, key, columns in (("games", "game_id", "* EXCLUDE (year, month)"),
-                                ("moves", "game_id, ply", "* EXCLUDE (year, month, speed)")):  # (the moves' speed: hive's)
+    in_files = rows(f"SELECT game_id, year, month FROM read_parquet('{parted}/games/**/*.parquet', "
+                    f"hive_partitioning=false) ORDER BY 1")
+    assert [(y, m) for _, y, m in in_files] == [(2024, 1) if (utc or date) else (None, None)
+                                                 for _, _, _, _, utc, date in got]
+    # (year and month are games columns too, of the same values: a directory and its rows agree)
+    for table, key, columns, flat_columns in (("games", "game_id", "* EXCLUDE (year, month)", "* EXCLUDE (year, month)"),
+                                              ("moves", "game_id, ply", "* EXCLUDE (year, month, speed)", "*")):
         parted_rows = rows(f"SELECT {columns} FROM {hive(parted, table)} ORDER BY {key}")
-        flat_rows = rows(f"SELECT * FROM read_parquet('{flat}/{table}/*.parquet') ORDER BY {key}")
+        flat_rows = rows(f"SELECT {flat_columns} FROM read_parquet('{flat}/{table}/*.parquet') ORDER BY {key}")
         assert parted_rows == flat_rows and len(flat_rows) > 0
 
 

@@ -8,6 +8,8 @@ each shared corpus file (its first ``EXPORT_SAMPLE`` games); ``-m slow`` compare
 """
 from __future__ import annotations
 
+import datetime
+
 import io
 import os
 import shutil
@@ -35,11 +37,14 @@ EXPORT_SAMPLE = 60  # games per corpus file in the default run
 PIECE = pa.dictionary(pa.int8(), pa.string())
 GAMES_TYPES = [
     ("game_id", pa.int64()), ("game_uid", pa.int64()), ("source", pa.string()), ("offset", pa.int64()),
-    ("event", pa.string()), ("site", pa.string()), ("date", pa.string()), ("round", pa.string()),
+    ("event", pa.string()), ("site", pa.string()), ("date", pa.date32()), ("year", pa.int16()),
+    ("month", pa.uint8()), ("round", pa.string()),
     ("white", pa.string()), ("black", pa.string()),
     ("white_elo", pa.int32()), ("black_elo", pa.int32()),
     ("time_control", pa.string()), ("speed", PIECE), ("eco", pa.string()), ("opening", pa.string()), ("termination", pa.string()),
-    ("utc_date", pa.string()), ("utc_time", pa.string()), ("variant", pa.string()), ("rules", PIECE),
+    ("utc_date", pa.string()), ("utc_time", pa.string()),
+    ("utc_datetime", pa.timestamp("ms", "UTC")),  # (timestamp[s] in Arrow: Parquet has no seconds, as pyarrow's)
+    ("variant", pa.string()), ("rules", PIECE),
     ("tags", pa.map_(pa.string(), pa.string())),
     ("start_fen", pa.string()), ("result", pa.string()), ("result_tag", pa.string()),
     ("status", PIECE),
@@ -582,15 +587,23 @@ def test_tags_columns_elo_and_map(tmp_path):
     g = rows(games)
     for row, text in zip(g, (FLAGS, MATE, ANNOTATED)):
         headers = read_game(text).headers
-        for column, tag in (("event", "Event"), ("site", "Site"), ("date", "Date"), ("round", "Round"),
+        for column, tag in (("event", "Event"), ("site", "Site"), ("round", "Round"),
                             ("white", "White"), ("black", "Black"), ("result_tag", "Result")):
             assert row[column] == headers[tag], tag
+        # the date typed (a day, its year and month), its text in the map
+        year, month, day = headers["Date"].split(".")
+        known = "?" not in headers["Date"]
+        assert row["date"] == (datetime.date(int(year), int(month), int(day)) if known else None)
+        assert row["year"] == (int(year) if year.isdigit() else None)
+        assert row["month"] == (int(month) if year.isdigit() and month.isdigit() else None)
+        assert dict(row["tags"])["Date"] == headers["Date"]
     assert [(x["white_elo"], x["black_elo"]) for x in g] == [(2345, None), (None, None), (None, None)]
     assert (g[1]["eco"], g[1]["opening"]) == ("C50", "Blackburne Shilling Gambit")
     assert g[2]["time_control"] == "300+3"
     assert g[0]["time_control"] is None and g[0]["eco"] is None and g[0]["termination"] is None
-    assert dict(g[1]["tags"]) == {"Annotator": "Tester", "PlyCount": "14"}
-    assert dict(g[0]["tags"]) == {} and dict(g[2]["tags"]) == {}
+    dates = [headers.get("Date") for headers in (read_game(t).headers for t in (FLAGS, MATE, ANNOTATED))]
+    assert dict(g[1]["tags"]) == {"Date": dates[1], "Annotator": "Tester", "PlyCount": "14"}
+    assert dict(g[0]["tags"]) == {"Date": dates[0]} and dict(g[2]["tags"]) == {"Date": dates[2]}
 
 
 def test_lichess_style_tags(tmp_path):
@@ -620,7 +633,9 @@ def test_lichess_style_tags(tmp_path):
     assert (row["white_elo"], row["black_elo"]) == (1500, 1621)
     assert (row["utc_date"], row["utc_time"], row["variant"], row["termination"]) == (
         "2024.01.01", "12:34:56", "Standard", "Normal")
-    assert dict(row["tags"]) == {"WhiteRatingDiff": "-6"}
+    assert dict(row["tags"]) == {"Date": "2024.01.01", "WhiteRatingDiff": "-6"}
+    assert (row["date"], row["year"], row["month"]) == (datetime.date(2024, 1, 1), 2024, 1)
+    assert row["utc_datetime"] == datetime.datetime(2024, 1, 1, 12, 34, 56, tzinfo=datetime.timezone.utc)
     assert row["result"] == "0-1" and row["round"] == "-"
 
 
@@ -925,7 +940,7 @@ def test_non_ascii_and_escaped_tags(tmp_path):
     # by hand (python-chess 1.11 keeps the PGN escapes in its header values; the values are unescaped)
     assert (row["event"], row["site"], row["white"], row["black"]) == (
         'Göteborg "Open"', "Москва", "Müller, Jürgen", "张伟")
-    assert dict(row["tags"]) == {"Annotator": "Café \\ Crème"}
+    assert dict(row["tags"]) == {"Date": "2026.01.02", "Annotator": "Café \\ Crème"}
     assert moves.column("san").to_pylist() == ["e4", "e5"]
 
 

@@ -153,7 +153,13 @@ def test_games_read_back_as_the_arrow_tables(tmp_path, name, rows_per_group):
     write_part(tmp_path / "g.parquet", batches, schema.GAMES, "zstd", rows_per_group, table="games")
     expected = pa.concat_tables([games_table(b) for b in batches])
     got = pq.read_table(tmp_path / "g.parquet")
+    # (utc_datetime: Parquet has no seconds unit; stored, as pyarrow stores it, in milliseconds)
+    instants = schema.GAMES.get_field_index("utc_datetime")
+    assert got.schema.field(instants).type == pa.timestamp("ms", "UTC")
+    got = got.set_column(instants, "utc_datetime", got.column(instants).cast(pa.timestamp("s", "UTC")))
     assert got.schema == schema.GAMES
+    if name == "lichess":  # (UTCDate and UTCTime on every game)
+        assert got.column("utc_datetime").null_count == 0 and got.column("date").null_count == 0
     for column in schema.GAMES.names:
         assert got.column(column).combine_chunks().equals(expected.column(column).combine_chunks()), column
     if name == "master":  # the head of the master file has invalid games: their errors are there
@@ -263,18 +269,27 @@ def test_arrow_schema_message_reads_back_in_pyarrow(name):
     assert got.equals(schema.arrow_schema(columns), check_metadata=True), got
 
 
-def test_export_does_not_import_pyarrow(tmp_path):
-    """pyarrow (~30 ms to import) stays out of export's default path."""
+def test_export_writes_the_tables_to_arrow_hands_out(tmp_path):
+    """export --parquet's files hold to_arrow's tables (the one batch → Arrow path feeds both):
+    every column, value for value."""
+    from click.testing import CliRunner
+
+    import pgntools
+    from pgntools.cli import cli
+
     source = tmp_path / "g.pgn"
-    source.write_text(PLAIN)
-    code = ("import sys; from pgntools.cli import main\n"
-            f"sys.argv = ['pgntools', 'export', '--no-progress', '--parquet', {str(tmp_path / 'out')!r}, {str(source)!r}]\n"
-            "try: main()\n"
-            "except SystemExit as exit: assert exit.code == 0, exit.code\n"
-            "print(sorted(m for m, module in sys.modules.items() if module and m.split('.')[0] in ('pyarrow', 'numpy')))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]", result.stdout
-    assert pq.read_table(tmp_path / "out" / "moves").num_rows > 0
+    source.write_text("\n".join([FLAGS, MATE, ANNOTATED, PLAIN, CHESS960]))
+    result = CliRunner().invoke(cli, ["export", "--no-progress", "--parquet", str(tmp_path / "out"), str(source)])
+    assert result.exit_code == 0, result.output
+    for table in ("games", "moves"):
+        written = pq.read_table(tmp_path / "out" / table)
+        handed = pgntools.to_arrow(source, table).read_all()
+        if table == "games":  # (Parquet has no seconds unit: milliseconds, as pyarrow writes them)
+            handed = handed.set_column(handed.schema.get_field_index("utc_datetime"), "utc_datetime",
+                                       handed.column("utc_datetime").cast(pa.timestamp("ms", "UTC")))
+        assert written.num_rows == handed.num_rows > 0
+        for name in handed.schema.names:
+            assert written.column(name).to_pylist() == handed.column(name).to_pylist(), (table, name)
 
 
 # ---------------------------------------------------------------- the one-call feeder
@@ -349,3 +364,58 @@ def test_compiled_thrift_writes_the_python_bytes(seed):
 
     fields = random_fields(random.Random(seed))
     assert _core.thrift_struct(fields) == thrift_struct(fields)
+
+
+# ---------------------------------------------------------------- fed by Arrow (one batch → Arrow path)
+
+
+@pytest.mark.parametrize("table", ["moves", "games"])
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_arrow_feed_writes_the_bytes_of_the_batch_feed(tmp_path, name, table):
+    """The encoders fed from the Arrow table tables/build.py makes of each batch (to_arrow's,
+    ParquetPartFile.add_table: export's path) write byte for byte the file the batch columns
+    feed them (ParquetPartFile.add): every type of leaf (fixed values with nulls, booleans,
+    strings, dictionaries, the typed dates, NAG lists, the tags map, errors and fixes)."""
+    from pgntools.tables.build import table as arrow_table
+
+    columns = schema.GAME_COLUMNS if table == "games" else schema.move_columns(True, True, True)
+    needs = {**schema.table_needs(table, columns), "comments": True, "fen_every_ply": True, "keys_every_ply": True,
+             "tag_values": True, "tag_columns": True, "moves": True}
+    needs.pop("replay", None)
+    source = INPUTS[name](tmp_path)
+    batches = list(iter_batches(str(source), batch_games=37, detach=True, **needs))
+    rows = 50 if table == "games" else 3000
+    by_batch = part_bytes(tmp_path / "batch.parquet", batches, table, rows, feeder=True)
+    part = ParquetPartFile(open(tmp_path / "arrow.parquet", "wb"), table, columns, "zstd")
+    for batch in batches:
+        part.add_table(arrow_table(batch, table, columns))
+        if part.group_rows >= rows:
+            part.end_row_group()
+    part.close()
+    assert (tmp_path / "arrow.parquet").read_bytes() == by_batch
+    assert pq.read_table(tmp_path / "arrow.parquet").num_rows > 0
+
+
+def test_arrow_feed_takes_sliced_arrays(tmp_path):
+    """A record batch that is a slice of a table (to_arrow's consumer may hand one on) is fed from
+    its offset: the file holds the slice's rows."""
+    from pgntools.tables.build import table as arrow_table
+
+    source = tmp_path / "a.pgn"
+    source.write_text("\n".join([FLAGS, MATE, ANNOTATED, PLAIN, CHESS960]))
+    columns = [c for c in schema.GAME_COLUMNS if c.source is not None and not isinstance(c.type, tuple)
+               or c.name in ("speed", "status", "result")]
+    needs = {**schema.table_needs("games", columns), "tag_values": True}
+    needs.pop("replay", None)
+    batch = next(iter(iter_batches(str(source), detach=True, **needs)))
+    whole = arrow_table(batch, "games", columns)
+    part = ParquetPartFile(open(tmp_path / "s.parquet", "wb"), "games", columns, "zstd")
+    part.add_table(whole.slice(1, 3))
+    part.close()
+    got = pq.read_table(tmp_path / "s.parquet")
+    expected = whole.slice(1, 3)
+    for name in got.schema.names:
+        want = expected.column(name)
+        if name == "utc_datetime":
+            want = want.cast(pa.timestamp("ms", "UTC"))
+        assert got.column(name).to_pylist() == want.to_pylist(), name

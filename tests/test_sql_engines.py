@@ -17,8 +17,9 @@ import pytest
 from conftest import REPO_ROOT
 from test_export import ANNOTATED, CHESS960, FLAGS, MATE, PLAIN
 
-GAMES = ["game_id", "game_uid", "source", "offset", "event", "site", "date", "round", "white", "black", "white_elo",
-         "black_elo", "time_control", "speed", "eco", "opening", "termination", "utc_date", "utc_time", "variant", "rules",
+GAMES = ["game_id", "game_uid", "source", "offset", "event", "site", "date", "year", "month", "round", "white", "black", "white_elo",
+         "black_elo", "time_control", "speed", "eco", "opening", "termination", "utc_date", "utc_time", "utc_datetime",
+         "variant", "rules",
          "tags", "start_fen", "result", "result_tag", "status", "errors", "fixes", "ply_count", "has_clock", "has_eval",
          "captures", "checks", "underpromotions", "max_halfmove_clock", "max_repetitions", "outcome", "automatic_end",
          "automatic_end_ply", "final_fen", "opening_eco", "opening_name", "opening_ply", "movetext_hash", "final_key"]

@@ -155,6 +155,7 @@ void gr_skip_oversized(GameReader *r, int64_t limit);
 enum { TAG_COLUMN_COUNT = 16 };
 const char *game_tag_column_name(int i);
 bool game_tag_column_is_integer(int i); /* WhiteElo, BlackElo: int32 columns */
+bool game_tag_text_in_map(int i);       /* Date: its column is typed, its text stays in the tags map */
 
 const char *game_error_name(int kind);
 const char *game_note_name(int kind);

@@ -18,6 +18,11 @@ bool game_tag_column_is_integer(int i)
     return strcmp(name, "WhiteElo") == 0 || strcmp(name, "BlackElo") == 0;
 }
 
+/* The tag columns whose text also stays in export's `tags` map: Date, whose column is typed (a
+ * day; its text, with ?? for an unknown part, is kept where it can be read as written). */
+enum { TAG_DATE = 2 }; /* TAG_COLUMN_NAMES[2] */
+bool game_tag_text_in_map(int i) { return i == TAG_DATE; }
+
 static bool name_is(const char *s, size_t n, const char *name) { return strlen(name) == n && memcmp(s, name, n) == 0; }
 
 static int tag_column_of(const char *name, size_t n)
@@ -183,7 +188,7 @@ void tags_read(GameReader *r, Game *g, const Token *t, bool duplicate)
         int column = tag_column_of(name, t->alen);
         if (column >= 0)
             g->tag_slot[column] = (int32_t)strcol_count(&r->batch.strs[S_TAG_NAME]) + 1;
-        COL_PUSH(&r->batch, T_IN_MAP, uint8_t, column < 0);
+        COL_PUSH(&r->batch, T_IN_MAP, uint8_t, column < 0 || column == TAG_DATE);
     }
     if (t->alen <= 16 && t->a + 16 <= r->sc.len) { /* names are ASCII and short: a fixed-size copy */
         if (!strcol_push_short(&r->batch.strs[S_TAG_NAME], name, t->alen))

@@ -58,7 +58,7 @@ from pgntools.usage import OptionError, check_export_columns, check_positions
 @click.option("--partition-by", "partition_by", metavar="FIELD[,FIELD]",
               help="Write games/ and moves/ as hive partitions, e.g. --partition-by year,month,speed gives "
                    "games/year=2024/month=01/speed=blitz/part-00000.parquet (DuckDB: read_parquet('out/games/**/"
-                   "*.parquet', hive_partitioning=true)). FIELD: year or month (of UTCDate, else Date), or a games "
+                   "*.parquet', hive_partitioning=true)). FIELD: year or month (of Date, else UTCDate), or a games "
                    "column of one value a game (speed, event, eco, white_elo, ...); a missing value goes to "
                    "FIELD=__HIVE_DEFAULT_PARTITION__ [default: no partitions].")
 @click.option("--append", is_flag=True,

@@ -15,8 +15,10 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from pgntools.tables.schema import Column
 
 # Schema.fbs: the Type union's members, FloatingPoint precisions; Message.fbs: header kinds, version
-INT, FLOATING_POINT, UTF8, BOOL, LIST, STRUCT, MAP = 2, 3, 5, 6, 12, 13, 17
+INT, FLOATING_POINT, UTF8, BOOL, DATE, LIST, STRUCT, TIMESTAMP, MAP = 2, 3, 5, 6, 8, 12, 13, 10, 17
 DOUBLE = 2
+DAY = 0  # DateUnit (MILLISECOND, 1, is the default: written)
+TIME_UNITS = {"s": 0, "ms": 1, "us": 2, "ns": 3}
 SCHEMA_HEADER, METADATA_V5 = 1, 4
 INTEGERS = {"int8": (8, True), "int16": (16, True), "int32": (32, True), "int64": (64, True),
             "uint8": (8, False), "uint16": (16, False), "uint32": (32, False), "uint64": (64, False)}
@@ -124,6 +126,8 @@ def _type(buf: _Buffer, declared, dictionary_ids):
             return INT, lambda: _int(buf, *INTEGERS[declared]), []
         if declared == "float64":
             return FLOATING_POINT, lambda: buf.table([("h", DOUBLE)]), []
+        if declared == "date32":
+            return DATE, lambda: buf.table([("h", DAY)]), []
         simple = {"string": UTF8, "bool": BOOL}[declared]
         return simple, lambda: buf.table([]), []
     kind = declared[0]
@@ -131,6 +135,9 @@ def _type(buf: _Buffer, declared, dictionary_ids):
         return LIST, lambda: buf.table([]), [_field(buf, "item", declared[1], True, dictionary_ids)]
     if kind == "struct":
         return STRUCT, lambda: buf.table([]), [_field(buf, n, t, True, dictionary_ids) for n, t in declared[1]]
+    if kind == "timestamp":
+        unit, zone = TIME_UNITS[declared[1]], declared[2]
+        return TIMESTAMP, lambda: buf.table([("h", unit), (OFFSET, lambda: buf.string(zone))]), []
     if kind == "map":
         entries = ("struct", (("key", declared[1]), ("value", declared[2])))
         entry_field = _map_entries(buf, entries, dictionary_ids)

@@ -1,9 +1,12 @@
-"""Parquet part files of export's `games` and `moves` tables, written from the reader's batch
-columns.
+"""Parquet part files of export's `games` and `moves` tables (and the positions dataset's), the
+one Parquet writer of the tabular outputs.
 
-The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) take each batch's columns
-(`_core.BatchFeeder`: every batch-column leaf in one C call, from the batch's own buffers) and
-turn each row group into pages with their headers (`_core.encode_row_group`, one call a row
+The C encoders (`_core.ColumnEncoder`, pgntools/_c/parquet_encode.c) take each batch's rows as
+the Arrow table tables/build.py makes of it, the table to_arrow hands out (``add_table``;
+parquet/arrow_feed.py feeds each leaf from the arrays' buffers: the one batch → Arrow path), or
+straight from the batch's columns (``add``: `_core.BatchFeeder`, every batch-column leaf in one C
+call; the same bytes, and 30 % less CPU than add_table on a 1 GB Lichess-like export:
+benchmarks/RESULTS.md, 2026-12-06), and turn each row group into pages with their headers (`_core.encode_row_group`, one call a row
 group; compressed by zstandard for zstd, the default, or pyarrow's codecs for snappy and gzip);
 this module ends the file with the footer. Headers and footer are in the Thrift compact protocol
 (thrift.py; `_core.thrift_struct` compiled) as the Parquet format specifies
@@ -12,10 +15,9 @@ schema (key ``ARROW:schema``, serialized by arrow_ipc.py as pyarrow does), so py
 exact Arrow types (uint8 squares, dictionary pieces); DuckDB and Spark read the Parquet types.
 The Parquet schema is the one pyarrow writes for the same Arrow schema (tests compare them).
 
-Why not pyarrow's writer: building Arrow tables of the batches and encoding them took 0.6 s of
-the 0.76 s an export of the 30,000 master games took, and pyarrow.compute and pyarrow.parquet
-alone took 37 ms to import; encoding straight from the batches takes ~0.2 s (on the writer
-thread while the main thread reads, from --jobs 2 on; benchmarks/RESULTS.md).
+Why not pyarrow's writer: on a 1 GB Lichess-like input pyarrow.parquet.ParquetWriter took 2.5
+times the CPU of these encoders and 280 MB of RSS against 48 (benchmarks/RESULTS.md, 2026-12-05:
+the writer itself, not the Arrow tables, is the cost).
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from pgntools._core import thrift_struct  # (thrift.py's, compiled: the footers)
 from pgntools.parquet.arrow_ipc import ipc_schema
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 from pgntools.tables import schema
-from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
+from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag, TagDate
 
 # ---------------------------------------------------------------- Parquet enums (parquet.thrift)
 
@@ -44,7 +46,7 @@ PLAIN, RLE, RLE_DICTIONARY = 0, 3, 8
 DATA_PAGE, DICTIONARY_PAGE = 0, 2
 CODECS = {"none": 0, "snappy": 1, "gzip": 2, "zstd": 6}
 MAX_STATISTICS_STRING = 256  # longer min/max strings are left out of the footer (as pyarrow's limit does)
-UTF8, MAP, LIST, UINT_8, UINT_16, UINT_64, INT_16 = 0, 1, 3, 11, 12, 14, 16  # converted types, for older readers
+UTF8, MAP, LIST, DATE, TIMESTAMP_MILLIS, UINT_8, UINT_16, UINT_64, INT_16 = 0, 1, 3, 6, 9, 11, 12, 14, 16  # converted types
 
 
 def _int_type(bits: int, signed: bool):
@@ -54,10 +56,15 @@ def _int_type(bits: int, signed: bool):
 STRING_TYPE = [(1, "struct", [])]  # LogicalType.STRING
 MAP_TYPE = [(2, "struct", [])]     # LogicalType.MAP
 LIST_TYPE = [(3, "struct", [])]    # LogicalType.LIST
+DATE_TYPE = [(6, "struct", [])]    # LogicalType.DATE
+# LogicalType.TIMESTAMP: isAdjustedToUTC, unit MILLIS (Parquet has no seconds: pyarrow stores
+# timestamp[s] as milliseconds too)
+UTC_MILLIS_TYPE = [(8, "struct", [(1, "bool", True), (2, "struct", [(1, "struct", [])])])]
 _ANNOTATIONS = {  # logical type name: (converted type, LogicalType)
     "string": (UTF8, STRING_TYPE), "uint8": (UINT_8, _int_type(8, False)),
     "int16": (INT_16, _int_type(16, True)), "uint16": (UINT_16, _int_type(16, False)), "list": (LIST, LIST_TYPE),
-    "map": (MAP, MAP_TYPE), "uint64": (UINT_64, _int_type(64, False)),
+    "map": (MAP, MAP_TYPE), "uint64": (UINT_64, _int_type(64, False)), "date32": (DATE, DATE_TYPE),
+    "timestamp": (TIMESTAMP_MILLIS, UTC_MILLIS_TYPE),
 }
 
 
@@ -373,12 +380,33 @@ _BUILT = {
 }
 
 
+# Typed date columns (tables/dates.py): physical type, annotation, the encoders' name of the
+# values, their width in a page, and the factor from Arrow's unit to Parquet's.
+DATE_TYPES = {"date32": (INT32, "date32", "i32", 4, 1), "int16": (INT32, "int16", "i16", 4, 1),
+               "uint8": (INT32, "uint8", "u8", 4, 1), ("timestamp", "s", "UTC"): (INT64, "timestamp", "i64", 8, 1000)}
+
+
+def _date_feed(column: Column, source_name: str, factor: int):
+    """The feed of a typed date column (tables/dates.py): its values and validity bitmap, in
+    Arrow's layout, go to the encoder as they are (instants in Parquet's milliseconds)."""
+    def feed(enc: ColumnEncoder, batch: GameBatch):
+        from pgntools.tables.dates import date_buffers
+
+        values, valid, nulls = date_buffers(batch, column, factor)
+        enc.add_arrow_fixed(values, source_name, valid if nulls else None, 0, batch.n_games)
+    return feed
+
+
 @functools.lru_cache(maxsize=None)
 def field(column: Column, table: str) -> Field:
     """The Parquet field of a declared column of `games` or `moves`."""
     source = column.source
     if isinstance(source, Built):
         return _BUILT[table, source.what](column.name)
+    if isinstance(source, TagDate):
+        physical, annotation, values, width, factor = DATE_TYPES[column.type]
+        encoder = _plain(width) if factor != 1 else _dict(width)  # (instants are mostly unique)
+        return flat(column.name, physical, annotation, encoder, _date_feed(column, values, factor))
     value_type = column.type[2] if isinstance(column.type, tuple) and column.type[0] == "dictionary" else column.type
     physical, annotation, values, width = PHYSICAL[value_type]
     if isinstance(source, Fixed):
@@ -470,6 +498,7 @@ class ParquetPartFile:
         self.python_feeds = [(leaf, encoder) for leaf, encoder in zip(self.leaves, self.encoders)
                              if fields is not None or not getattr(leaf.feed, "op", None)]
         self.table = table
+        self.arrow_feeds: Optional[list] = None  # add_table's, made at its first call
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
         self.file = file  # opened for writing (a local file, or an fsspec one)
@@ -488,6 +517,25 @@ class ParquetPartFile:
             for leaf, encoder in zip(self.leaves, self.encoders):
                 leaf.feed(encoder, batch)
         self.group_rows += table_rows(self.table, batch)
+
+    def add_table(self, table):
+        """The rows of an Arrow table (or record batch) with this file's columns in order: the one
+        tables/build.py makes of a batch, to_arrow's (parquet/arrow_feed.py feeds the encoders
+        from its arrays' buffers; the file is the same byte for byte as ``add(batch)``'s)."""
+        if self.arrow_feeds is None:
+            from pgntools.parquet.arrow_feed import leaf_feeds
+
+            if table.schema.names != [c.name for c in self.columns]:
+                raise ValueError(f"add_table: columns {table.schema.names}, the file's {[c.name for c in self.columns]}")
+            encoders = iter(self.encoders)
+            self.arrow_feeds = [[(feed, next(encoders)) for feed in leaf_feeds(column, field, arrow_field.type)]
+                                for column, field, arrow_field in zip(self.columns, self.fields, table.schema)]
+        for i, feeds in enumerate(self.arrow_feeds):
+            column = table.column(i)
+            for array in getattr(column, "chunks", [column]):
+                for feed, encoder in feeds:
+                    feed(encoder, array)
+        self.group_rows += table.num_rows
 
     @property
     def group_bytes(self) -> int:

@@ -22,6 +22,7 @@ from pgntools.reader import GameBatch
 from pgntools.sinks.base import Sink
 from pgntools.storage import LocalStorage, storage_for
 from pgntools.tables import schema
+from pgntools.tables.build import table as arrow_table
 from pgntools.tables.schema import Column
 from pgntools.threads import Pool
 
@@ -43,6 +44,12 @@ BYTES_PER_GAME = 600
 FEN_BYTES_PER_GAME = 600
 KEY_BYTES_PER_GAME = 700
 COMMENT_BYTES_PER_GAME = 600
+# The part files can be encoded from each batch's Arrow table (tables/build.py: the one batch →
+# Arrow path, to_arrow's) or straight from the batch columns (_core.BatchFeeder): the same bytes
+# (tested). Measured on 1.06 GB (benchmarks/parquet_writer_bench.py, RESULTS.md 2026-12-06): the
+# Arrow feed costs +43 % CPU at --jobs 1 (+64 % at --jobs 2) and imports pyarrow; so the columns
+# feed export until building the Arrow table costs less (issue 35 item 7).
+ARROW_FEED = False
 # --partition-by: the parts open at a time in each table (each holds up to a row group in memory)
 MAX_OPEN_PARTITIONS = 16
 
@@ -158,7 +165,10 @@ class TableParts:
                                                      self.compression)
         else:
             self.files.move_to_end(key)
-        file.add(batch)
+        if ARROW_FEED:  # the batch's Arrow table, to_arrow's (tables/build.py), encoded from its arrays
+            file.add_table(arrow_table(batch, self.table, self.columns))
+        else:
+            file.add(batch)
         rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP  # (positions too)
         if file.group_rows >= rows_per_group or file.group_bytes >= GROUP_BYTES[self.table]:
             file.end_row_group()
@@ -382,8 +392,8 @@ class ParquetDatasetSink(Sink):
         self.needs = {"moves": True, "comments": with_comment, "fen_every_ply": with_fen, "keys_every_ply": with_keys,
                       "final_fen": True,
                       "tag_columns": True, "tag_values": True, "numbered": True, "en_passant": en_passant,
-                      # the writer reads the batches' own buffers (parquet_file.BatchFeeder: no
-                      # copies), on its thread or not; half the default batch: the batches queued
+                      # the writer reads the batches' own buffers (the Arrow tables are made over
+                      # them: no copies), on its thread or not; half the default batch: the batches queued
                       # for the writer thread stay small
                       "detach": True, "batch_games": 512,
                       # the opening columns (pgntools.openings), unless --columns leaves them out

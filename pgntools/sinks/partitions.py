@@ -2,9 +2,10 @@
 the layout of the Lichess Parquet dataset, which DuckDB (hive_partitioning), Polars, pyarrow and
 Spark read as columns.
 
-A field is ``year`` or ``month`` (of the game's UTCDate, else its Date) or a column of the games
-table that holds one string or whole number a game (speed, event, eco, white_elo, ...). A value
-that is missing (or a date's ``??``) goes to ``FIELD=__HIVE_DEFAULT_PARTITION__``, as Hive and
+A field is a column of the games table that holds one string or whole number a game: ``year``
+and ``month`` (of the game's Date, else its UTCDate: the table's own columns, so a directory and
+the rows in it agree), speed, event, eco, white_elo, ... A value that is missing (or a date's
+``??``) goes to ``FIELD=__HIVE_DEFAULT_PARTITION__``, as Hive and
 Spark write a null; other values are percent-escaped where a path could not hold them.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pgntools.reader import GameBatch
 from pgntools.tables import schema
 
 NULL = "__HIVE_DEFAULT_PARTITION__"
-DATE_FIELDS = ("year", "month")
+DATE_FIELDS = ("year", "month")  # (columns too; named first in the help)
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+ ")
 
 
@@ -29,7 +30,7 @@ def _scalar_columns() -> Dict[str, schema.Column]:
 def check_fields(fields: Sequence[str]) -> List[str]:
     """The --partition-by fields, checked (OutputError names the ones there are)."""
     columns = _scalar_columns()
-    known = list(DATE_FIELDS) + sorted(columns)
+    known = list(DATE_FIELDS) + sorted(set(columns) - set(DATE_FIELDS))
     for field in fields:
         if field not in known:
             raise OutputError(f"--partition-by: unknown field {schema.suggest(field, known)}; "
@@ -53,10 +54,7 @@ class Partitioner:
     def __init__(self, fields: Sequence[str]):
         self.fields = check_fields(fields)
         columns = _scalar_columns()
-        wanted = [f for f in self.fields if f not in DATE_FIELDS]
-        if any(f in DATE_FIELDS for f in self.fields):
-            wanted += [n for n in ("utc_date", "date") if n not in wanted]
-        self.columns = [columns[name] for name in wanted]
+        self.columns = [columns[name] for name in self.fields]
         self.needs = schema.reader_needs_of(self.columns)
 
     def split(self, batch: GameBatch) -> List[Tuple[str, GameBatch]]:
@@ -76,10 +74,8 @@ class Partitioner:
 
     @staticmethod
     def _value(field: str, values: dict, g: int) -> str:
-        if field in DATE_FIELDS:
-            date = values["utc_date"][g] or values["date"][g] or ""
-            parts = date.split(".")
-            part = parts[0] if field == "year" else (parts[1] if len(parts) > 1 else "")
-            return part if part.isdigit() else ""
         value = values[field][g]
-        return "" if value is None else str(value)
+        if value is None:
+            return ""
+        width = {"year": 4, "month": 2}.get(field)  # (year=2024/month=01, as Lichess's dataset)
+        return f"{value:0{width}d}" if width else str(value)

@@ -12,11 +12,12 @@ from typing import Sequence, Tuple
 from pgntools.reader import ERROR_KINDS, TAG_COLUMNS, GameBatch
 from pgntools.tables import schema
 from pgntools.tables.arrays import ints, numeric, scalar, strings, text, with_validity
-from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag
+from pgntools.tables.schema import Built, Codes, Column, Fixed, Flag, Strings, Tag, TagDate
 
 ERROR_NAMES = text(ERROR_KINDS)
 NO_STRING = pa.nulls(1, pa.string())
-TAG_COLUMN_NAMES = text(TAG_COLUMNS)  # the tags with a column of their own (none of them is in the map)
+# the tags whose text has a column of its own (not in the map; Date's text is: its column is typed)
+TAG_COLUMN_NAMES = text(t for t in TAG_COLUMNS if t not in schema.TEXT_IN_MAP)
 
 
 def offsets(batch: GameBatch, start_column: str, total: int) -> pa.Array:
@@ -98,6 +99,10 @@ class _Columns:
         if isinstance(source, Tag):
             value = self.once("tags", lambda: tag_columns(batch, strings(batch, "tag_value")))[source.tag]
             return integers(value) if column.type == "int32" else value
+        if isinstance(source, TagDate):
+            from pgntools.tables.dates import date_array
+
+            return date_array(batch, column)
         if isinstance(source, Built):
             return getattr(self, f"built_{source.what}")(column)
         raise ValueError(f"column {column.name!r} has no batch source")
@@ -177,7 +182,7 @@ def integers(column: pa.Array) -> pa.Array:
 
 
 def tags_map(batch: GameBatch) -> pa.Array:
-    """The tags without a column of their own, per game, as a map."""
+    """The tags without a column of their own text, per game, as a map."""
     names, values = strings(batch, "tag_name"), strings(batch, "tag_value")
     tag_offsets = offsets(batch, "tag_start", len(names))
     others = pc.invert(pc.is_in(names, value_set=TAG_COLUMN_NAMES))
@@ -202,10 +207,12 @@ def fixes_column(batch: GameBatch, column: Column) -> pa.Array:
     from pgntools.tables.fix_rows import KINDS, fix_rows
 
     rows = fix_rows(batch)
-    kinds = pa.array(memoryview(rows.kinds).cast("B"), pa.uint8())
-    plies = pa.array(memoryview(rows.plies).cast("i"), pa.int32())
+    # (from buffers: pa.array of a memoryview converts value by value, and imports pandas)
+    kinds = pa.Array.from_buffers(pa.uint8(), len(rows.kinds), [None, pa.py_buffer(rows.kinds)])
+    plies = pa.Array.from_buffers(pa.int32(), len(rows.plies) // 4, [None, pa.py_buffer(rows.plies)])
     fixes = pa.StructArray.from_arrays(
         [pc.take(text(KINDS), kinds), with_validity(plies, plies.cast(pa.bool_())),
          text(rows.fields), text(rows.befores), text(rows.afters)],
         fields=list(schema.arrow_type(column.type).value_type))
-    return pa.ListArray.from_arrays(pa.array(memoryview(rows.starts).cast("i"), pa.int32()), fixes)
+    starts = pa.Array.from_buffers(pa.int32(), len(rows.starts) // 4, [None, pa.py_buffer(rows.starts)])
+    return pa.ListArray.from_arrays(starts, fixes)

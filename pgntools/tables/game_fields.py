@@ -8,9 +8,10 @@ import functools
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from pgntools.tables import schema
-from pgntools.tables.schema import Built, Codes, Fixed, Flag, Strings, Tag
+from pgntools.tables.schema import Built, Codes, Fixed, Flag, Strings, Tag, TagDate
 
 DATE_COLUMNS = ("date", "utc_date")  # PGN dates (YYYY.MM.DD, ?? for unknown parts), compared as dates
+TAG_NEEDS = (("tag_columns", True), ("tag_values", True))
 # Columns filled by the replay: a predicate on them is decided after it, one on tags only before.
 # Columns the reader derives from a game's tags alone (not replay fields: known for every game).
 FROM_TAGS = ("speed",)
@@ -29,9 +30,15 @@ class Name(NamedTuple):
 
 def _name_of(column: schema.Column) -> Optional[Name]:
     source = column.source
+    if isinstance(source, TagDate):
+        if source.part == "date":  # the tag's text, compared as the interval of days it can be (2023.??.??)
+            return Name(schema.Column(column.name, "string", True, Tag(source.tags[0])), "date", needs=TAG_NEEDS)
+        if source.part in ("year", "month"):
+            return Name(column, "number", needs=TAG_NEEDS)
+        return None  # (utc_datetime: the language has no instants; utc_date and utc_time are compared)
     if isinstance(source, Tag):
         type_ = "date" if column.name in DATE_COLUMNS else "number" if column.type in NUMBER_TYPES else "string"
-        return Name(column, type_, needs=(("tag_columns", True), ("tag_values", True)))
+        return Name(column, type_, needs=TAG_NEEDS)
     if isinstance(source, Codes):
         return Name(column, "string", tuple(v for v in source.names if v), replay=column.name not in FROM_TAGS)
     if isinstance(source, Flag):  # a condition of its own: has_clock, not has_eval

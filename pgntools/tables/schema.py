@@ -17,8 +17,8 @@ encoded strings, flags booleans, clocks float64 seconds; absent values are null.
 name ("int64", "string", "bool", "float64", ...) or a tuple: ("dictionary", index, value),
 ("list", item), ("struct", ((name, type), ...)) with nullable children, ("map", key, value).
 
-The declarations are plain Python: export writes its files without importing pyarrow (~30 ms of
-start-up). ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow schemas, built on first use.
+The declarations are plain Python (pyarrow is imported where a table is made: to-fen's own
+writer does without it). ``GAMES``, ``MOVES`` and ``POSITIONS`` are the pyarrow schemas, built on first use.
 """
 from __future__ import annotations
 
@@ -72,6 +72,17 @@ class Tag(NamedTuple):
     tag: str
 
 
+class TagDate(NamedTuple):
+    """A typed value of PGN date tags (tables/dates.py reads them): ``part`` "date" (the Date tag
+    as a day: null unless its year, month and day are known and make a calendar day), "year" and
+    "month" (each when known: of Date, else of UTCDate when Date's year is unknown, as pgntools
+    stats counts months), "utc_datetime" (UTCDate and UTCTime as one instant: null unless both
+    are known). ``tags``: the tags read. The tags' text stays readable (Date in the ``tags``
+    map, UTCDate and UTCTime in their own columns)."""
+    part: str
+    tags: Tuple[str, ...]
+
+
 class Built(NamedTuple):
     """A column built from several batch columns by its own code in parquet/part_file.py and
     build.py: "game_ids" (per game, or per move from move_start), "source" (the input's name),
@@ -95,8 +106,15 @@ class Column(NamedTuple):
 
     @property
     def tag(self) -> Optional[str]:
-        """The PGN tag the column comes from, if any."""
+        """The PGN tag whose text the column holds, if any."""
         return self.source.tag if isinstance(self.source, Tag) else None
+
+    @property
+    def tags_read(self) -> Tuple[str, ...]:
+        """The PGN tags the column is read from (its text's, or a typed date's)."""
+        if isinstance(self.source, Tag):
+            return (self.source.tag,)
+        return self.source.tags if isinstance(self.source, TagDate) else ()
 
 
 PIECE = STATUS = ("dictionary", "int8", "string")
@@ -122,7 +140,13 @@ GAME_COLUMNS = [
            "byte offset of the game in the (decompressed) input"),
     _tag("event", "Event", "the event"),
     _tag("site", "Site", "where it was played"),
-    _tag("date", "Date", "the date as written (YYYY.MM.DD, ?? for unknown parts)"),
+    Column("date", "date32", True, TagDate("date", ("Date",)),
+           "the Date tag as a day (its text, YYYY.MM.DD with ?? for unknown parts, stays in `tags`)",
+           "no Date tag, a part of it unknown (??), or no calendar day"),
+    Column("year", "int16", True, TagDate("year", ("Date", "UTCDate")),
+           "the Date tag's year (1851 for `1851.??.??`), else UTCDate's", "neither tag has a known year"),
+    Column("month", "uint8", True, TagDate("month", ("Date", "UTCDate")),
+           "the month (1-12) of the date the year is of", "that date's month is unknown (??)"),
     _tag("round", "Round", "the round as written"),
     _tag("white", "White", "the White player"),
     _tag("black", "Black", "the Black player"),
@@ -138,12 +162,15 @@ GAME_COLUMNS = [
     _tag("termination", "Termination", "how the game ended, as written (e.g. Normal, Time forfeit)"),
     _tag("utc_date", "UTCDate", "the UTC date"),
     _tag("utc_time", "UTCTime", "the UTC time"),
+    Column("utc_datetime", ("timestamp", "s", "UTC"), True, TagDate("utc_datetime", ("UTCDate", "UTCTime")),
+           "UTCDate and UTCTime as one instant (seconds, UTC)",
+           "no UTCDate or no UTCTime, or one that is not a known YYYY.MM.DD or HH:MM:SS"),
     _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
     Column("rules", STATUS, False, Codes("variant", VARIANTS),
            "the rules the game is played by, read from its Variant tag (the variant column, as written): "
            "standard, kingofthehill or 3check (Chess960 is standard rules from another start)"),
     Column("tags", ("map", "string", "string"), True, Built("tags"),
-           "every other tag: its name and value as written"),
+           "every other tag, and Date (the date column is typed): its name and value as written"),
     Column("start_fen", "string", True, Strings("start_fen"),
            "the start position: the standard one, or the FEN tag's (as written when invalid)"),
     Column("result", "string", True, Codes("result", tuple(RESULTS)),
@@ -196,6 +223,11 @@ GAME_COLUMNS = [
     Column("final_key", "uint64", True, Fixed("final_key", dictionary=False),
            "final_fen's Polyglot key (chess.polyglot.zobrist_hash; Polyglot books)"),
 ]
+
+#: The tags read by a typed column only (Date, read by date/year/month): their text stays in the
+#: `tags` map (the C reader marks them so: _core.TEXT_IN_MAP_TAGS; tests/test_schema.py).
+TEXT_IN_MAP = tuple(dict.fromkeys(t for c in GAME_COLUMNS if not c.tag for t in c.tags_read
+                                  if t not in {c.tag for c in GAME_COLUMNS}))
 
 #: The columns the opening classifier fills (pgntools.openings): a run that writes or selects on
 #: them classifies its games.
@@ -356,7 +388,7 @@ def reader_needs_of(columns: Sequence[Column]) -> dict:
 
 #: Columns of `games` the scanner fills without replaying a move (a games table of only these is
 #: read at scanner speed: ``table_needs``'s replay False).
-SCAN_ONLY = frozenset({"game_id", "source", "offset", "tags"}) | {c.name for c in GAME_COLUMNS if c.tag}
+SCAN_ONLY = frozenset({"game_id", "source", "offset", "tags"}) | {c.name for c in GAME_COLUMNS if c.tags_read}
 #: The per-move columns each reader option records (the others come with ``moves``).
 MOVE_OPTIONS = {"comment": "comments", "fen": "fen_every_ply", "key": "keys_every_ply"}
 
@@ -370,9 +402,9 @@ def table_needs(table: str, columns: Sequence[Column]) -> dict:
         needs["moves"] = True
         needs.update({MOVE_OPTIONS[c.name]: True for c in columns if c.name in MOVE_OPTIONS})
         return needs
-    if any(c.tag or c.name in ("tags", "errors") for c in columns):  # (an error's message may quote a tag)
+    if any(c.tags_read or c.name in ("tags", "errors") for c in columns):  # (an error's message may quote a tag)
         needs["tag_values"] = True
-    if any(c.tag for c in columns):
+    if any(c.tags_read for c in columns):
         needs["tag_columns"] = True
     if all(c.name in SCAN_ONLY for c in columns):
         needs["replay"] = False
@@ -402,6 +434,8 @@ def arrow_type(declared):
         return pa.struct([(name, arrow_type(t)) for name, t in declared[1]])
     if kind == "map":
         return pa.map_(arrow_type(declared[1]), arrow_type(declared[2]))
+    if kind == "timestamp":
+        return pa.timestamp(declared[1], declared[2])
     raise ValueError(f"unknown column type {declared!r}")
 
 
@@ -446,6 +480,8 @@ def type_text(declared) -> str:
         return f"list<{type_text(declared[1])}>"
     if kind == "struct":
         return "struct<" + ", ".join(f"{name} {type_text(t)}" for name, t in declared[1]) + ">"
+    if kind == "timestamp":
+        return f"timestamp[{declared[1]}, {declared[2]}]"
     return f"map<{type_text(declared[1])}, {type_text(declared[2])}>"
 
 
@@ -453,7 +489,7 @@ def markdown(columns: Sequence[Column]) -> str:
     """A table's columns as a Markdown table: name, type, what it holds, when it is null, tag."""
     lines = ["| column | type | what it holds | null when | PGN tag |", "|---|---|---|---|---|"]
     for c in columns:
-        tag = f"`{c.tag}`" if c.tag else ""
+        tag = ", ".join(f"`{t}`" for t in c.tags_read)
         null = c.null if c.nullable and c.null else "never"
         lines.append(f"| `{c.name}` | `{type_text(c.type)}` | {c.doc.replace('|', chr(92) + '|')} | {null} | {tag} |")
     return "\n".join(lines) + "\n"
