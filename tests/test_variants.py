@@ -17,6 +17,7 @@ from pgntools import _core
 VARIANTS = {
     "kingofthehill": (chess.variant.KingOfTheHillBoard, "King of the Hill"),
     "3check": (chess.variant.ThreeCheckBoard, "Three-check"),
+    "racingkings": (chess.variant.RacingKingsBoard, "Racing Kings"),
 }
 GAMES_PER_VARIANT = 300
 PERFT_POSITIONS = 24
@@ -216,3 +217,52 @@ def test_export_variant_column(tmp_path):
     assert games["rules"] == ["kingofthehill", "3check", "standard"]
     assert games["variant"] == ["King of the Hill", "3-check", None]  # the tag as written
     assert games["final_fen"][1].endswith("- 3+3 0 1")
+
+
+def oracle_game(cls, fen, sans, tag):
+    """python-chess's final FEN, result and outcome of the moves `sans` from `fen`, and the PGN."""
+    board = cls(fen)
+    for san in sans:
+        board.push_san(san)
+    result = board.result()
+    pgn = f'[Variant "{tag}"]\n[FEN "{fen}"]\n[SetUp "1"]\n[Result "{result}"]\n\n{" ".join(sans)} {result}\n'
+    return pgn, board
+
+
+@pytest.mark.parametrize("black_reply, result, outcome", [
+    ("Kb8", "1/2-1/2", "variant_draw"),  # Black's king reaches rank 8 too: a draw
+    ("Kb6", "1-0", "variant_win"),       # it does not: White has won
+])
+def test_racing_kings_last_move_draw(black_reply, result, outcome, tmp_path):
+    fen = "8/1k4K1/8/8/8/8/8/8 w - - 0 1"
+    pgn, board = oracle_game(chess.variant.RacingKingsBoard, fen, ["Kg8", black_reply], "Racing Kings")
+    assert board.result() == result
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == result and game.outcome == outcome == oracle_outcome(board)
+    assert game.final_fen == board.fen()
+
+
+def test_racing_kings_black_cannot_reach_the_goal(tmp_path):
+    # White's king on rank 8 and every square of rank 8 beside Black's king attacked: over at once
+    fen = "8/k5K1/8/8/4B3/8/8/1R6 w - - 0 1"
+    pgn, board = oracle_game(chess.variant.RacingKingsBoard, fen, ["Kg8"], "Racing Kings")
+    assert board.is_variant_end() and board.result() == "1-0"
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.outcome == "variant_loss" and game.result == "1-0"
+    # the Result tag is checked against the end, as in chess (fixed to the end's result)
+    (game,) = read_one(pgn.replace("1-0", "0-1"), tmp_path)
+    assert game.result == "1-0" and "result_tag" in [f.kind for f in game.fixes]
+
+
+def test_racing_kings_no_move_gives_check(tmp_path):
+    fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"
+    board = pgntools.Board(variant="racingkings")
+    oracle = chess.variant.RacingKingsBoard()
+    assert "Nc3" not in [oracle.san(m) for m in oracle.legal_moves]  # (it would check the king on a2)
+    pgn = '[Variant "Racing Kings"]\n[Result "*"]\n\n1. Nc3 *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    with pytest.raises(pgntools.InvalidFenError):  # a king in check: no such position in the race
+        pgntools.Board("8/8/8/8/8/8/kR6/7K b - - 0 1", variant="racingkings")
+    assert pgntools.Board(fen, variant="Racing Kings").fen() == fen

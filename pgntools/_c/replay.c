@@ -33,6 +33,11 @@ int classify_variant(const char *v, size_t n)
         {"three-check", VARIANT_THREE_CHECK}, {"three check", VARIANT_THREE_CHECK}, {"threecheck", VARIANT_THREE_CHECK},
         {"three check chess", VARIANT_THREE_CHECK}, {"3-check", VARIANT_THREE_CHECK}, {"3 check", VARIANT_THREE_CHECK},
         {"3check", VARIANT_THREE_CHECK},
+        {"racing kings", VARIANT_RACING_KINGS}, {"racingkings", VARIANT_RACING_KINGS}, {"racing", VARIANT_RACING_KINGS},
+        {"race", VARIANT_RACING_KINGS}, {"horde", VARIANT_HORDE}, {"horde chess", VARIANT_HORDE},
+        {"antichess", VARIANT_ANTICHESS}, {"anti chess", VARIANT_ANTICHESS}, {"anti", VARIANT_ANTICHESS},
+        {"giveaway", VARIANT_ANTICHESS}, {"giveaway chess", VARIANT_ANTICHESS}, {"give away", VARIANT_ANTICHESS},
+        {"give away chess", VARIANT_ANTICHESS},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (variant_is(v, n, names[i].name))
@@ -373,12 +378,12 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     move_t m = u->move;
     bool null = m == MOVE_NULL;
     int from = mv_from(m), to = mv_to(m), type = null ? MT_NORMAL : mv_type(m), us = u->state.turn;
-    uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
+    uint8_t captured = mv_is_en_passant(m) ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
-                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
+                              (type == MT_CASTLE ? MF_CASTLE : 0) | (mv_is_en_passant(m) ? MF_EN_PASSANT : 0) |
                               (null ? MF_NULL : 0));
     int uci_to = null ? to : uci_target(after, u);
-    int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    int piece = type == MT_CASTLE ? KING : mv_promo(m) ? PAWN : PIECE_TYPE(after->board[to]);
     if (null) {       /* a null move: the king stands still (the moves table has a piece and */
         piece = KING; /* squares for every row); its SAN is --, its UCI 0000 */
         from = uci_to = pos_king(after, us);

@@ -223,9 +223,14 @@ int san_resolve(const Position *p, SanMove *sm, move_t *out)
     }
     /* a pawn reaching its last rank promotes, to a knight, bishop, rook or queen (FIDE 3.7e) */
     bool last_rank = RANK_OF(sm->to) == (p->turn == WHITE ? 7 : 0);
-    if (sm->piece == PAWN ? last_rank != (sm->promo != 0) || sm->promo == KING || sm->promo == PAWN : sm->promo != 0)
+    bool king = sm->promo == KING && p->variant == VARIANT_ANTICHESS; /* (antichess: to a king too) */
+    if (sm->piece == PAWN ? last_rank != (sm->promo != 0) || (sm->promo == KING && !king) || sm->promo == PAWN
+                          : sm->promo != 0)
         return SAN_INVALID_PROMOTION;
-    return san_find(p, sm, out);
+    int rc = san_find(p, sm, out);
+    if (king && rc == SAN_OK)
+        *out = mv_king_promotion(mv_from(*out), mv_to(*out));
+    return rc;
 }
 
 int san_read_general(const Position *p, const char *text, size_t len, SanMove *sm, move_t *out)
@@ -265,14 +270,14 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
         memcpy(o, king_side ? "O-O" : "O-O-O", king_side ? 3 : 5);
         o += king_side ? 3 : 5;
     } else {
-        bool capture = p->board[to] || type == MT_EN_PASSANT;
+        bool capture = p->board[to] || mv_is_en_passant(m);
         if (piece == PAWN) {
             if (capture) {
                 *o++ = (char)('a' + FILE_OF(from));
                 *o++ = 'x';
             }
             o = put_square(o, to);
-            if (type == MT_PROMOTION) {
+            if (mv_promo(m)) {
                 *o++ = '=';
                 *o++ = PIECE_LETTERS[mv_promo(m)];
             }
@@ -280,7 +285,9 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
             bool file = false, rank = false;
             *o++ = PIECE_LETTERS[piece];
             if (find_origin && piece != KING)
-                san_disambiguation(from, pos_piece_origins(p, piece, to) & ~BB(from), &file, &rank);
+                san_disambiguation(from, (p->variant != VARIANT_STANDARD && variant_moves_differ(p)
+                                              ? variant_origins(p, piece, to, 0) : pos_piece_origins(p, piece, to)) &
+                                             ~BB(from), &file, &rank);
             if (file)
                 *o++ = (char)('a' + FILE_OF(from));
             if (rank)
