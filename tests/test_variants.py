@@ -20,6 +20,7 @@ VARIANTS = {
     "3check": (chess.variant.ThreeCheckBoard, "Three-check"),
     "racingkings": (chess.variant.RacingKingsBoard, "Racing Kings"),
     "horde": (chess.variant.HordeBoard, "Horde"),
+    "antichess": (chess.variant.AntichessBoard, "Antichess"),
 }
 GAMES_PER_VARIANT = 300
 PERFT_POSITIONS = 24
@@ -120,9 +121,22 @@ def oracle_outcome(board):
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_random_games_replay_like_python_chess(variant, tmp_path):
     cls, tag = VARIANTS[variant]
-    rng = random.Random(38 + len(variant))
+    replay_random_games(variant, cls, tag, GAMES_PER_VARIANT, tmp_path)
+
+
+def test_giveaway_games_start_with_castling(tmp_path):
+    # python-chess's Giveaway: antichess's rules from chess's start, castling rights and all
+    assert pgntools.Board(variant="Giveaway").fen() == chess.variant.GiveawayBoard().fen()
+    ends = replay_random_games("antichess", chess.variant.GiveawayBoard, "Giveaway", 100, tmp_path)
+    assert "variant_win" in ends
+
+
+def replay_random_games(variant, cls, tag, count, tmp_path):
+    """`count` random games of the variant (python-chess's board `cls`, the Variant tag `tag`)
+    replayed to python-chess's final FEN, result and outcome; the outcomes reached."""
+    rng = random.Random(38 + len(variant) + len(tag))
     texts, boards = [], []
-    for _ in range(GAMES_PER_VARIANT):
+    for _ in range(count):
         text, board = random_game(cls, tag, rng)
         texts.append(text)
         boards.append(board)
@@ -142,7 +156,10 @@ def test_random_games_replay_like_python_chess(variant, tmp_path):
         ends.add(game.outcome)
     # the variant's own end is reached by random play (the horde's 36 pawns outlast it: its loss is
     # test_horde_loses_its_last_pawn's; random play mates Black's king there instead)
-    assert {"checkmate" if variant == "horde" else "variant_loss"} <= ends, ends
+    if tag != "Giveaway":
+        assert {"checkmate" if variant == "horde" else "variant_win" if variant == "antichess" else
+                "variant_loss"} <= ends, ends
+    return ends
 
 
 def test_three_check_fen_forms():
@@ -321,3 +338,46 @@ def test_horde_positions_without_a_white_king(tmp_path):
     assert len(rows["fen"]) == len(oracle.move_stack)
     result = CliRunner().invoke(cli, ["to-fen", str(tmp_path / "h.pgn")])
     assert result.exit_code == 0 and oracle.fen() in result.output, result.output
+
+
+@pytest.mark.parametrize("fen, sans, result", [
+    ("8/8/8/8/8/8/p7/1R6 b - - 0 1", ["axb1=Q"], "1-0"),  # White has no piece left: White has won
+    ("8/p7/8/8/P7/8/8/8 b - - 0 1", ["a5"], "1-0"),        # White has no move (stalemate): White has won
+    ("8/4P3/8/8/8/8/8/k7 w - - 0 1", ["e8=K", "Kb1", "Kd7"], "*"),  # a pawn promotes to a king
+])
+def test_antichess_ends_and_king_promotion(fen, sans, result, tmp_path):
+    pgn, board = oracle_game(chess.variant.AntichessBoard, fen, sans, "Antichess")
+    assert board.result() == result
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == result and game.final_fen == board.fen()
+    assert game.outcome == oracle_outcome(board) == ("variant_win" if result != "*" else None)
+    ours = pgntools.Board(fen, variant="antichess")
+    oracle = chess.variant.AntichessBoard(fen)
+    for san in sans:
+        assert sorted(ours.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+        move = oracle.parse_san(san)
+        assert ours.san(move.uci()) == oracle.san(move)  # '#' where the move wins for the other side
+        ours.push_san(san)
+        oracle.push(move)
+    assert ours.fen() == oracle.fen() and ours.key == chess.polyglot.zobrist_hash(oracle)
+    assert ours.outcome() == oracle_outcome(oracle)
+
+
+def test_antichess_captures_are_forced_and_kings_are_pieces(tmp_path):
+    fen = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"  # the king must take the pawn; no check anywhere
+    board = pgntools.Board(fen, variant="antichess")
+    assert board.legal_moves() == ["e1d2"] and not board.is_check()
+    pgn = '[Variant "Antichess"]\n[FEN "%s"]\n[Result "*"]\n\n1. Kf1 *\n' % fen
+    (game,) = read_one(pgn, tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]
+    # a king may be taken: then the side without pieces to move has won
+    pgn, oracle = oracle_game(chess.variant.AntichessBoard, "8/8/8/8/8/8/8/k1K5 w - - 0 1", ["Kb1", "Kxb1"], "Antichess")
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == "1-0" == oracle.result() and game.final_fen == oracle.fen()
+
+
+def test_antichess_insufficient_material():
+    for fen in ("8/8/8/8/8/8/8/B6b w - - 0 1", "8/8/8/8/8/8/8/B5b1 w - - 0 1", "8/8/8/8/8/8/8/N6n w - - 0 1",
+                "8/8/8/8/8/8/8/N5n1 b - - 0 1"):
+        assert pgntools.Board(fen, variant="antichess").is_insufficient_material() == \
+            chess.variant.AntichessBoard(fen).is_insufficient_material(), fen

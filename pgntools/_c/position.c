@@ -289,8 +289,12 @@ bool pos_has_legal_ep(const Position *p)
     if (p->ep == NO_SQ || (p->checkers & (p->checkers - 1))) /* (double check: the king alone moves) */
         return false;
     bb_t takers = BB_PAWN_ATTACKS[p->turn ^ 1][p->ep] & pos_pieces(p, p->turn, PAWN);
-    if (p->variant != VARIANT_STANDARD && variant_no_king_safety(p)) /* (no king to keep safe) */
-        return takers != 0;
+    if (p->variant != VARIANT_STANDARD) { /* no move once the game has ended; no king to keep safe */
+        if (pos_variant_end(p))
+            return false;
+        if (variant_no_king_safety(p))
+            return takers != 0;
+    }
     while (takers)
         if (pos_ep_capture_legal(p, bb_pop(&takers)))
             return true;

@@ -36,8 +36,10 @@ int classify_variant(const char *v, size_t n)
         {"racing kings", VARIANT_RACING_KINGS}, {"racingkings", VARIANT_RACING_KINGS}, {"racing", VARIANT_RACING_KINGS},
         {"race", VARIANT_RACING_KINGS}, {"horde", VARIANT_HORDE}, {"horde chess", VARIANT_HORDE},
         {"antichess", VARIANT_ANTICHESS}, {"anti chess", VARIANT_ANTICHESS}, {"anti", VARIANT_ANTICHESS},
-        {"giveaway", VARIANT_ANTICHESS}, {"giveaway chess", VARIANT_ANTICHESS}, {"give away", VARIANT_ANTICHESS},
-        {"give away chess", VARIANT_ANTICHESS},
+        {"giveaway", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"giveaway chess", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"give away", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"give away chess", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (variant_is(v, n, names[i].name))
@@ -179,7 +181,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     L->ply = 0;
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant >= 0 && (variant & PLAYED_AS_CHESS960);
-    g->rules = variant >= 0 ? (uint8_t)(variant & ~PLAYED_AS_CHESS960) : VARIANT_STANDARD;
+    g->rules = variant >= 0 ? (uint8_t)(variant & ~(PLAYED_AS_CHESS960 | STARTS_WITH_CASTLING)) : VARIANT_STANDARD;
     g->replaying = r->opt.replay;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
@@ -210,6 +212,10 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         L->pos.chess960 = g->chess960;
         if (g->rules != VARIANT_STANDARD)
             pos_set_variant(&L->pos, g->rules);
+        if (variant > 0 && (variant & STARTS_WITH_CASTLING)) { /* (Giveaway: chess's castling rights) */
+            memcpy(L->pos.castle, r->start.castle, sizeof L->pos.castle);
+            pos_rehash(&L->pos);
+        }
     }
     if (!g->fen && g->rules != VARIANT_STANDARD) { /* (the variant's own start FEN) */
         char fen[FEN_MAX];

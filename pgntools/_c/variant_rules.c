@@ -46,12 +46,28 @@ void variant_rules_start(Position *p)
 
 /* ---------------------------------------------------------------- a move's side effects */
 
+/* Antichess: a king taken off its square castles no more (python-chess reads the rights so). */
+static void drop_kingless_castling(Position *p)
+{
+    for (int c = 0; c < 2; c++) {
+        if (p->chess960 || p->board[SQ(4, c == WHITE ? 0 : 7)] == PIECE(c, KING))
+            continue;
+        for (int side = 0; side < 2; side++)
+            if (p->castle[c][side] != NO_SQ) {
+                p->hash ^= ZOBRIST_CASTLE[c][side];
+                p->castle[c][side] = NO_SQ;
+            }
+    }
+}
+
 void variant_rules_after_make(Position *p, int us)
 {
     (void)us;
-    if (p->variant == VARIANT_ANTICHESS) /* the king is an ordinary piece: no check */
+    if (p->variant == VARIANT_ANTICHESS) { /* the king is an ordinary piece: no check */
         p->checkers = 0;
-    else if (p->variant == VARIANT_HORDE && p->ep != NO_SQ && (RANK_OF(p->ep) == 1 || RANK_OF(p->ep) == 6))
+        if (pos_any_castle_rights(p))
+            drop_kingless_castling(p);
+    } else if (p->variant == VARIANT_HORDE && p->ep != NO_SQ && (RANK_OF(p->ep) == 1 || RANK_OF(p->ep) == 6))
         p->ep = NO_SQ; /* a double step from the first rank can be taken by no pawn en passant */
 }
 
