@@ -218,6 +218,9 @@ def test_perft_command_variant():
     assert result.exit_code == 0, result.output
     oracle = chess.variant.ThreeCheckBoard("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 +2+0")
     assert int(result.output) == oracle_perft(oracle, 3)
+    for variant, nodes in (("racingkings", 421), ("Horde", 128), ("antichess", 400)):  # python-chess's, depth 2
+        result = CliRunner().invoke(cli, ["perft", "2", "--variant", variant])
+        assert result.exit_code == 0 and int(result.output) == nodes, (variant, result.output)
     result = CliRunner().invoke(cli, ["perft", "1", "--variant", "Duck Chess"])
     assert result.exit_code == 2 and "unsupported variant" in result.output
 

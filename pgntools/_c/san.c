@@ -212,6 +212,18 @@ static int resolve_special(const Position *p, SanMove *sm, move_t *out)
     return -1;
 }
 
+/* A promotion chess does not allow: antichess's to a king (its move: mv_king_promotion), else
+ * SAN_INVALID_PROMOTION. */
+static int promote_to_king(const Position *p, SanMove *sm, bool last_rank, move_t *out)
+{
+    if (p->variant != VARIANT_ANTICHESS || sm->piece != PAWN || sm->promo != KING || !last_rank)
+        return SAN_INVALID_PROMOTION;
+    int rc = san_find(p, sm, out);
+    if (rc == SAN_OK)
+        *out = mv_king_promotion(mv_from(*out), mv_to(*out));
+    return rc;
+}
+
 int san_resolve(const Position *p, SanMove *sm, move_t *out)
 {
     if (p->variant != VARIANT_STANDARD && pos_variant_end(p)) /* (the replay's mainline stops at the end first) */
@@ -223,14 +235,9 @@ int san_resolve(const Position *p, SanMove *sm, move_t *out)
     }
     /* a pawn reaching its last rank promotes, to a knight, bishop, rook or queen (FIDE 3.7e) */
     bool last_rank = RANK_OF(sm->to) == (p->turn == WHITE ? 7 : 0);
-    bool king = sm->promo == KING && p->variant == VARIANT_ANTICHESS; /* (antichess: to a king too) */
-    if (sm->piece == PAWN ? last_rank != (sm->promo != 0) || (sm->promo == KING && !king) || sm->promo == PAWN
-                          : sm->promo != 0)
-        return SAN_INVALID_PROMOTION;
-    int rc = san_find(p, sm, out);
-    if (king && rc == SAN_OK)
-        *out = mv_king_promotion(mv_from(*out), mv_to(*out));
-    return rc;
+    if (sm->piece == PAWN ? last_rank != (sm->promo != 0) || sm->promo == KING || sm->promo == PAWN : sm->promo != 0)
+        return promote_to_king(p, sm, last_rank, out);
+    return san_find(p, sm, out);
 }
 
 int san_read_general(const Position *p, const char *text, size_t len, SanMove *sm, move_t *out)

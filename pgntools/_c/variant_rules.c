@@ -148,13 +148,22 @@ static inline bb_t attacks_of(int type, int color, int sq, bb_t occ)
     }
 }
 
+/* The squares our pawns attack (their diagonals forward), all at once. */
+static inline bb_t pawn_attacks(bb_t pawns, int color)
+{
+    bb_t west = pawns & ~FILE_A, east = pawns & ~(FILE_A << 7);
+    return color == WHITE ? (west << 7) | (east << 9) : (west >> 9) | (east >> 7);
+}
+
 bool antichess_can_capture(const Position *p)
 {
     int us = p->turn;
-    bb_t theirs = p->by_color[us ^ 1], occ = pos_occ(p);
-    if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us ^ 1][p->ep] & pos_pieces(p, us, PAWN)))
+    bb_t theirs = p->by_color[us ^ 1], occ = pos_occ(p), pawns = pos_pieces(p, us, PAWN);
+    if (pawn_attacks(pawns, us) & theirs)
         return true;
-    for (int type = PAWN; type <= KING; type++)
+    if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us ^ 1][p->ep] & pawns))
+        return true;
+    for (int type = KNIGHT; type <= KING; type++)
         for (bb_t s = pos_pieces(p, us, type); s;)
             if (attacks_of(type, us, bb_pop(&s), occ) & theirs)
                 return true;
@@ -163,10 +172,9 @@ bool antichess_can_capture(const Position *p)
 
 bool antichess_has_move(const Position *p)
 {
-    if (antichess_can_capture(p))
-        return true;
     int us = p->turn;
     bb_t occ = pos_occ(p), free = ~occ;
+    /* a quiet move first (a pawn's step is the likeliest and the cheapest to see), then a capture */
     bb_t pawns = pos_pieces(p, us, PAWN) & ~(us == WHITE ? RANK_8 : RANK_1);
     if ((us == WHITE ? pawns << 8 : pawns >> 8) & free)
         return true;
@@ -174,6 +182,8 @@ bool antichess_has_move(const Position *p)
         for (bb_t s = pos_pieces(p, us, type); s;)
             if (attacks_of(type, us, bb_pop(&s), occ) & free)
                 return true;
+    if (antichess_can_capture(p))
+        return true;
     /* castling alone: the squares between king and rook empty (no square is attacked there) */
     int ksq = pos_king(p, us);
     for (int side = 0; side < 2 && ksq != NO_SQ; side++) {
