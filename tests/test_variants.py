@@ -322,11 +322,20 @@ def test_horde_positions_without_a_white_king(tmp_path):
     assert not board.is_check() and board.outcome() is None
     with pytest.raises(pgntools.InvalidFenError):  # the horde has no king
         pgntools.Board(start.replace("PPPPPPPP w", "PPPKPPPP w"), variant="horde")
-    # export writes its positions and keys (no white king anywhere)
+
+
+@pytest.mark.parametrize("variant", ["horde", "antichess"])
+def test_kingless_positions_export(variant, tmp_path):
+    # export and to-fen write the positions and keys of games without a king (the horde's, an
+    # antichess king taken), as python-chess computes them
     from click.testing import CliRunner
 
     from pgntools.cli import cli
-    text, oracle = random_game(chess.variant.HordeBoard, "Horde", random.Random(5))
+    cls, tag = VARIANTS[variant]
+    rng = random.Random(5)
+    text, oracle = random_game(cls, tag, rng)
+    while variant == "antichess" and all(oracle.kings & side for side in oracle.occupied_co):
+        text, oracle = random_game(cls, tag, rng)  # (until a king has been taken)
     (tmp_path / "h.pgn").write_text(text)
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["export", "--parquet", str(out), "--positions", str(tmp_path / "pos"),
@@ -334,7 +343,7 @@ def test_horde_positions_without_a_white_king(tmp_path):
     assert result.exit_code == 0, result.output
     import pyarrow.dataset as ds
     rows = ds.dataset(str(tmp_path / "pos"), format="parquet").to_table(columns=["fen", "key"]).to_pydict()
-    replay = chess.variant.HordeBoard()
+    replay = cls()
     for fen, key in zip(rows["fen"], rows["key"]):  # every position and its Polyglot key as python-chess's
         replay.set_fen(fen)
         assert key == chess.polyglot.zobrist_hash(replay)

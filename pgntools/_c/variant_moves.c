@@ -30,6 +30,9 @@ static void gen_pseudo(const Position *p, MoveList *ml, int gen, bb_t from_mask,
     bb_t occ = pos_occ(p), theirs = p->by_color[them], target = ~p->by_color[us] & to_mask;
     if (gen & (1 << PAWN)) {
         bb_t pawns = pos_pieces(p, us, PAWN) & from_mask & ~(us == WHITE ? RANK_8 : RANK_1);
+        if (to_mask && !(to_mask & (to_mask - 1))) /* one target (SAN's search): the pawns that may reach it */
+            pawns &= BB_PAWN_ATTACKS[them][bb_lsb(to_mask)] |
+                     (us == WHITE ? (to_mask >> 8) | (to_mask >> 16) : (to_mask << 8) | (to_mask << 16));
         int forward = us == WHITE ? 8 : -8;
         while (pawns) {
             int from = bb_pop(&pawns), one = from + forward;
