@@ -335,10 +335,3 @@ int pos_repetition_count(const uint64_t *history, int n, int halfmove)
         count += history[i] == now;
     return count;
 }
-
-void pos_make_pawn(Position *p, int from, int to, int landing) { pos_make_ordinary(p, PAWN, from, to, landing); }
-void pos_make_knight(Position *p, int from, int to) { pos_make_ordinary(p, KNIGHT, from, to, KNIGHT); }
-void pos_make_bishop(Position *p, int from, int to) { pos_make_ordinary(p, BISHOP, from, to, BISHOP); }
-void pos_make_rook(Position *p, int from, int to) { pos_make_ordinary(p, ROOK, from, to, ROOK); }
-void pos_make_queen(Position *p, int from, int to) { pos_make_ordinary(p, QUEEN, from, to, QUEEN); }
-void pos_make_king(Position *p, int from, int to) { pos_make_ordinary(p, KING, from, to, KING); }

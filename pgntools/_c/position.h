@@ -100,14 +100,15 @@ static inline bool pos_any_castle_rights(const Position *p)
 }
 
 /* The pieces giving check after a move from -> to that put no piece elsewhere (the side to move
- * is already the defender): the piece of type `type` that landed on `to`, and a slider uncovered
- * on the line through `from` (a discovered check). */
-static inline __attribute__((always_inline)) bb_t pos_checkers_after(const Position *p, int type, int from, int to)
+ * is already the defender): the moved piece itself, and a slider uncovered on the line through
+ * `from` (a discovered check). */
+static inline bb_t pos_checkers_after(const Position *p, int from, int to)
 {
     int ksq = pos_king(p, p->turn), att = p->turn ^ 1;
     if (ksq == NO_SQ)
         return 0;
     bb_t occ = pos_occ(p);
+    int type = PIECE_TYPE(p->board[to]);
     bb_t reach = type == PAWN ? BB_PAWN_ATTACKS[att][to] : BB_PIECE_PSEUDO[type][to];
     bb_t checkers = (reach & BB(ksq)) && !(BB_BETWEEN[to][ksq] & occ) ? BB(to) : 0;
     /* the line from the king through `from`, unless the piece stayed on it */
@@ -161,14 +162,20 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
                    offsetof(PosState, ep) == offsetof(Position, ep) - offsetof(Position, turn),
                "PosState mirrors the tail of Position");
 
-/* The make of an ordinary move (FIDE 3.1-3.7 but castling and en passant): our `piece` goes from
- * `from` to `to`, taking what stands there, and lands as `landing` (the piece itself, or the one
- * a pawn is promoted to: 3.7e). */
-static inline __attribute__((always_inline)) void pos_make_ordinary(Position *p, int piece, int from, int to, int landing)
+/* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
+ * pos_unmake needs to take it back. */
+static inline void pos_make(Position *p, move_t m)
 {
-    int us = p->turn, them = us ^ 1;
-    uint8_t pc = PIECE(us, piece), lands = PIECE(us, landing), captured = p->board[to];
-    uint64_t h = p->hash ^ ZOBRIST_TURN ^ ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[lands][to] ^
+    int type = mv_type(m);
+    if (type >= MT_EN_PASSANT) { /* en passant, castling, a null move */
+        pos_make_special(p, m);
+        return;
+    }
+    int us = p->turn, them = us ^ 1, from = mv_from(m), to = mv_to(m);
+    uint8_t pc = p->board[from], captured = p->board[to];
+    uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
+    int piece = PIECE_TYPE(pc);
+    uint64_t h = p->hash ^ ZOBRIST_TURN ^ ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[landing][to] ^
                  ZOBRIST_PIECE[captured][to]; /* (ZOBRIST_PIECE[0] is all zeros: no capture) */
     if (p->ep_hashed)
         h ^= ZOBRIST_EP[FILE_OF(p->ep)];
@@ -178,16 +185,15 @@ static inline __attribute__((always_inline)) void pos_make_ordinary(Position *p,
     p->by_color[them] ^= taken;
     p->by_color[us] ^= moved;
     p->by_type[piece] ^= BB(from);
-    p->by_type[landing] ^= BB(to);
+    p->by_type[PIECE_TYPE(landing)] ^= BB(to);
     p->board[from] = 0;
-    p->board[to] = lands;
+    p->board[to] = landing;
     /* FIDE 9.3: a capture or a pawn move sets the half-move clock to 0; else it counts on
      * (saturating: a FEN may start it at 65535) */
     uint16_t halfmove = p->halfmove;
     halfmove += halfmove != UINT16_MAX;
     p->halfmove = (uint16_t)(halfmove & (0u - (unsigned)!((piece == PAWN) | (captured != 0))));
-    bool double_step = piece == PAWN && (from ^ to) == 16; /* (3.7b: the square passed is the en-passant square) */
-    p->ep = double_step ? (uint8_t)((from + to) / 2) : NO_SQ;
+    p->ep = piece == PAWN && (from ^ to) == 16 ? (uint8_t)((from + to) / 2) : NO_SQ;
     p->ep_hashed = 0;
     p->hash = h;
     if (pos_any_castle_rights(p) && ((int)(piece == KING) | ((piece == ROOK) & (int)pos_is_castle_square(p, from)) |
@@ -195,58 +201,24 @@ static inline __attribute__((always_inline)) void pos_make_ordinary(Position *p,
         pos_lose_castling(p, piece, from, to, captured != 0);
     p->turn = (uint8_t)them;
     p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
-    p->checkers = pos_checkers_after(p, landing, from, to);
+    p->checkers = pos_checkers_after(p, from, to);
     if (__builtin_expect(p->variant != VARIANT_STANDARD, 0)) /* (three-check counts checks, ...) */
         pos_variant_after_make(p, us);
     /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
-     * legal: asked only when an enemy pawn stands beside the pawn that stepped */
-    if (double_step && p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, them, PAWN)) &&
-        pos_has_legal_ep(p)) { /* (the Horde's first-rank double step leaves none) */
+     * legal: asked only when an enemy pawn stands beside the pawn that stepped (the Horde's
+     * first-rank double step leaves no en-passant square: pos_variant_after_make) */
+    if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, them, PAWN)) && pos_has_legal_ep(p)) {
         p->ep_hashed = 1;
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
     }
 }
 
-/* Makes the legal move m (MOVE_NULL: the side to move passes). */
-static inline void pos_make(Position *p, move_t m)
-{
-    int type = mv_type(m);
-    if (type >= MT_EN_PASSANT) { /* en passant, castling, a null move */
-        pos_make_special(p, m);
-        return;
-    }
-    int piece = PIECE_TYPE(p->board[mv_from(m)]);
-    pos_make_ordinary(p, piece, mv_from(m), mv_to(m), type == MT_PROMOTION ? mv_promo(m) : piece);
-}
-
-/* pos_make_ordinary compiled for one piece (position.c), the piece a constant: a knight's make has
- * no double step, promotion or castling-rights test, and its check test is a knight's. The replay
- * makes every move through them (pos_make_undo); measured in benchmarks/RESULTS.md (2026-12-06). */
-void pos_make_pawn(Position *p, int from, int to, int landing);
-void pos_make_knight(Position *p, int from, int to);
-void pos_make_bishop(Position *p, int from, int to);
-void pos_make_rook(Position *p, int from, int to);
-void pos_make_queen(Position *p, int from, int to);
-void pos_make_king(Position *p, int from, int to);
-
 static inline void pos_make_undo(Position *p, move_t m, Undo *u)
 {
     memcpy(&u->state, &p->turn, sizeof u->state);
     u->move = m;
-    int type = mv_type(m), from = mv_from(m), to = mv_to(m);
-    u->captured = type == MT_CASTLE ? 0 : p->board[to]; /* (MOVE_NULL is of the castling type) */
-    if (type >= MT_EN_PASSANT) {
-        pos_make_special(p, m);
-        return;
-    }
-    switch (PIECE_TYPE(p->board[from])) {
-    case PAWN: pos_make_pawn(p, from, to, type == MT_PROMOTION ? mv_promo(m) : PAWN); break;
-    case KNIGHT: pos_make_knight(p, from, to); break;
-    case BISHOP: pos_make_bishop(p, from, to); break;
-    case ROOK: pos_make_rook(p, from, to); break;
-    case QUEEN: pos_make_queen(p, from, to); break;
-    default: pos_make_king(p, from, to); break;
-    }
+    u->captured = mv_type(m) == MT_CASTLE ? 0 : p->board[mv_to(m)]; /* (MOVE_NULL is of the castling type) */
+    pos_make(p, m);
 }
 
 /* Takes back the move recorded in u (the last one made on p): p is then as before it. */
