@@ -413,7 +413,7 @@ cdef extern from "seams.h":
     int64_t seam_find(const char *buf, size_t len, size_t start) nogil
 
 cdef extern from "replay.h":
-    int PLAYED_AS_CHESS960
+    int PLAYED_AS_CHESS960, STARTS_WITH_CASTLING
     int classify_variant(const char *v, size_t n)
 
 cdef extern from "pgn_date.h":

@@ -17,7 +17,7 @@ FEN_PROBLEMS: List[str]
 COLUMN_FORMATS: Dict[str, str]
 STATUS_CODES: Dict[str, int]  # names of batch.h's codes and bits (batch_names)
 OUTCOME_CODES: Dict[str, int]
-VARIANT_CODES: Dict[str, int]  # the variant rules pgntools plays: {"standard": 0, "kingofthehill": 1, "3check": 2}
+VARIANT_CODES: Dict[str, int]  # the variant rules pgntools plays: {"standard": 0, "kingofthehill": 1, ..., "antichess": 5}
 VARIANT_NAMES: Dict[int, str]
 def variant_code(variant: Union[str, int]) -> int: ...  # ValueError for a variant not played
 PIECE_CODES: Dict[str, int]

@@ -16,7 +16,7 @@ cdef list _note_names(uint16_t notes):
 
 def variant_code(variant):
     """The rules (a VARIANT_CODES value) a variant's name means: its name in VARIANT_CODES or any
-    spelling of the PGN Variant tag ('King of the Hill', 'Three-check', '3-check', ...).
+    spelling of the PGN Variant tag ('King of the Hill', 'Three-check', 'Racing Kings', 'Giveaway', ...).
     ValueError for a variant pgntools does not play (Chess960 is Board's chess960=True)."""
     if isinstance(variant, int) and variant in VARIANT_NAMES:
         return variant
@@ -27,7 +27,17 @@ def variant_code(variant):
     if rules < 0 or rules & PLAYED_AS_CHESS960:
         known = ", ".join(sorted(VARIANT_CODES))
         raise ValueError(f"unsupported variant {variant!r}: pgntools plays {known} (Chess960: chess960=True)")
-    return rules
+    return rules & ~STARTS_WITH_CASTLING
+
+
+cdef bint _starts_with_castling(variant):
+    """Giveaway: antichess's rules from chess's start, castling rights kept (as python-chess's
+    GiveawayBoard; Lichess's Antichess starts without)."""
+    if not isinstance(variant, str):
+        return False
+    data = variant.encode("utf-8", "replace")
+    cdef int rules = classify_variant(data, len(data))
+    return rules >= 0 and (rules & STARTS_WITH_CASTLING) != 0
 
 
 cdef int _parse_fen(Position *pos, str fen, bint chess960, list names, list details, int variant=0) except -1:
@@ -73,7 +83,7 @@ cdef class Board:
     """A position with its move history (for repetitions and ``pop``). ``Board()`` is the start
     position, ``Board(fen)`` (or ``Board.from_fen(fen)``) any other; ``chess960=True`` reads
     X-FEN and Shredder-FEN castling; ``variant=`` a variant's rules and FEN form ('kingofthehill',
-    '3check', or a Variant tag's spelling: the start position is the variant's). ``str(board)`` is
+    '3check', 'racingkings', 'horde', 'antichess', or a Variant tag's spelling: the start position is the variant's). ``str(board)`` is
     an 8x8 diagram, rank 8 first."""
 
     cdef Position pos
@@ -101,10 +111,15 @@ cdef class Board:
 
     def __init__(self, fen=None, *, bint chess960=False, variant="standard"):
         cdef int rules = variant_code(variant)
+        cdef uint8_t castle[4]
         if fen is None:
             pos_init_start(&self.pos)
             self.pos.chess960 = chess960
+            memcpy(castle, self.pos.castle, sizeof(castle))
             pos_set_variant(&self.pos, rules)
+            if _starts_with_castling(variant):
+                memcpy(self.pos.castle, castle, sizeof(castle))
+                pos_rehash(&self.pos)
         elif isinstance(fen, str):
             self._set_fen(fen, chess960, rules)
         else:
@@ -192,7 +207,7 @@ cdef class Board:
 
     @property
     def variant(self):
-        """The rules: 'standard', 'kingofthehill', '3check' (VARIANT_CODES)."""
+        """The rules: 'standard', 'kingofthehill', '3check', 'racingkings', 'horde', 'antichess' (VARIANT_CODES)."""
         return VARIANT_NAMES[self.pos.variant]
 
     @property

@@ -7,6 +7,7 @@ import random
 
 import chess
 import chess.pgn
+import chess.polyglot
 import chess.variant
 import pytest
 
@@ -17,6 +18,9 @@ from pgntools import _core
 VARIANTS = {
     "kingofthehill": (chess.variant.KingOfTheHillBoard, "King of the Hill"),
     "3check": (chess.variant.ThreeCheckBoard, "Three-check"),
+    "racingkings": (chess.variant.RacingKingsBoard, "Racing Kings"),
+    "horde": (chess.variant.HordeBoard, "Horde"),
+    "antichess": (chess.variant.AntichessBoard, "Antichess"),
 }
 GAMES_PER_VARIANT = 300
 PERFT_POSITIONS = 24
@@ -117,9 +121,22 @@ def oracle_outcome(board):
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_random_games_replay_like_python_chess(variant, tmp_path):
     cls, tag = VARIANTS[variant]
-    rng = random.Random(38 + len(variant))
+    replay_random_games(variant, cls, tag, GAMES_PER_VARIANT, tmp_path)
+
+
+def test_giveaway_games_start_with_castling(tmp_path):
+    # python-chess's Giveaway: antichess's rules from chess's start, castling rights and all
+    assert pgntools.Board(variant="Giveaway").fen() == chess.variant.GiveawayBoard().fen()
+    ends = replay_random_games("antichess", chess.variant.GiveawayBoard, "Giveaway", 100, tmp_path)
+    assert "variant_win" in ends
+
+
+def replay_random_games(variant, cls, tag, count, tmp_path):
+    """`count` random games of the variant (python-chess's board `cls`, the Variant tag `tag`)
+    replayed to python-chess's final FEN, result and outcome; the outcomes reached."""
+    rng = random.Random(38 + len(variant) + len(tag))
     texts, boards = [], []
-    for _ in range(GAMES_PER_VARIANT):
+    for _ in range(count):
         text, board = random_game(cls, tag, rng)
         texts.append(text)
         boards.append(board)
@@ -134,10 +151,15 @@ def test_random_games_replay_like_python_chess(variant, tmp_path):
         assert game.final_fen == board.fen()
         assert game.result == board.result()
         assert game.outcome == oracle_outcome(board)
-        # the SAN python-chess wrote (its '#' for a variant's end too) needed no note
-        assert [n.kind for n in game.notes if n.category == "note" and "marker" in n.kind] == [], game.notes
+        # the SAN python-chess wrote (its '#' for a variant's end too, its origins) needed no note
+        assert [n.kind for n in game.notes if n.category == "note" and "claimable" not in n.kind] == [], game.notes
         ends.add(game.outcome)
-    assert {"variant_loss"} <= ends  # the variant's own end is reached by random play
+    # the variant's own end is reached by random play (the horde's 36 pawns outlast it: its loss is
+    # test_horde_loses_its_last_pawn's; random play mates Black's king there instead)
+    if tag != "Giveaway":
+        assert {"checkmate" if variant == "horde" else "variant_win" if variant == "antichess" else
+                "variant_loss"} <= ends, ends
+    return ends
 
 
 def test_three_check_fen_forms():
@@ -196,6 +218,9 @@ def test_perft_command_variant():
     assert result.exit_code == 0, result.output
     oracle = chess.variant.ThreeCheckBoard("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 +2+0")
     assert int(result.output) == oracle_perft(oracle, 3)
+    for variant, nodes in (("racingkings", 421), ("Horde", 128), ("antichess", 400)):  # python-chess's, depth 2
+        result = CliRunner().invoke(cli, ["perft", "2", "--variant", variant])
+        assert result.exit_code == 0 and int(result.output) == nodes, (variant, result.output)
     result = CliRunner().invoke(cli, ["perft", "1", "--variant", "Duck Chess"])
     assert result.exit_code == 2 and "unsupported variant" in result.output
 
@@ -216,3 +241,155 @@ def test_export_variant_column(tmp_path):
     assert games["rules"] == ["kingofthehill", "3check", "standard"]
     assert games["variant"] == ["King of the Hill", "3-check", None]  # the tag as written
     assert games["final_fen"][1].endswith("- 3+3 0 1")
+
+
+def oracle_game(cls, fen, sans, tag):
+    """python-chess's final FEN, result and outcome of the moves `sans` from `fen`, and the PGN."""
+    board = cls(fen)
+    for san in sans:
+        board.push_san(san)
+    result = board.result()
+    pgn = f'[Variant "{tag}"]\n[FEN "{fen}"]\n[SetUp "1"]\n[Result "{result}"]\n\n{" ".join(sans)} {result}\n'
+    return pgn, board
+
+
+@pytest.mark.parametrize("black_reply, result, outcome", [
+    ("Kb8", "1/2-1/2", "variant_draw"),  # Black's king reaches rank 8 too: a draw
+    ("Kb6", "1-0", "variant_win"),       # it does not: White has won
+])
+def test_racing_kings_last_move_draw(black_reply, result, outcome, tmp_path):
+    fen = "8/1k4K1/8/8/8/8/8/8 w - - 0 1"
+    pgn, board = oracle_game(chess.variant.RacingKingsBoard, fen, ["Kg8", black_reply], "Racing Kings")
+    assert board.result() == result
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == result and game.outcome == outcome == oracle_outcome(board)
+    assert game.final_fen == board.fen()
+
+
+def test_racing_kings_black_cannot_reach_the_goal(tmp_path):
+    # White's king on rank 8 and every square of rank 8 beside Black's king attacked: over at once
+    fen = "8/k5K1/8/8/4B3/8/8/1R6 w - - 0 1"
+    pgn, board = oracle_game(chess.variant.RacingKingsBoard, fen, ["Kg8"], "Racing Kings")
+    assert board.is_variant_end() and board.result() == "1-0"
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.outcome == "variant_loss" and game.result == "1-0"
+    # the Result tag is checked against the end, as in chess (fixed to the end's result)
+    (game,) = read_one(pgn.replace("1-0", "0-1"), tmp_path)
+    assert game.result == "1-0" and "result_tag" in [f.kind for f in game.fixes]
+
+
+def test_racing_kings_no_move_gives_check(tmp_path):
+    fen = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"
+    board = pgntools.Board(variant="racingkings")
+    oracle = chess.variant.RacingKingsBoard()
+    assert "Nc3" not in [oracle.san(m) for m in oracle.legal_moves]  # (it would check the king on a2)
+    pgn = '[Variant "Racing Kings"]\n[Result "*"]\n\n1. Nc3 *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    with pytest.raises(pgntools.InvalidFenError):  # a king in check: no such position in the race
+        pgntools.Board("8/8/8/8/8/8/kR6/7K b - - 0 1", variant="racingkings")
+    assert pgntools.Board(fen, variant="Racing Kings").fen() == fen
+
+
+def test_horde_loses_its_last_pawn(tmp_path):
+    fen = "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1"  # (a horde of one pawn, on its first rank)
+    pgn, board = oracle_game(chess.variant.HordeBoard, fen, ["Qxe1"], "Horde")
+    assert board.result() == "0-1"
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == "0-1" and game.outcome == "variant_loss" == oracle_outcome(board)
+    assert game.final_fen == board.fen() == "4k3/8/8/8/8/8/8/4q3 w - - 0 2"
+    assert pgntools.Board(board.fen(), variant="horde").legal_moves() == []
+
+
+def test_horde_first_rank_double_step(tmp_path):
+    fen = "4k3/8/8/8/8/1p6/8/P7 w - - 0 1"
+    board = pgntools.Board(fen, variant="horde")
+    oracle = chess.variant.HordeBoard(fen)
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves) == ["a1a2", "a1a3"]
+    board.push_san("a3")
+    oracle.push_san("a3")
+    # no en passant after a step from the first rank (python-chess, Lichess)
+    assert board.fen() == oracle.fen() and "b3a2" not in board.legal_moves()
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    assert board.key == chess.polyglot.zobrist_hash(oracle)
+
+
+def test_horde_positions_without_a_white_king(tmp_path):
+    start = chess.variant.HordeBoard().fen()
+    board = pgntools.Board(variant="Horde")
+    assert board.fen() == start and board.key == chess.polyglot.zobrist_hash(chess.variant.HordeBoard())
+    assert not board.is_check() and board.outcome() is None
+    with pytest.raises(pgntools.InvalidFenError):  # the horde has no king
+        pgntools.Board(start.replace("PPPPPPPP w", "PPPKPPPP w"), variant="horde")
+
+
+@pytest.mark.parametrize("variant", ["horde", "antichess"])
+def test_kingless_positions_export(variant, tmp_path):
+    # export and to-fen write the positions and keys of games without a king (the horde's, an
+    # antichess king taken), as python-chess computes them
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+    cls, tag = VARIANTS[variant]
+    rng = random.Random(5)
+    text, oracle = random_game(cls, tag, rng)
+    while variant == "antichess" and all(oracle.kings & side for side in oracle.occupied_co):
+        text, oracle = random_game(cls, tag, rng)  # (until a king has been taken)
+    (tmp_path / "h.pgn").write_text(text)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["export", "--parquet", str(out), "--positions", str(tmp_path / "pos"),
+                                       str(tmp_path / "h.pgn")])
+    assert result.exit_code == 0, result.output
+    import pyarrow.dataset as ds
+    rows = ds.dataset(str(tmp_path / "pos"), format="parquet").to_table(columns=["fen", "key"]).to_pydict()
+    replay = cls()
+    for fen, key in zip(rows["fen"], rows["key"]):  # every position and its Polyglot key as python-chess's
+        replay.set_fen(fen)
+        assert key == chess.polyglot.zobrist_hash(replay)
+    assert len(rows["fen"]) == len(oracle.move_stack)
+    result = CliRunner().invoke(cli, ["to-fen", str(tmp_path / "h.pgn")])
+    assert result.exit_code == 0 and oracle.fen() in result.output, result.output
+
+
+@pytest.mark.parametrize("fen, sans, result", [
+    ("8/8/8/8/8/8/p7/1R6 b - - 0 1", ["axb1=Q"], "1-0"),  # White has no piece left: White has won
+    ("8/p7/8/8/P7/8/8/8 b - - 0 1", ["a5"], "1-0"),        # White has no move (stalemate): White has won
+    ("8/4P3/8/8/8/8/8/k7 w - - 0 1", ["e8=K", "Kb1", "Kd7"], "*"),  # a pawn promotes to a king
+])
+def test_antichess_ends_and_king_promotion(fen, sans, result, tmp_path):
+    pgn, board = oracle_game(chess.variant.AntichessBoard, fen, sans, "Antichess")
+    assert board.result() == result
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == result and game.final_fen == board.fen()
+    assert game.outcome == oracle_outcome(board) == ("variant_win" if result != "*" else None)
+    ours = pgntools.Board(fen, variant="antichess")
+    oracle = chess.variant.AntichessBoard(fen)
+    for san in sans:
+        assert sorted(ours.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+        move = oracle.parse_san(san)
+        assert ours.san(move.uci()) == oracle.san(move)  # '#' where the move wins for the other side
+        ours.push_san(san)
+        oracle.push(move)
+    assert ours.fen() == oracle.fen() and ours.key == chess.polyglot.zobrist_hash(oracle)
+    assert ours.outcome() == oracle_outcome(oracle)
+
+
+def test_antichess_captures_are_forced_and_kings_are_pieces(tmp_path):
+    fen = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"  # the king must take the pawn; no check anywhere
+    board = pgntools.Board(fen, variant="antichess")
+    assert board.legal_moves() == ["e1d2"] and not board.is_check()
+    pgn = '[Variant "Antichess"]\n[FEN "%s"]\n[Result "*"]\n\n1. Kf1 *\n' % fen
+    (game,) = read_one(pgn, tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]
+    # a king may be taken: then the side without pieces to move has won
+    pgn, oracle = oracle_game(chess.variant.AntichessBoard, "8/8/8/8/8/8/8/k1K5 w - - 0 1", ["Kb1", "Kxb1"], "Antichess")
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.result == "1-0" == oracle.result() and game.final_fen == oracle.fen()
+
+
+def test_antichess_insufficient_material():
+    for fen in ("8/8/8/8/8/8/8/B6b w - - 0 1", "8/8/8/8/8/8/8/B5b1 w - - 0 1", "8/8/8/8/8/8/8/N6n w - - 0 1",
+                "8/8/8/8/8/8/8/N5n1 b - - 0 1"):
+        assert pgntools.Board(fen, variant="antichess").is_insufficient_material() == \
+            chess.variant.AntichessBoard(fen).is_insufficient_material(), fen

@@ -38,7 +38,18 @@ static inline move_t mv_make(int from, int to, int type, int promo)
 static inline int mv_from(move_t m) { return m & 63; }
 static inline int mv_to(move_t m) { return (m >> 6) & 63; }
 static inline int mv_type(move_t m) { return m >> 14; }
-static inline int mv_promo(move_t m) { return mv_type(m) == MT_PROMOTION ? ((m >> 12) & 3) + KNIGHT : 0; }
+/* Antichess's promotion to a king (the promotion field has room for N, B, R, Q only): the
+ * en-passant type with a target on the last rank, where no en passant lands. */
+static inline move_t mv_king_promotion(int from, int to) { return (move_t)(from | (to << 6) | (MT_EN_PASSANT << 14)); }
+static inline bool mv_is_king_promotion(move_t m)
+{
+    return mv_type(m) == MT_EN_PASSANT && (unsigned)(((m >> 9) & 7) - 1) >= 6u; /* (the target's rank: 1 or 8) */
+}
+static inline bool mv_is_en_passant(move_t m) { return mv_type(m) == MT_EN_PASSANT && !mv_is_king_promotion(m); }
+static inline int mv_promo(move_t m)
+{
+    return mv_type(m) == MT_PROMOTION ? ((m >> 12) & 3) + KNIGHT : mv_is_king_promotion(m) ? KING : 0;
+}
 
 static inline int bb_lsb(bb_t b) { return __builtin_ctzll(b); }
 static inline int bb_msb(bb_t b) { return 63 - __builtin_clzll(b); }
@@ -65,6 +76,9 @@ enum {
     VARIANT_STANDARD = 0,
     VARIANT_KING_OF_THE_HILL,
     VARIANT_THREE_CHECK,
+    VARIANT_RACING_KINGS, /* variant_rules.c, variant_moves.c */
+    VARIANT_HORDE,
+    VARIANT_ANTICHESS,
     VARIANT_COUNT
 };
 

@@ -288,6 +288,39 @@ static void drop_field(const char *field[7], size_t flen[7], int n, int i)
         field[k] = field[k + 1], flen[k] = flen[k + 1];
 }
 
+/* What the rules of Racing Kings, the Horde and Antichess (variant_rules.h) allow or forbid in a
+ * placement, as python-chess's status tells: the problems left. */
+static int variant_placement(const Position *p, int variant, int problems, FenWhy *why)
+{
+    if (variant == VARIANT_ANTICHESS) /* any number of kings, none in check */
+        return problems & ~(FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS | FEN_OPPOSITE_CHECK);
+    if (variant == VARIANT_HORDE) {
+        if (pos_pieces(p, WHITE, KING)) {
+            problems |= FEN_TOO_MANY_KINGS;
+            explain(why, FEN_TOO_MANY_KINGS, "placement: a white king in the Horde");
+        }
+        problems &= ~FEN_MISSING_WHITE_KING;
+        if (bb_count(p->by_color[WHITE]) <= 36 && bb_count(pos_pieces(p, BLACK, PAWN)) <= 8 &&
+            bb_count(p->by_color[BLACK]) <= 16) /* (the horde: up to 36 pawns) */
+            problems &= ~FEN_TOO_MANY_PIECES;
+        if (!(p->by_type[PAWN] & RANK_8) && !(pos_pieces(p, BLACK, PAWN) & RANK_1)) /* (White's on rank 1 step on) */
+            problems &= ~FEN_PAWN_ON_BACK_RANK;
+        return problems;
+    }
+    if (variant == VARIANT_RACING_KINGS) {
+        static const int most[7] = {0, 0, 2, 2, 2, 1, 1}; /* the start's pieces, no pawn */
+        static const char *const PIECE_NAMES[7] = {"", "pawn", "knight", "bishop", "rook", "queen", "king"};
+        for (int c = 0; c < 2; c++)
+            for (int type = PAWN; type <= QUEEN; type++)
+                if (bb_count(pos_pieces(p, c, type)) > most[type]) {
+                    problems |= FEN_TOO_MANY_PIECES;
+                    explain(why, FEN_TOO_MANY_PIECES, "placement: %s %ss in Racing Kings (at most %d)",
+                            COLOR_NAMES[c], PIECE_NAMES[type], most[type]);
+                }
+    }
+    return problems;
+}
+
 int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, int variant, FenWhy *why)
 {
     const char *field[7];
@@ -359,6 +392,8 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
         int sq = bb_lsb(back_pawns);
         explain(why, FEN_PAWN_ON_BACK_RANK, "placement: a pawn on %c%d", 'a' + FILE_OF(sq), RANK_OF(sq) + 1);
     }
+    if (variant != VARIANT_STANDARD)
+        problems = variant_placement(p, variant, problems, why);
     if (!parse_castling(p, field[2], flen[2], chess960, why))
         problems |= FEN_BAD_CASTLING_RIGHTS;
     if (!parse_en_passant(p, field[3], flen[3], why))
@@ -366,12 +401,25 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
 
     if (!(problems & (FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS))) {
         int them = p->turn ^ 1, their_king = pos_king(p, them);
-        if (pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn]) {
+        if (variant == VARIANT_ANTICHESS) {
+            /* (no check) */
+        } else if (their_king != NO_SQ && pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn]) {
             problems |= FEN_OPPOSITE_CHECK;
             explain(why, FEN_OPPOSITE_CHECK, "%s is in check but it is %s's move", COLOR_NAMES[them],
                     COLOR_NAMES[p->turn]);
         }
         int checkers = bb_count(pos_compute_checkers(p));
+        if (variant == VARIANT_RACING_KINGS && checkers) {
+            problems |= FEN_IMPOSSIBLE_CHECK;
+            explain(why, FEN_IMPOSSIBLE_CHECK, "%s is in check in Racing Kings (no move may give check)",
+                    COLOR_NAMES[p->turn]);
+        }
+        bb_t goal = p->by_type[KING] & RANK_8;
+        if (variant == VARIANT_RACING_KINGS && p->turn == BLACK && (goal & p->by_color[WHITE]) &&
+            (goal & p->by_color[BLACK])) {
+            problems |= FEN_IMPOSSIBLE_CHECK;
+            explain(why, FEN_IMPOSSIBLE_CHECK, "both kings on rank 8 and Black to move: the race was over");
+        }
         if (checkers > 2) {
             problems |= FEN_IMPOSSIBLE_CHECK;
             explain(why, FEN_IMPOSSIBLE_CHECK, "%s is in check from %d pieces (at most 2)", COLOR_NAMES[p->turn],

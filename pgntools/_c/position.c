@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "position.h"
+#include "variant_rules.h"
 
 void zobrist_init(void);
 
@@ -43,6 +44,7 @@ void pos_init_start(Position *p)
 void pos_set_variant(Position *p, int variant)
 {
     p->variant = (uint8_t)variant;
+    variant_rules_start(p);
     p->checks_left = variant == VARIANT_THREE_CHECK ? 0x33 : 0;
     pos_rehash(p);
 }
@@ -92,7 +94,7 @@ bb_t pos_attackers(const Position *p, int sq, bb_t occ)
 bb_t pos_compute_checkers(const Position *p)
 {
     int k = pos_king(p, p->turn);
-    if (k == NO_SQ)
+    if (k == NO_SQ || p->variant == VARIANT_ANTICHESS) /* (no check in antichess) */
         return 0;
     return pos_attackers(p, k, pos_occ(p)) & p->by_color[p->turn ^ 1];
 }
@@ -181,6 +183,14 @@ void pos_make_special(Position *p, move_t m)
         add_piece(p, castle_rook_target(us, side), PIECE(us, ROOK));
         clear_castle(p, us, 0);
         clear_castle(p, us, 1);
+    } else if (mv_is_king_promotion(m)) { /* antichess: a pawn becomes a king (what it takes is gone) */
+        if (p->board[to]) {
+            remove_piece(p, to);
+            lose_castle_at(p, to);
+        }
+        remove_piece(p, from);
+        add_piece(p, to, PIECE(us, KING));
+        p->halfmove = 0;
     } else { /* en passant: the pawn taken stands beside the target, on the mover's rank */
         uint8_t pawn = p->board[from];
         remove_piece(p, to ^ 8);
@@ -203,6 +213,8 @@ void pos_variant_after_make(Position *p, int us)
             p->checks_left = (uint8_t)(p->checks_left - (1 << shift));
         }
     }
+    if (p->variant == VARIANT_HORDE || p->variant == VARIANT_ANTICHESS)
+        variant_rules_after_make(p, us);
 }
 
 /* The centre squares d4, e4, d5, e5: a king there wins king of the hill. */
@@ -220,6 +232,10 @@ int pos_variant_end(const Position *p)
         bool ours = pos_checks_left(p, us) == 0, theirs = pos_checks_left(p, them) == 0;
         return ours && theirs ? VARIANT_END_DRAW : theirs ? VARIANT_END_LOSS : ours ? VARIANT_END_WIN : VARIANT_END_NONE;
     }
+    case VARIANT_RACING_KINGS:
+    case VARIANT_HORDE:
+    case VARIANT_ANTICHESS:
+        return variant_rules_end(p);
     default:
         return VARIANT_END_NONE;
     }
@@ -254,14 +270,14 @@ void pos_unmake(Position *p, const Undo *u)
         return;
     }
     uint8_t landing = p->board[to];
-    uint8_t pc = mv_type(m) == MT_PROMOTION ? PIECE(us, PAWN) : landing;
+    uint8_t pc = mv_type(m) == MT_PROMOTION || mv_is_king_promotion(m) ? PIECE(us, PAWN) : landing;
     toggle_piece(p, to, landing);
     toggle_piece(p, from, pc);
     p->board[from] = pc;
     p->board[to] = u->captured;
     if (u->captured)
         toggle_piece(p, to, u->captured);
-    if (mv_type(m) == MT_EN_PASSANT) {
+    if (mv_is_en_passant(m)) {
         uint8_t pawn = PIECE(us ^ 1, PAWN);
         toggle_piece(p, to ^ 8, pawn);
         p->board[to ^ 8] = pawn;
@@ -273,6 +289,12 @@ bool pos_has_legal_ep(const Position *p)
     if (p->ep == NO_SQ || (p->checkers & (p->checkers - 1))) /* (double check: the king alone moves) */
         return false;
     bb_t takers = BB_PAWN_ATTACKS[p->turn ^ 1][p->ep] & pos_pieces(p, p->turn, PAWN);
+    if (p->variant != VARIANT_STANDARD) { /* no move once the game has ended; no king to keep safe */
+        if (pos_variant_end(p))
+            return false;
+        if (variant_no_king_safety(p))
+            return takers != 0;
+    }
     while (takers)
         if (pos_ep_capture_legal(p, bb_pop(&takers)))
             return true;
@@ -287,6 +309,8 @@ bool pos_color_has_insufficient_material(const Position *p, int color)
         return false;
     if (p->variant == VARIANT_THREE_CHECK) /* any piece but the king can give check */
         return !(p->by_color[color] & ~p->by_type[KING]);
+    if (p->variant == VARIANT_RACING_KINGS || p->variant == VARIANT_HORDE || p->variant == VARIANT_ANTICHESS)
+        return variant_rules_insufficient_material(p, color);
     bb_t ours = p->by_color[color], theirs = p->by_color[color ^ 1];
     if (ours & (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]))
         return false;

@@ -126,8 +126,8 @@ static inline bb_t pos_checkers_after(const Position *p, int from, int to)
  * passant (3.7d) and the null move; the castling rights a king or rook move or a rook taken ends
  * (3.8.2.1), p->turn still the mover. */
 void pos_make_special(Position *p, move_t m);
-/* A variant's side effects of a move by `us` that gave check (p->turn already the other side,
- * p->checkers set): three-check counts it. Out of line: never in standard chess. */
+/* A variant's side effects of a move by `us` (p->turn already the other side, p->checkers set):
+ * three-check counts a check, variant_rules_after_make. Out of line: never in standard chess. */
 void pos_variant_after_make(Position *p, int us);
 void pos_lose_castling(Position *p, int piece, int from, int to, bool captured);
 
@@ -202,10 +202,11 @@ static inline void pos_make(Position *p, move_t m)
     p->turn = (uint8_t)them;
     p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
     p->checkers = pos_checkers_after(p, from, to);
-    if (__builtin_expect(p->checkers != 0, 0) && p->variant != VARIANT_STANDARD) /* (three-check counts checks) */
+    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0)) /* (three-check counts checks, ...) */
         pos_variant_after_make(p, us);
     /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
-     * legal: asked only when an enemy pawn stands beside the pawn that stepped */
+     * legal: asked only when an enemy pawn stands beside the pawn that stepped (the Horde's
+     * first-rank double step leaves no en-passant square: pos_variant_after_make) */
     if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, them, PAWN)) && pos_has_legal_ep(p)) {
         p->ep_hashed = 1;
         p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];

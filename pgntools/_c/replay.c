@@ -33,6 +33,13 @@ int classify_variant(const char *v, size_t n)
         {"three-check", VARIANT_THREE_CHECK}, {"three check", VARIANT_THREE_CHECK}, {"threecheck", VARIANT_THREE_CHECK},
         {"three check chess", VARIANT_THREE_CHECK}, {"3-check", VARIANT_THREE_CHECK}, {"3 check", VARIANT_THREE_CHECK},
         {"3check", VARIANT_THREE_CHECK},
+        {"racing kings", VARIANT_RACING_KINGS}, {"racingkings", VARIANT_RACING_KINGS}, {"racing", VARIANT_RACING_KINGS},
+        {"race", VARIANT_RACING_KINGS}, {"horde", VARIANT_HORDE}, {"horde chess", VARIANT_HORDE},
+        {"antichess", VARIANT_ANTICHESS}, {"anti chess", VARIANT_ANTICHESS}, {"anti", VARIANT_ANTICHESS},
+        {"giveaway", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"giveaway chess", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"give away", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"give away chess", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (variant_is(v, n, names[i].name))
@@ -174,7 +181,7 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
     L->ply = 0;
     int variant = g->variant ? classify_variant(g->variant, g->variant_len) : 0;
     g->chess960 = variant >= 0 && (variant & PLAYED_AS_CHESS960);
-    g->rules = variant >= 0 ? (uint8_t)(variant & ~PLAYED_AS_CHESS960) : VARIANT_STANDARD;
+    g->rules = variant >= 0 ? (uint8_t)(variant & ~(PLAYED_AS_CHESS960 | STARTS_WITH_CASTLING)) : VARIANT_STANDARD;
     g->replaying = r->opt.replay;
     if (r->filter_tags) {
         const StrCol *values = &r->batch.strs[S_TAG_VALUE], *names = &r->batch.strs[S_TAG_NAME];
@@ -205,6 +212,10 @@ void replay_start(GameReader *r, Game *g, const Token *first_move_token)
         L->pos.chess960 = g->chess960;
         if (g->rules != VARIANT_STANDARD)
             pos_set_variant(&L->pos, g->rules);
+        if (variant > 0 && (variant & STARTS_WITH_CASTLING)) { /* (Giveaway: chess's castling rights) */
+            memcpy(L->pos.castle, r->start.castle, sizeof L->pos.castle);
+            pos_rehash(&L->pos);
+        }
     }
     if (!g->fen && g->rules != VARIANT_STANDARD) { /* (the variant's own start FEN) */
         char fen[FEN_MAX];
@@ -373,12 +384,12 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     move_t m = u->move;
     bool null = m == MOVE_NULL;
     int from = mv_from(m), to = mv_to(m), type = null ? MT_NORMAL : mv_type(m), us = u->state.turn;
-    uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
+    uint8_t captured = mv_is_en_passant(m) ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
-                              (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
+                              (type == MT_CASTLE ? MF_CASTLE : 0) | (mv_is_en_passant(m) ? MF_EN_PASSANT : 0) |
                               (null ? MF_NULL : 0));
     int uci_to = null ? to : uci_target(after, u);
-    int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    int piece = type == MT_CASTLE ? KING : mv_promo(m) ? PAWN : PIECE_TYPE(after->board[to]);
     if (null) {       /* a null move: the king stands still (the moves table has a piece and */
         piece = KING; /* squares for every row); its SAN is --, its UCI 0000 */
         from = uci_to = pos_king(after, us);

@@ -14,7 +14,9 @@
 /* The start position (standard, FEN tag, Variant) and the recorders; first_move_token locates
  * its errors. */
 void replay_start(GameReader *r, Game *g, const Token *first_move_token);
-enum { PLAYED_AS_CHESS960 = 16 }; /* with the VARIANT_* in classify_variant's answer */
+/* with the VARIANT_* in classify_variant's answer; STARTS_WITH_CASTLING: Giveaway, antichess's rules
+ * from chess's start with its castling rights (python-chess's GiveawayBoard; Lichess's Antichess has none) */
+enum { PLAYED_AS_CHESS960 = 16, STARTS_WITH_CASTLING = 32 };
 /* The Variant tag's rules (VARIANT_*, | PLAYED_AS_CHESS960 for Chess960), in the spellings of
  * Lichess, python-chess and other tools (case aside); -1 for a variant not played here. */
 int classify_variant(const char *v, size_t n);

@@ -212,6 +212,18 @@ static int resolve_special(const Position *p, SanMove *sm, move_t *out)
     return -1;
 }
 
+/* A promotion chess does not allow: antichess's to a king (its move: mv_king_promotion), else
+ * SAN_INVALID_PROMOTION. */
+static int promote_to_king(const Position *p, SanMove *sm, bool last_rank, move_t *out)
+{
+    if (p->variant != VARIANT_ANTICHESS || sm->piece != PAWN || sm->promo != KING || !last_rank)
+        return SAN_INVALID_PROMOTION;
+    int rc = san_find(p, sm, out);
+    if (rc == SAN_OK)
+        *out = mv_king_promotion(mv_from(*out), mv_to(*out));
+    return rc;
+}
+
 int san_resolve(const Position *p, SanMove *sm, move_t *out)
 {
     if (p->variant != VARIANT_STANDARD && pos_variant_end(p)) /* (the replay's mainline stops at the end first) */
@@ -224,7 +236,7 @@ int san_resolve(const Position *p, SanMove *sm, move_t *out)
     /* a pawn reaching its last rank promotes, to a knight, bishop, rook or queen (FIDE 3.7e) */
     bool last_rank = RANK_OF(sm->to) == (p->turn == WHITE ? 7 : 0);
     if (sm->piece == PAWN ? last_rank != (sm->promo != 0) || sm->promo == KING || sm->promo == PAWN : sm->promo != 0)
-        return SAN_INVALID_PROMOTION;
+        return promote_to_king(p, sm, last_rank, out);
     return san_find(p, sm, out);
 }
 
@@ -265,14 +277,14 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
         memcpy(o, king_side ? "O-O" : "O-O-O", king_side ? 3 : 5);
         o += king_side ? 3 : 5;
     } else {
-        bool capture = p->board[to] || type == MT_EN_PASSANT;
+        bool capture = p->board[to] || mv_is_en_passant(m);
         if (piece == PAWN) {
             if (capture) {
                 *o++ = (char)('a' + FILE_OF(from));
                 *o++ = 'x';
             }
             o = put_square(o, to);
-            if (type == MT_PROMOTION) {
+            if (mv_promo(m)) {
                 *o++ = '=';
                 *o++ = PIECE_LETTERS[mv_promo(m)];
             }
@@ -280,7 +292,9 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
             bool file = false, rank = false;
             *o++ = PIECE_LETTERS[piece];
             if (find_origin && piece != KING)
-                san_disambiguation(from, pos_piece_origins(p, piece, to) & ~BB(from), &file, &rank);
+                san_disambiguation(from, (p->variant != VARIANT_STANDARD && variant_moves_differ(p)
+                                              ? variant_origins(p, piece, to, 0) : pos_piece_origins(p, piece, to)) &
+                                             ~BB(from), &file, &rank);
             if (file)
                 *o++ = (char)('a' + FILE_OF(from));
             if (rank)

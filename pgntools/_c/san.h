@@ -4,6 +4,7 @@
 #define PGNT_SAN_H
 
 #include "movegen.h"
+#include "variant_moves.h"
 
 /* Error kinds, shared with the game replay: stable, and named in san_error_name. */
 enum {
@@ -136,7 +137,13 @@ static inline __attribute__((always_inline)) int san_find(const Position *p, San
     if (rank_written)
         from_mask &= RANK_1 << (8 * sm->from_rank);
     bb_t legal, origins; /* the pieces of the type that may legally go to `to`; those written */
-    if (piece == PAWN) {
+    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0) && variant_moves_differ(p)) { /* (its own moves) */
+        if (piece == PAWN && !file_written)
+            from_mask = FILE_A << FILE_OF(to);
+        legal = variant_origins(p, piece, to, sm->promo);
+        origins = legal & from_mask;
+        legal = piece == PAWN ? origins : legal;
+    } else if (piece == PAWN) {
         if (!file_written)
             from_mask = FILE_A << FILE_OF(to); /* a pawn move without origin file is a push */
         legal = origins = pos_pawn_origins(p, to, from_mask);

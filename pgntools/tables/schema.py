@@ -168,7 +168,8 @@ GAME_COLUMNS = [
     _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
     Column("rules", STATUS, False, Codes("variant", VARIANTS),
            "the rules the game is played by, read from its Variant tag (the variant column, as written): "
-           "standard, kingofthehill or 3check (Chess960 is standard rules from another start)"),
+           "standard, kingofthehill, 3check, racingkings, horde or antichess (Chess960 is standard rules from another "
+           "start)"),
     Column("tags", ("map", "string", "string"), True, Built("tags"),
            "every other tag, and Date (the date column is typed): its name and value as written"),
     Column("start_fen", "string", True, Strings("start_fen"),
