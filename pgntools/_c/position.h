@@ -164,7 +164,7 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
 
 /* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
  * pos_unmake needs to take it back. */
-static inline void pos_make(Position *p, move_t m)
+static inline __attribute__((always_inline)) void pos_make(Position *p, move_t m)
 {
     int type = mv_type(m);
     if (type >= MT_EN_PASSANT) { /* en passant, castling, a null move */
