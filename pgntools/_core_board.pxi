@@ -192,7 +192,7 @@ cdef class Board:
 
     @property
     def variant(self):
-        """The rules: 'standard', 'kingofthehill', '3check' (VARIANT_CODES)."""
+        """The rules: 'standard', 'kingofthehill', '3check', 'atomic' (VARIANT_CODES)."""
         return VARIANT_NAMES[self.pos.variant]
 
     @property

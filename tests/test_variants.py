@@ -17,6 +17,7 @@ from pgntools import _core
 VARIANTS = {
     "kingofthehill": (chess.variant.KingOfTheHillBoard, "King of the Hill"),
     "3check": (chess.variant.ThreeCheckBoard, "Three-check"),
+    "atomic": (chess.variant.AtomicBoard, "Atomic"),
 }
 GAMES_PER_VARIANT = 300
 PERFT_POSITIONS = 24
@@ -216,3 +217,105 @@ def test_export_variant_column(tmp_path):
     assert games["rules"] == ["kingofthehill", "3check", "standard"]
     assert games["variant"] == ["King of the Hill", "3-check", None]  # the tag as written
     assert games["final_fen"][1].endswith("- 3+3 0 1")
+
+
+def test_atomic_explosion_beside_both_kings():
+    # the knight on d5 stands beside both kings: taking it would explode White's own king too
+    fen = "3R4/8/8/3n4/2K1k3/8/8/8 w - - 0 1"
+    board, oracle = pgntools.Board(fen, variant="atomic"), chess.variant.AtomicBoard(fen)
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    assert "d8d5" not in board.legal_moves()
+    assert not board.is_check()  # kings side by side: no check
+    # beside the enemy king alone, the capture explodes it: that wins, though White is in check
+    fen = "8/8/8/R3nk2/8/8/8/4K2r w - - 0 1"
+    board, oracle = pgntools.Board(fen, variant="atomic"), chess.variant.AtomicBoard(fen)
+    assert board.is_check() and "a5e5" in board.legal_moves()
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    board.push_uci("a5e5")
+    oracle.push_uci("a5e5")
+    assert board.fen() == oracle.fen() and board.outcome() == "variant_loss" and oracle.is_variant_loss()
+
+
+def test_atomic_moves_made_and_taken_back():
+    # every move text at every node, made and taken back (pos_unmake puts an explosion back)
+    for fen in ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                "8/8/8/3n4/2K1k3/8/8/3R4 w - - 0 1"):
+        texts, made = _core.check_move_path(fen, 2, variant="atomic")
+        assert made > 0, fen
+
+
+def test_atomic_variation_after_an_explosion(tmp_path):
+    # a variation starts from the position before a capture that exploded pieces
+    pgn = ('[Variant "Atomic"]\n[Result "*"]\n\n1. e4 d5 2. exd5 (2. Nc3 dxe4 3. Nxe4) 2... Nf6 *\n')
+    (game,) = read_one(pgn, tmp_path)
+    oracle = chess.variant.AtomicBoard()
+    for uci in ("e2e4", "d7d5", "e4d5", "g8f6"):
+        oracle.push_uci(uci)
+    assert game.errors == [] and game.final_fen == oracle.fen()
+
+
+def test_atomic_fen_with_pockets_is_refused(tmp_path):
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qn] w KQkq - 0 1"
+    with pytest.raises(pgntools.InvalidFenError, match="pockets"):
+        pgntools.Board(fen, variant="atomic")
+    pgn = f'[Variant "Atomic"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "*"]\n\n1. e4 *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert game.status == "invalid" and "pockets" in game.errors[0].message
+
+
+def test_atomic_insufficient_material_as_python_chess():
+    for fen in ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1",
+                "8/8/8/4kb2/8/8/8/2B1K3 w - - 0 1", "8/8/8/4kb2/8/8/8/3BK3 w - - 0 1",
+                "8/8/8/4k3/8/8/8/NN2K3 w - - 0 1", "8/8/8/4k3/8/8/8/4K3 w - - 0 1"):
+        oracle = chess.variant.AtomicBoard(fen)
+        assert pgntools.Board(fen, variant="atomic").is_insufficient_material() == oracle.is_insufficient_material(), fen
+
+
+def corpus_variant_games(names):
+    """The games of the shared Lichess file whose Variant tag is one of `names`, as PGN texts."""
+    import re
+
+    from corpora_dir import CORPORA_DIR
+
+    path = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
+    if not path.exists():
+        pytest.skip(f"the shared Lichess corpus is not at {path}")
+    text = path.read_text(encoding="utf-8")
+    wanted = re.compile(r'\[Variant "(%s)"\]' % "|".join(names))
+    return [g for g in re.split(r"\n\n(?=\[Event )", text) if wanted.search(g)]
+
+
+@pytest.mark.parametrize("variant, count", [("Atomic", 25)])
+def test_lichess_corpus_variant_games_replay(variant, count, tmp_path):
+    import io
+
+    texts = corpus_variant_games([variant])
+    assert len(texts) == count
+    path = tmp_path / "variant.pgn"
+    path.write_text("\n\n".join(texts) + "\n")
+    games = list(pgntools.read_games(str(path)))
+    assert len(games) == count
+    for text, game in zip(texts, games):
+        board = chess.pgn.read_game(io.StringIO(text)).end().board()
+        assert game.errors == [] and game.status == "valid", game.errors
+        assert game.final_fen == board.fen()
+        assert game.outcome == oracle_outcome(board)
+
+
+def test_atomic_polyglot_keys_are_python_chess_keys():
+    # the book counts atomic games by the key python-chess's zobrist_hash gives them (the pieces
+    # left after the explosions), so they are not refused
+    import chess.polyglot
+
+    rng = random.Random(7)
+    for _ in range(20):
+        oracle, board = chess.variant.AtomicBoard(), pgntools.Board(variant="atomic")
+        for _ in range(rng.randrange(1, 60)):
+            moves = list(oracle.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            oracle.push(move)
+            board.push_uci(move.uci())
+            assert board.key == chess.polyglot.zobrist_hash(oracle), oracle.fen()

@@ -65,6 +65,7 @@ enum {
     VARIANT_STANDARD = 0,
     VARIANT_KING_OF_THE_HILL,
     VARIANT_THREE_CHECK,
+    VARIANT_ATOMIC,     /* captures explode (variant_atomic.c) */
     VARIANT_COUNT
 };
 

@@ -316,6 +316,13 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
             explain(why, FEN_MALFORMED, "fields: %d, not 6 (or 4 without the clocks)", n);
         return FEN_MALFORMED;
     }
+    const char *pocket = memchr(field[0], '[', flen[0]);
+    if (pocket) { /* (crazyhouse's pockets, in a variant that has none) */
+        explain(why, FEN_MALFORMED, "pockets: '%.*s' in a FEN of %s, which has no pockets",
+                (int)(field[0] + flen[0] - pocket > 20 ? 20 : field[0] + flen[0] - pocket), pocket,
+                variant == VARIANT_ATOMIC ? "atomic chess" : "this variant");
+        return FEN_MALFORMED;
+    }
     if (!parse_board(p, field[0], flen[0], why))
         return FEN_MALFORMED;
     if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b')) {
@@ -333,9 +340,11 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
         p->fullmove = full ? full : 1;
     }
 
+    /* atomic: a king that exploded ended the game; its position is still one to read */
+    bool exploded = variant == VARIANT_ATOMIC && bb_count(p->by_type[KING]) == 1;
     for (int c = 0; c < 2; c++) {
         int kings = bb_count(pos_pieces(p, c, KING));
-        if (kings == 0) {
+        if (kings == 0 && !exploded) {
             problems |= c == WHITE ? FEN_MISSING_WHITE_KING : FEN_MISSING_BLACK_KING;
             explain(why, c == WHITE ? FEN_MISSING_WHITE_KING : FEN_MISSING_BLACK_KING, "placement: no %s king",
                     COLOR_NAMES[c]);
@@ -364,9 +373,11 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
     if (!parse_en_passant(p, field[3], flen[3], why))
         problems |= FEN_BAD_EN_PASSANT;
 
-    if (!(problems & (FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS))) {
+    if (!exploded && !(problems & (FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS))) {
         int them = p->turn ^ 1, their_king = pos_king(p, them);
-        if (pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn]) {
+        bb_t beside = variant == VARIANT_ATOMIC ? BB_KING[their_king] & p->by_type[KING] : 0; /* (no check there) */
+        if (!beside && pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn] &
+                           (variant == VARIANT_ATOMIC ? ~p->by_type[KING] : ~0ULL)) {
             problems |= FEN_OPPOSITE_CHECK;
             explain(why, FEN_OPPOSITE_CHECK, "%s is in check but it is %s's move", COLOR_NAMES[them],
                     COLOR_NAMES[p->turn]);

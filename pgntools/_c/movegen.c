@@ -1,6 +1,7 @@
 /* Legal move generation with check and pin masks, filtered by piece type and square masks; the
  * game-end status; perft. */
 #include "movegen.h"
+#include "variant_atomic.h"
 
 static inline void add(MoveList *ml, int from, int to, int type, int promo)
 {
@@ -71,6 +72,13 @@ static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
 
 int pos_gen_castling_to(const Position *p, int rsq, move_t *out)
 {
+    if (p->variant != VARIANT_STANDARD && rsq != NO_SQ) { /* (a variant's castling rules) */
+        MoveList ml;
+        pos_gen_legal(p, &ml, GEN_CASTLING, ~0ULL, BB(rsq));
+        if (ml.n)
+            *out = ml.moves[ml.n - 1];
+        return ml.n;
+    }
     int ksq = pos_king(p, p->turn), count = 0;
     if (ksq == NO_SQ || p->checkers)
         return 0;
@@ -97,8 +105,14 @@ static void gen_en_passant(const Position *p, MoveList *ml, bb_t from_mask)
 void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
 {
     ml->n = 0;
-    if (p->variant != VARIANT_STANDARD && pos_variant_end(p)) /* (the game is over: no move) */
-        return;
+    if (p->variant != VARIANT_STANDARD) {
+        if (pos_variant_end(p)) /* (the game is over: no move) */
+            return;
+        if (p->variant == VARIANT_ATOMIC) { /* (other moves are legal there) */
+            atomic_gen_legal(p, ml, gen, from_mask, to_mask);
+            return;
+        }
+    }
     int us = p->turn, them = us ^ 1;
     int ksq = pos_king(p, us);
     if (ksq == NO_SQ)
@@ -174,8 +188,11 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
 
 bool pos_has_legal_move(const Position *p)
 {
-    if (p->variant != VARIANT_STANDARD && pos_variant_end(p))
-        return false;
+    if (p->variant != VARIANT_STANDARD && (pos_variant_end(p) || p->variant == VARIANT_ATOMIC)) {
+        MoveList ml;
+        pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL);
+        return ml.n > 0;
+    }
     int ksq = pos_king(p, p->turn);
     if (ksq != NO_SQ) { /* a king step is the likeliest legal move, and the cheapest to test */
         bb_t targets = BB_KING[ksq] & ~p->by_color[p->turn], without_king = pos_occ(p) ^ BB(ksq);
@@ -196,6 +213,17 @@ int pos_variant_check_status(const Position *p)
     if (!pos_in_check(p))
         return 0;
     return pos_has_legal_move(p) ? 1 : 2;
+}
+
+bb_t pos_legal_origins(const Position *p, int piece, int to, int promo)
+{
+    MoveList ml;
+    bb_t origins = 0;
+    pos_gen_legal(p, &ml, 1 << piece, ~0ULL, BB(to));
+    for (int i = 0; i < ml.n; i++)
+        if (mv_promo(ml.moves[i]) == promo && mv_type(ml.moves[i]) != MT_CASTLE)
+            origins |= BB(mv_from(ml.moves[i]));
+    return origins;
 }
 
 bool pos_is_checkmate(const Position *p) { return pos_in_check(p) && !pos_has_legal_move(p); }

@@ -31,6 +31,10 @@ uint64_t pos_perft(const Position *p, int depth);
  * as checkmate (2), as python-chess writes its SAN ('#'), check or not. */
 int pos_variant_check_status(const Position *p);
 
+/* The squares of our pieces of type `piece` with a legal move to `to` (promoting to `promo`, 0
+ * for none), from the whole legal move list: the variants whose legal moves are not chess's. */
+bb_t pos_legal_origins(const Position *p, int piece, int to, int promo);
+
 /* 0 no check, 1 check, 2 checkmate (FIDE 5.1.1): the suffix SAN writes. */
 static inline int pos_check_status(const Position *p)
 {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "position.h"
+#include "variant_atomic.h"
 
 void zobrist_init(void);
 
@@ -91,6 +92,8 @@ bb_t pos_attackers(const Position *p, int sq, bb_t occ)
 
 bb_t pos_compute_checkers(const Position *p)
 {
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_checkers(p);
     int k = pos_king(p, p->turn);
     if (k == NO_SQ)
         return 0;
@@ -190,8 +193,29 @@ void pos_make_special(Position *p, move_t m)
     }
     end_move(p, us);
     p->checkers = pos_compute_checkers(p);
-    if (p->variant != VARIANT_STANDARD)
-        pos_variant_after_make(p, us);
+}
+
+void pos_make_other(Position *p, move_t m, Undo *u)
+{
+    if (p->variant == VARIANT_STANDARD) {
+        pos_make_special(p, m);
+        return;
+    }
+    int us = p->turn;
+    bool explodes = p->variant == VARIANT_ATOMIC && m != MOVE_NULL && atomic_is_capture(p, m);
+    if (explodes && u)
+        atomic_save_blast(p, m, u);
+    if (mv_type(m) >= MT_EN_PASSANT)
+        pos_make_special(p, m);
+    else
+        pos_make_plain(p, m);
+    if (explodes) {
+        atomic_explode(p, mv_to(m));
+        p->checkers = atomic_checkers(p);
+    } else if (p->variant == VARIANT_ATOMIC) { /* (the kings may touch now) */
+        p->checkers = atomic_checkers(p);
+    }
+    pos_variant_after_make(p, us);
 }
 
 void pos_variant_after_make(Position *p, int us)
@@ -220,6 +244,12 @@ int pos_variant_end(const Position *p)
         bool ours = pos_checks_left(p, us) == 0, theirs = pos_checks_left(p, them) == 0;
         return ours && theirs ? VARIANT_END_DRAW : theirs ? VARIANT_END_LOSS : ours ? VARIANT_END_WIN : VARIANT_END_NONE;
     }
+    case VARIANT_ATOMIC: { /* a side whose king exploded has lost */
+        bb_t kings = p->by_type[KING];
+        return !kings ? VARIANT_END_NONE : !(kings & p->by_color[us]) ? VARIANT_END_LOSS
+               : !(kings & p->by_color[them])                       ? VARIANT_END_WIN
+                                                                     : VARIANT_END_NONE;
+    }
     default:
         return VARIANT_END_NONE;
     }
@@ -240,6 +270,10 @@ void pos_unmake(Position *p, const Undo *u)
     memcpy(&p->turn, &u->state, sizeof u->state);
     if (m == MOVE_NULL)
         return;
+    if (u->state.variant == VARIANT_ATOMIC && mv_type(m) != MT_CASTLE && (u->captured || mv_type(m) == MT_EN_PASSANT)) {
+        atomic_restore_blast(p, u); /* (the explosion's squares, the mover's and the taken piece's among them) */
+        return;
+    }
     if (mv_type(m) == MT_CASTLE) { /* both off their targets before either is back (Chess960) */
         int side = castle_side_of(p, us, to); /* the rights before the move are back */
         int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
@@ -270,6 +304,8 @@ void pos_unmake(Position *p, const Undo *u)
 
 bool pos_has_legal_ep(const Position *p)
 {
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_has_legal_ep(p);
     if (p->ep == NO_SQ || (p->checkers & (p->checkers - 1))) /* (double check: the king alone moves) */
         return false;
     bb_t takers = BB_PAWN_ATTACKS[p->turn ^ 1][p->ep] & pos_pieces(p, p->turn, PAWN);
@@ -287,6 +323,8 @@ bool pos_color_has_insufficient_material(const Position *p, int color)
         return false;
     if (p->variant == VARIANT_THREE_CHECK) /* any piece but the king can give check */
         return !(p->by_color[color] & ~p->by_type[KING]);
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_insufficient_material(p, color);
     bb_t ours = p->by_color[color], theirs = p->by_color[color ^ 1];
     if (ours & (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]))
         return false;

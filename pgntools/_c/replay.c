@@ -33,6 +33,7 @@ int classify_variant(const char *v, size_t n)
         {"three-check", VARIANT_THREE_CHECK}, {"three check", VARIANT_THREE_CHECK}, {"threecheck", VARIANT_THREE_CHECK},
         {"three check chess", VARIANT_THREE_CHECK}, {"3-check", VARIANT_THREE_CHECK}, {"3 check", VARIANT_THREE_CHECK},
         {"3check", VARIANT_THREE_CHECK},
+        {"atomic", VARIANT_ATOMIC}, {"atomic chess", VARIANT_ATOMIC},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (variant_is(v, n, names[i].name))
@@ -379,6 +380,8 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
                               (null ? MF_NULL : 0));
     int uci_to = null ? to : uci_target(after, u);
     int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    if (!piece && !null) /* (atomic: the capturer exploded) */
+        piece = PIECE_TYPE(u->mover);
     if (null) {       /* a null move: the king stands still (the moves table has a piece and */
         piece = KING; /* squares for every row); its SAN is --, its UCI 0000 */
         from = uci_to = pos_king(after, us);

@@ -280,7 +280,9 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
             bool file = false, rank = false;
             *o++ = PIECE_LETTERS[piece];
             if (find_origin && piece != KING)
-                san_disambiguation(from, pos_piece_origins(p, piece, to) & ~BB(from), &file, &rank);
+                san_disambiguation(from, (p->variant == VARIANT_STANDARD ? pos_piece_origins(p, piece, to)
+                                                                         : pos_legal_origins(p, piece, to, 0)) & ~BB(from),
+                                   &file, &rank);
             if (file)
                 *o++ = (char)('a' + FILE_OF(from));
             if (rank)

@@ -124,7 +124,7 @@ static inline void san_disambiguation(int from, bb_t rivals, bool *file, bool *r
 int san_castle(const Position *p, int side, move_t *out);
 
 /* The one legal move of sm's piece to its target from the origin written, among the few pieces of
- * that type that may go there (movegen.h's narrowed searches); sm is an ordinary move (not
+ * that type that may go there (movegen.h's narrowed searches; a variant's from its move list); sm is an ordinary move (not
  * castling, a null move or coordinate notation), its promotion checked. SAN_OK with *out,
  * SAN_ILLEGAL or SAN_AMBIGUOUS. The notes the text needs against the board are decided here
  * (a capture marker missing or wrong, an origin not needed: PGN standard 8.2.3). */
@@ -146,6 +146,11 @@ static inline __attribute__((always_inline)) int san_find(const Position *p, San
     } else {
         legal = pos_piece_origins(p, piece, to);
         origins = legal & from_mask;
+    }
+    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0)) { /* a variant's legal moves: its move list */
+        legal = pos_legal_origins(p, piece, to, sm->promo);
+        origins = legal & from_mask;
+        legal = piece == PAWN ? origins : legal;
     }
     if (!origins)
         return SAN_ILLEGAL;

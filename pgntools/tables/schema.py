@@ -141,7 +141,7 @@ GAME_COLUMNS = [
     _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
     Column("rules", STATUS, False, Codes("variant", VARIANTS),
            "the rules the game is played by, read from its Variant tag (the variant column, as written): "
-           "standard, kingofthehill or 3check (Chess960 is standard rules from another start)"),
+           "standard, kingofthehill, 3check or atomic (Chess960 is standard rules from another start)"),
     Column("tags", ("map", "string", "string"), True, Built("tags"),
            "every other tag: its name and value as written"),
     Column("start_fen", "string", True, Strings("start_fen"),
