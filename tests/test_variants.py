@@ -18,6 +18,7 @@ VARIANTS = {
     "kingofthehill": (chess.variant.KingOfTheHillBoard, "King of the Hill"),
     "3check": (chess.variant.ThreeCheckBoard, "Three-check"),
     "atomic": (chess.variant.AtomicBoard, "Atomic"),
+    "crazyhouse": (chess.variant.CrazyhouseBoard, "Crazyhouse"),
 }
 GAMES_PER_VARIANT = 300
 PERFT_POSITIONS = 24
@@ -138,7 +139,8 @@ def test_random_games_replay_like_python_chess(variant, tmp_path):
         # the SAN python-chess wrote (its '#' for a variant's end too) needed no note
         assert [n.kind for n in game.notes if n.category == "note" and "marker" in n.kind] == [], game.notes
         ends.add(game.outcome)
-    assert {"variant_loss"} <= ends  # the variant's own end is reached by random play
+    # the variant's own end is reached by random play (crazyhouse has none: checkmate)
+    assert ({"checkmate"} if variant == "crazyhouse" else {"variant_loss"}) <= ends
 
 
 def test_three_check_fen_forms():
@@ -286,7 +288,7 @@ def corpus_variant_games(names):
     return [g for g in re.split(r"\n\n(?=\[Event )", text) if wanted.search(g)]
 
 
-@pytest.mark.parametrize("variant, count", [("Atomic", 25)])
+@pytest.mark.parametrize("variant, count", [("Atomic", 25), ("Crazyhouse", 1)])
 def test_lichess_corpus_variant_games_replay(variant, count, tmp_path):
     import io
 
@@ -319,3 +321,83 @@ def test_atomic_polyglot_keys_are_python_chess_keys():
             oracle.push(move)
             board.push_uci(move.uci())
             assert board.key == chess.polyglot.zobrist_hash(oracle), oracle.fen()
+
+
+def oracle_replay(cls, fen, sans):
+    board = cls(fen) if fen else cls()
+    for san in sans:
+        board.push_san(san)
+    return board
+
+
+def test_crazyhouse_drop_gives_mate(tmp_path):
+    fen = "6rk/6pp/8/8/8/8/8/4K3[N] w - - 0 1"
+    pgn = f'[Variant "Crazyhouse"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "1-0"]\n\n1. N@f7# 1-0\n'
+    (game,) = read_one(pgn, tmp_path)
+    oracle = oracle_replay(chess.variant.CrazyhouseBoard, fen, ["N@f7"])
+    assert game.errors == [] and game.outcome == "checkmate" and game.result == "1-0"
+    assert game.final_fen == oracle.fen() == "6rk/5Npp/8/8/8/8/8/4K3[] b - - 1 1"
+    # a drop that blocks the check is a legal answer to it: no mate then
+    fen = "R3k3/8/8/8/8/8/8/4K3[b] b - - 0 1"
+    board, oracle = pgntools.Board(fen, variant="crazyhouse"), chess.variant.CrazyhouseBoard(fen)
+    assert board.is_check() and {"B@b8", "B@c8", "B@d8"} <= set(board.legal_moves())
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+
+
+def test_crazyhouse_promoted_piece_taken_goes_back_as_a_pawn(tmp_path):
+    fen = "r3k3/1P6/8/8/8/8/8/4K3[] w - - 0 1"
+    # the variation starts before the capture (pos_unmake puts the pockets back), takes the rook
+    # with the promoted queen and drops it
+    moves = "1. b8=Q+ Rxb8 (1... Kd7 2. Qxa8 Kc7 3. R@c8+) 2. Ke2 P@d3+ 3. Kxd3"
+    pgn = f'[Variant "Crazyhouse"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "*"]\n\n{moves} *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.notes == [], (game.errors, game.notes)
+    oracle = oracle_replay(chess.variant.CrazyhouseBoard, fen, ["b8=Q+", "Rxb8", "Ke2", "P@d3+", "Kxd3"])
+    assert game.final_fen == oracle.fen() == "1r2k3/8/8/8/8/3K4/8/8[P] b - - 0 3"
+    # the queen went back to Black's pocket as the pawn it was: no queen to drop
+    (game,) = read_one(pgn.replace("3. Kxd3", "3. Kxd3 Q@d8"), tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]
+    board = pgntools.Board(fen, variant="crazyhouse")
+    for uci in ("b7b8q", "a8b8"):
+        board.push_uci(uci)
+    assert board.fen() == "1r2k3/8/8/8/8/8/8/4K3[p] w - - 0 2"
+    fen = "1Q~2k3/8/8/8/8/8/8/4K3[] b - - 0 1"
+    assert pgntools.Board(fen, variant="crazyhouse").fen() == chess.variant.CrazyhouseBoard(fen).fen() == fen
+
+
+def test_crazyhouse_moves_made_and_taken_back():
+    for fen in ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[PpNnqQ] w KQkq - 5 3",
+                "r3k3/1P6/8/8/8/8/8/4K3[] w - - 0 1", "1Q~2k3/8/8/8/8/8/8/4K3[qp] b - - 0 1"):
+        texts, made = _core.check_move_path(fen, 2, variant="crazyhouse")
+        assert made > 0, fen
+
+
+def test_crazyhouse_fen_forms():
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    for fen in (start + "[Qn] w KQkq - 0 1", start + "/Qn w KQkq - 0 1"):  # python-chess's, and a 9th rank
+        assert pgntools.Board(fen, variant="crazyhouse").fen() == chess.variant.CrazyhouseBoard(fen).fen()
+    assert pgntools.Board(variant="Crazyhouse").fen() == chess.variant.CrazyhouseBoard().fen()
+    with pytest.raises(pgntools.InvalidFenError, match="pockets"):
+        pgntools.Board(start + "[Kn] w KQkq - 0 1", variant="crazyhouse")
+
+
+def test_a_drop_in_standard_chess_stays_an_error(tmp_path):
+    (game,) = read_one('[Result "*"]\n\n1. e4 N@f6 *\n', tmp_path)
+    assert [e.kind for e in game.errors] == ["drop"]
+    (game,) = read_one('[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 N@f6 *\n', tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]  # no knight in Black's pocket
+
+
+def test_crazyhouse_insufficient_material_and_keys_as_python_chess():
+    import chess.polyglot
+
+    for fen in ("8/8/8/4k3/8/8/8/4KB2[] w - - 0 1", "8/8/8/4k3/8/8/8/4K3[N] w - - 0 1",
+                "8/8/8/4k3/8/8/8/4KB~2[] w - - 0 1", "8/8/8/4k3/8/8/8/4K3[P] w - - 0 1",
+                "8/8/8/4kn2/8/8/8/4KN2[] w - - 0 1"):
+        oracle = chess.variant.CrazyhouseBoard(fen)
+        assert pgntools.Board(fen, variant="crazyhouse").is_insufficient_material() == \
+            oracle.is_insufficient_material(), fen
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[PpNnqQ] w KQkq - 5 3"
+    # python-chess's Polyglot key is the board's alone (no pockets): the book counts the same key
+    assert pgntools.Board(fen, variant="crazyhouse").key == chess.polyglot.zobrist_hash(
+        chess.variant.CrazyhouseBoard(fen))

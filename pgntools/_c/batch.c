@@ -31,7 +31,7 @@ static const BatchName HAS_NAMES[] = {{HAS_CLOCK, "clock"}, {HAS_EMT, "emt"}, {H
                                       {HAS_EVAL_MATE, "eval_mate"}, {HAS_COMMENT, "comment"}};
 static const BatchName VARIANT_BATCH_NAMES[] = {
     {VARIANT_STANDARD, "standard"}, {VARIANT_KING_OF_THE_HILL, "kingofthehill"}, {VARIANT_THREE_CHECK, "3check"},
-    {VARIANT_ATOMIC, "atomic"}};
+    {VARIANT_ATOMIC, "atomic"}, {VARIANT_CRAZYHOUSE, "crazyhouse"}};
 _Static_assert(sizeof VARIANT_BATCH_NAMES / sizeof *VARIANT_BATCH_NAMES == VARIANT_COUNT, "a name for each variant");
 static const BatchName FIX_NAMES[] = {{FIX_RESULT_TAG, "result_tag"}, {FIX_RESULT_MARKER, "result_marker"}};
 

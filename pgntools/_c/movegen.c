@@ -2,6 +2,7 @@
  * game-end status; perft. */
 #include "movegen.h"
 #include "variant_atomic.h"
+#include "variant_crazyhouse.h"
 
 static inline void add(MoveList *ml, int from, int to, int type, int promo)
 {
@@ -102,6 +103,8 @@ static void gen_en_passant(const Position *p, MoveList *ml, bb_t from_mask)
     }
 }
 
+static void gen_chess(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
+
 void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
 {
     ml->n = 0;
@@ -112,7 +115,18 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
             atomic_gen_legal(p, ml, gen, from_mask, to_mask);
             return;
         }
+        if (p->variant == VARIANT_CRAZYHOUSE) { /* chess's moves and the drops */
+            gen_chess(p, ml, gen, from_mask, to_mask);
+            if (gen & GEN_DROPS)
+                zh_gen_drops(p, ml, to_mask);
+            return;
+        }
     }
+    gen_chess(p, ml, gen, from_mask, to_mask);
+}
+
+static void gen_chess(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
+{
     int us = p->turn, them = us ^ 1;
     int ksq = pos_king(p, us);
     if (ksq == NO_SQ)

@@ -14,7 +14,8 @@ typedef struct {
 /* Filter bits for pos_gen_legal: one bit per piece type (1 << type), plus castling. */
 #define GEN_ALL_PIECES 0x7E
 #define GEN_CASTLING 0x80
-#define GEN_ALL (GEN_ALL_PIECES | GEN_CASTLING)
+#define GEN_DROPS 0x100 /* crazyhouse's drops (to_mask: their squares) */
+#define GEN_ALL (GEN_ALL_PIECES | GEN_CASTLING | GEN_DROPS)
 
 /* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.
  * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */

@@ -3,6 +3,7 @@
 
 #include "position.h"
 #include "variant_atomic.h"
+#include "variant_crazyhouse.h"
 
 void zobrist_init(void);
 
@@ -202,6 +203,18 @@ void pos_make_other(Position *p, move_t m, Undo *u)
         return;
     }
     int us = p->turn;
+    if (p->variant == VARIANT_CRAZYHOUSE) {
+        if (u)
+            u->zh = p->zh;
+        zh_before_make(p, m);
+        if (mv_is_drop(m)) { /* the piece from the pocket onto its square (no capture, no pawn move: */
+            begin_move(p);   /* the half-move clock counts on, as python-chess counts it) */
+            add_piece(p, mv_to(m), PIECE(us, mv_drop_piece(m)));
+            end_move(p, us);
+            p->checkers = pos_compute_checkers(p);
+            return;
+        }
+    }
     bool explodes = p->variant == VARIANT_ATOMIC && m != MOVE_NULL && atomic_is_capture(p, m);
     if (explodes && u)
         atomic_save_blast(p, m, u);
@@ -270,6 +283,14 @@ void pos_unmake(Position *p, const Undo *u)
     memcpy(&p->turn, &u->state, sizeof u->state);
     if (m == MOVE_NULL)
         return;
+    if (u->state.variant == VARIANT_CRAZYHOUSE) {
+        p->zh = u->zh;
+        if (mv_is_drop(m)) {
+            toggle_piece(p, mv_to(m), p->board[mv_to(m)]);
+            p->board[mv_to(m)] = 0;
+            return;
+        }
+    }
     if (u->state.variant == VARIANT_ATOMIC && mv_type(m) != MT_CASTLE && (u->captured || mv_type(m) == MT_EN_PASSANT)) {
         atomic_restore_blast(p, u); /* (the explosion's squares, the mover's and the taken piece's among them) */
         return;
@@ -325,6 +346,8 @@ bool pos_color_has_insufficient_material(const Position *p, int color)
         return !(p->by_color[color] & ~p->by_type[KING]);
     if (p->variant == VARIANT_ATOMIC)
         return atomic_insufficient_material(p, color);
+    if (p->variant == VARIANT_CRAZYHOUSE)
+        return zh_insufficient_material(p);
     bb_t ours = p->by_color[color], theirs = p->by_color[color ^ 1];
     if (ours & (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]))
         return false;

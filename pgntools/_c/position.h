@@ -9,10 +9,18 @@
 
 #include "bitboard.h"
 
+/* Crazyhouse: the pieces each side holds to drop, and the pieces on the board that were pawns
+ * (taken, they go to the pocket as pawns). */
+typedef struct {
+    uint8_t pocket[2][8]; /* [color][PAWN..QUEEN] */
+    bb_t promoted;
+} Pockets;
+
 typedef struct {
     bb_t by_type[7]; /* index by PAWN..KING; [0] unused */
     bb_t by_color[2];
     uint8_t board[64];
+    Pockets zh;            /* crazyhouse (apart from the state pos_make_undo copies: pos_make_other saves it) */
     uint8_t turn;
     uint8_t ep;            /* the square behind a pawn that just advanced two squares, else NO_SQ */
     uint8_t ep_hashed;     /* ep is in the hash: only when a legal en-passant capture exists */
@@ -150,6 +158,7 @@ typedef struct {
     /* atomic: a capture's explosion, written by the variant's make alone: the piece that moved and
      * the 3x3 squares around the target before the move (0 off the board), put back by pos_unmake */
     uint8_t mover, blast[9];
+    Pockets zh; /* crazyhouse: the pockets before the move (written by the variant's make alone) */
 } Undo;
 
 _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &&
@@ -255,6 +264,8 @@ static inline bool pos_is_insufficient_material(const Position *p)
         return false;
     if (p->by_type[ROOK] && p->variant != VARIANT_ATOMIC) /* (atomic: a lone rook cannot win) */
         return false;
+    if (p->variant == VARIANT_CRAZYHOUSE) /* (the pockets count too) */
+        return pos_color_has_insufficient_material(p, WHITE);
     return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
 }
 

@@ -33,7 +33,7 @@ enum {
     NOTE_COUNT = 11
 };
 
-enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN, SAN_KIND_NULL };
+enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN, SAN_KIND_NULL, SAN_KIND_DROP };
 
 typedef struct {
     uint8_t kind;
@@ -99,7 +99,8 @@ static inline bool san_shape(const char *s, size_t n, SanMove *out)
 int san_parse_general(const char *text, size_t len, SanMove *out);
 
 /* The move text's syntax, without a board (PGN standard 8.2.3; the other notations of real files
- * with a note each). Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE (kind SAN_KIND_NULL) or SAN_DROP. */
+ * with a note each). Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE (kind SAN_KIND_NULL) or SAN_DROP (kind
+ * SAN_KIND_DROP: its piece and target read; san_resolve plays it in crazyhouse). */
 static inline int san_parse(const char *s, size_t n, SanMove *out)
 {
     return san_shape(s, n, out) ? SAN_OK : san_parse_general(s, n, out);
@@ -225,7 +226,9 @@ size_t san_format(const Position *p, move_t m, char *out);
 size_t uci_format(const Position *p, move_t m, char *out);
 /* UCI from its parts (the target already the king's square for standard castling). */
 size_t uci_format_squares(int from, int to, int promo, char *out);
-/* Parses UCI text (e1g1 and e1h1 both castle in standard chess). SAN_OK or an error kind. */
+/* A drop's UCI (N@f3, P@e4). Returns the length. */
+size_t uci_format_drop(int piece, int to, char *out);
+/* Parses UCI text (e1g1 and e1h1 both castle in standard chess; N@f3 a drop). SAN_OK or an error kind. */
 int uci_to_move(const Position *p, const char *text, size_t len, move_t *out);
 
 /* Notes for a check marker that was written (0, 1 '+', 2 '#') against the actual status. */
