@@ -401,3 +401,26 @@ def test_crazyhouse_insufficient_material_and_keys_as_python_chess():
     # python-chess's Polyglot key is the board's alone (no pockets): the book counts the same key
     assert pgntools.Board(fen, variant="crazyhouse").key == chess.polyglot.zobrist_hash(
         chess.variant.CrazyhouseBoard(fen))
+
+
+def test_export_crazyhouse_drops_and_pockets(tmp_path):
+    import pyarrow.dataset as ds
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+
+    pgn = '[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 Qxe4+ 4. Be2 N@f3 *\n'
+    (tmp_path / "zh.pgn").write_text(pgn.replace("N@f3", "P@f3"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["export", "--parquet", str(out), str(tmp_path / "zh.pgn"),
+                                       "--positions", str(tmp_path / "positions")])
+    assert result.exit_code == 0, result.output
+    moves = ds.dataset(str(out / "moves"), format="parquet").to_table().to_pydict()
+    assert moves["uci"][4] == "P@e4" and moves["san"][4] == "@e4" and moves["piece"][4] == "pawn"
+    assert moves["drop"] == [False] * 4 + [True, False, False, True]
+    assert moves["from_square"][4] == moves["to_square"][4] == chess.E4
+    games = ds.dataset(str(out / "games"), format="parquet").to_table().to_pydict()
+    oracle = oracle_replay(chess.variant.CrazyhouseBoard, None, "e4 d5 exd5 Qxd5 P@e4 Qxe4+ Be2 P@f3".split())
+    assert games["rules"] == ["crazyhouse"] and games["final_fen"] == [oracle.fen()]
+    positions = ds.dataset(str(tmp_path / "positions"), format="parquet").to_table().to_pydict()
+    assert positions["fen"][4].endswith("[Pp] w KQkq - 0 3")  # the pockets in the positions' FEN

@@ -26,7 +26,8 @@ static const BatchName OUTCOME_NAMES[] = {
 static const BatchName PIECE_NAMES[] = {{PAWN, "pawn"}, {KNIGHT, "knight"}, {BISHOP, "bishop"},
                                         {ROOK, "rook"}, {QUEEN, "queen"}, {KING, "king"}};
 static const BatchName MOVE_FLAG_NAMES[] = {{MF_CAPTURE, "capture"}, {MF_CHECK, "check"}, {MF_MATE, "mate"},
-                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}, {MF_NULL, "null"}};
+                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}, {MF_NULL, "null"},
+                                            {MF_DROP, "drop"}};
 static const BatchName HAS_NAMES[] = {{HAS_CLOCK, "clock"}, {HAS_EMT, "emt"}, {HAS_EVAL_CP, "eval_cp"},
                                       {HAS_EVAL_MATE, "eval_mate"}, {HAS_COMMENT, "comment"}};
 static const BatchName VARIANT_BATCH_NAMES[] = {

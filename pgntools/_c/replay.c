@@ -381,9 +381,9 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     uint8_t captured = type == MT_EN_PASSANT ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
                               (type == MT_CASTLE ? MF_CASTLE : 0) | (type == MT_EN_PASSANT ? MF_EN_PASSANT : 0) |
-                              (null ? MF_NULL : 0));
+                              (null ? MF_NULL : 0) | (drop ? MF_DROP : 0));
     int uci_to = null ? to : uci_target(after, u);
-    int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]);
+    int piece = type == MT_CASTLE ? KING : type == MT_PROMOTION ? PAWN : PIECE_TYPE(after->board[to]); /* (a drop's too) */
     if (!piece && !null) /* (atomic: the capturer exploded) */
         piece = PIECE_TYPE(u->mover);
     if (null) {       /* a null move: the king stands still (the moves table has a piece and */
