@@ -202,7 +202,9 @@ static void gen_chess(const Position *p, MoveList *ml, int gen, bb_t from_mask, 
 
 bool pos_has_legal_move(const Position *p)
 {
-    if (p->variant != VARIANT_STANDARD && (pos_variant_end(p) || p->variant == VARIANT_ATOMIC)) {
+    if (p->variant == VARIANT_ATOMIC && !pos_variant_end(p))
+        return atomic_has_legal_move(p);
+    if (p->variant != VARIANT_STANDARD && pos_variant_end(p)) {
         MoveList ml;
         pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL);
         return ml.n > 0;

@@ -34,7 +34,7 @@ int pos_variant_check_status(const Position *p);
 
 /* The squares of our pieces of type `piece` with a legal move to `to` (promoting to `promo`, 0
  * for none), from the whole legal move list: the variants whose legal moves are not chess's. */
-bb_t pos_legal_origins(const Position *p, int piece, int to, int promo);
+__attribute__((cold)) bb_t pos_legal_origins(const Position *p, int piece, int to, int promo);
 
 /* 0 no check, 1 check, 2 checkmate (FIDE 5.1.1): the suffix SAN writes. */
 static inline int pos_check_status(const Position *p)

@@ -2,6 +2,8 @@
  * king can be in, and the legal moves (a move of chess whose explosion leaves the own king, and
  * leaves it unattacked unless the enemy king exploded or stands beside it). Only the inline parts
  * of position.h and bitboard.h are used here: position.c and movegen.c call this file. */
+#include <string.h>
+
 #include "variant_atomic.h"
 
 /* Takes the piece on sq off the board, the hash and the castling rights it held (a rook on its
@@ -102,43 +104,62 @@ bb_t atomic_checkers(const Position *p)
     return attackers_of(p, k, p->turn ^ 1, pos_occ(p));
 }
 
-/* Moves the piece on `from` to `to` on the bitboards and board only (a scratch position). */
-static inline void shift_piece(Position *q, int from, int to, uint8_t landing)
+/* The pieces of a position after a move, as bitboards alone (what the legality test reads). */
+typedef struct {
+    bb_t by_type[7], by_color[2];
+} Pieces;
+
+/* Takes the piece pc off sq, or puts it there (the same xor). */
+static inline void flip(Pieces *q, int sq, uint8_t pc)
 {
-    set_square(q, to, landing);
-    set_square(q, from, 0);
+    q->by_type[PIECE_TYPE(pc)] ^= BB(sq);
+    q->by_color[PIECE_COLOR(pc)] ^= BB(sq);
+}
+
+static inline int king_of(const Pieces *q, int color)
+{
+    bb_t k = q->by_type[KING] & q->by_color[color];
+    return k ? bb_lsb(k) : NO_SQ;
 }
 
 /* Whether the pseudo-legal move m leaves the mover's king standing and, unless the enemy king
  * exploded or stands beside it, unattacked. */
 static bool legal_after(const Position *p, move_t m)
 {
-    Position q = *p;
+    Pieces q;
+    memcpy(q.by_type, p->by_type, sizeof q.by_type);
+    memcpy(q.by_color, p->by_color, sizeof q.by_color);
     int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
+    uint8_t mover = p->board[from];
     if (type == MT_CASTLE) {
         int side = castle_side_of(p, us, to);
-        uint8_t king = q.board[from];
-        set_square(&q, from, 0);
-        set_square(&q, to, 0);
-        set_square(&q, castle_king_target(us, side), king);
-        set_square(&q, castle_rook_target(us, side), PIECE(us, ROOK));
-    } else {
-        bool capture = atomic_is_capture(p, m);
-        if (type == MT_EN_PASSANT)
-            set_square(&q, to ^ 8, 0);
-        shift_piece(&q, from, to, type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : q.board[from]);
-        if (capture) {
-            set_square(&q, to, 0);
-            for (bb_t b = blast_radius(&q, to); b;)
-                set_square(&q, bb_pop(&b), 0);
+        flip(&q, from, mover);
+        flip(&q, to, p->board[to]);
+        flip(&q, castle_king_target(us, side), mover);
+        flip(&q, castle_rook_target(us, side), PIECE(us, ROOK));
+    } else if (atomic_is_capture(p, m)) { /* the capturer, the piece taken and the pieces around but pawns */
+        int taken = type == MT_EN_PASSANT ? to ^ 8 : to;
+        flip(&q, from, mover);
+        flip(&q, taken, p->board[taken]);
+        bb_t occ = q.by_color[WHITE] | q.by_color[BLACK];
+        for (bb_t b = BB_KING[to] & occ & ~q.by_type[PAWN]; b;) {
+            int sq = bb_pop(&b);
+            flip(&q, sq, p->board[sq]);
         }
+    } else {
+        flip(&q, from, mover);
+        flip(&q, to, type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : mover);
     }
-    int ours = pos_king(&q, us), theirs = pos_king(&q, us ^ 1);
+    int ours = king_of(&q, us), theirs = king_of(&q, us ^ 1);
     if (ours == NO_SQ)
         return false;
     if (theirs == NO_SQ || (BB_KING[ours] & BB(theirs)))
         return true;
-    return !attackers_of(&q, ours, us ^ 1, pos_occ(&q));
+    bb_t occ = q.by_color[WHITE] | q.by_color[BLACK], them = q.by_color[us ^ 1];
+    return !(((BB_PAWN_ATTACKS[us][ours] & q.by_type[PAWN]) | (BB_KNIGHT[ours] & q.by_type[KNIGHT]) |
+              (bb_bishop_attacks(ours, occ) & (q.by_type[BISHOP] | q.by_type[QUEEN])) |
+              (bb_rook_attacks(ours, occ) & (q.by_type[ROOK] | q.by_type[QUEEN]))) &
+             them);
 }
 
 bool atomic_has_legal_ep(const Position *p)
@@ -151,15 +172,21 @@ bool atomic_has_legal_ep(const Position *p)
     return false;
 }
 
-static void add_if_legal(const Position *p, MoveList *ml, move_t m)
+/* A generation's moves: ml, and how many are wanted (one to know whether any exists). */
+typedef struct {
+    MoveList *ml;
+    int wanted;
+} Found;
+
+static void add_if_legal(const Position *p, Found *f, move_t m)
 {
-    if (legal_after(p, m))
-        ml->moves[ml->n++] = m;
+    if (f->ml->n < f->wanted && legal_after(p, m))
+        f->ml->moves[f->ml->n++] = m;
 }
 
 /* Castling as in chess (the squares between empty, the king not in check, no square it crosses
  * or lands on attacked), but a square beside the enemy king counts as unattacked. */
-static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
+static void gen_castling(const Position *p, Found *ml, int ksq, bb_t to_mask)
 {
     int us = p->turn, them = us ^ 1, enemy_king = pos_king(p, them);
     bb_t shielded = enemy_king == NO_SQ ? ~0ULL : BB_KING[enemy_king];
@@ -181,11 +208,11 @@ static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
     }
 }
 
-void atomic_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
+static void gen_moves(const Position *p, Found *ml, int gen, bb_t from_mask, bb_t to_mask)
 {
     int us = p->turn, them = us ^ 1;
     bb_t occ = pos_occ(p), ours = p->by_color[us], enemies = p->by_color[them];
-    ml->n = 0;
+    ml->ml->n = 0;
     if (gen & (1 << PAWN)) {
         int forward = us == WHITE ? 8 : -8, start_rank = us == WHITE ? 1 : 6;
         for (bb_t pawns = pos_pieces(p, us, PAWN) & from_mask & ~(RANK_1 | RANK_8); pawns;) {
@@ -230,6 +257,20 @@ void atomic_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, 
             add_if_legal(p, ml, mv_make(ksq, bb_pop(&moves), MT_NORMAL, 0));
     if ((gen & GEN_CASTLING) && !atomic_checkers(p))
         gen_castling(p, ml, ksq, to_mask);
+}
+
+void atomic_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
+{
+    Found f = {ml, 256};
+    gen_moves(p, &f, gen, from_mask, to_mask);
+}
+
+bool atomic_has_legal_move(const Position *p)
+{
+    MoveList ml;
+    Found f = {&ml, 1};
+    gen_moves(p, &f, GEN_ALL, ~0ULL, ~0ULL);
+    return ml.n > 0;
 }
 
 bool atomic_insufficient_material(const Position *p, int color)

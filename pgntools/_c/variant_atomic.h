@@ -27,6 +27,8 @@ bb_t atomic_checkers(const Position *p);
 bool atomic_has_legal_ep(const Position *p);
 /* pos_gen_legal's answer in atomic chess (the game not ended). */
 void atomic_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
+/* Whether a legal move exists (the game not ended): the first one found ends the search. */
+bool atomic_has_legal_move(const Position *p);
 /* Whether `color` cannot win by any series of moves (python-chess's rule for atomic). */
 bool atomic_insufficient_material(const Position *p, int color);
 
