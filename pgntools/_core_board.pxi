@@ -207,7 +207,8 @@ cdef class Board:
 
     @property
     def variant(self):
-        """The rules: 'standard', 'kingofthehill', '3check', 'racingkings', 'horde', 'antichess' (VARIANT_CODES)."""
+        """The rules: 'standard', 'kingofthehill', '3check', 'racingkings', 'horde', 'antichess', 'atomic',
+        'crazyhouse' (VARIANT_CODES)."""
         return VARIANT_NAMES[self.pos.variant]
 
     @property

@@ -205,15 +205,17 @@ cdef long _check_play_node(const Position *pos, int depth, int shapes, long *mad
     return texts
 
 
-def check_move_path(str fen, int depth, bint chess960=False, bint origins=False, bint castling_only=False):
+def check_move_path(str fen, int depth, bint chess960=False, bint origins=False, bint castling_only=False,
+                    variant="standard"):
     """Test helper: at every node of fen's move tree to `depth` (1: the position alone), every text
     of the common shapes (e4, Nf3, Nxf3, exf3 to every square; with `origins` also Nbf3, N1xf3, ...;
     O-O and O-O-O, alone with `castling_only`; each bare, with + and with #) goes through the one
-    move path and is checked as _check_play_text says. Returns (texts tried, moves made)."""
+    move path and is checked as _check_play_text says; `variant`: fen read as that variant's
+    (variant_code). Returns (texts tried, moves made)."""
     cdef Position pos
     cdef long made = 0
     data = fen.encode()
-    if fen_parse(&pos, data, len(data), chess960) != 0:
+    if fen_parse_variant(&pos, data, len(data), chess960, variant_code(variant), NULL) != 0:
         raise ValueError(f"bad FEN {fen!r}")
     texts = _check_play_node(&pos, depth, 0 if castling_only else 179 if origins else 19, &made)
     return texts, made

@@ -42,7 +42,7 @@ STATUSES = _by_code(_core.STATUS_CODES)  # valid, fixed, invalid
 STATUS_VALID, STATUS_FIXED, STATUS_INVALID, STATUS_TRUNCATED = (
     _core.STATUS_CODES[name] for name in ("valid", "fixed", "invalid", "truncated"))
 OUTCOMES = _by_code(_core.OUTCOME_CODES)  # None, checkmate, stalemate, ...
-VARIANTS = tuple(_by_code(_core.VARIANT_CODES))  # standard, kingofthehill, 3check, racingkings, horde, antichess: the variant column's codes
+VARIANTS = tuple(_by_code(_core.VARIANT_CODES))  # standard, kingofthehill, 3check, racingkings, horde, antichess, atomic, crazyhouse: the variant column's codes
 PIECES = _by_code(_core.PIECE_CODES)      # None, pawn, knight, bishop, rook, queen, king
 MOVE_FLAGS = _core.MOVE_FLAGS             # {"capture": 1, "check": 2, ...}
 HAS_BITS = _core.HAS_BITS                 # {"clock": 1, "emt": 2, ...}

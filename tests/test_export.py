@@ -66,7 +66,7 @@ MOVES_TYPES = [
     ("from_square", pa.uint8()), ("to_square", pa.uint8()),
     ("piece", PIECE), ("captured", PIECE), ("promotion", PIECE),
     ("is_capture", pa.bool_()), ("is_check", pa.bool_()), ("is_mate", pa.bool_()), ("is_castle", pa.bool_()),
-    ("is_en_passant", pa.bool_()), ("is_null", pa.bool_()), ("halfmove_clock", pa.uint16()),
+    ("is_en_passant", pa.bool_()), ("is_null", pa.bool_()), ("drop", pa.bool_()), ("halfmove_clock", pa.uint16()),
     ("clock", pa.float64()), ("emt", pa.float64()), ("eval_cp", pa.int32()), ("eval_mate", pa.int16()),
     ("nags", pa.list_(pa.uint8())),
 ]

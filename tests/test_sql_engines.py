@@ -24,7 +24,7 @@ GAMES = ["game_id", "game_uid", "source", "offset", "event", "site", "date", "ye
          "captures", "checks", "underpromotions", "max_halfmove_clock", "max_repetitions", "outcome", "automatic_end",
          "automatic_end_ply", "final_fen", "opening_eco", "opening_name", "opening_ply", "movetext_hash", "final_key"]
 MOVES = ["game_id", "game_uid", "ply", "san", "uci", "from_square", "to_square", "piece", "captured", "promotion", "is_capture",
-         "is_check", "is_mate", "is_castle", "is_en_passant", "is_null", "halfmove_clock", "clock", "emt", "eval_cp",
+         "is_check", "is_mate", "is_castle", "is_en_passant", "is_null", "drop", "halfmove_clock", "clock", "emt", "eval_cp",
          "eval_mate", "nags", "comment", "fen"]
 POSITIONS = ["game_id", "ply", "san", "fen"]
 # A game whose Result tag ("*") differs from the checked result (1-0, by the marker): the two

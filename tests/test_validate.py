@@ -133,7 +133,7 @@ def test_fen_without_setup_is_accepted_with_a_note(tmp_path):
     assert '[SetUp "1"]' in game.pgn and f'[FEN "{fen}"]' in game.pgn
 
 
-@pytest.mark.parametrize("variant", ["Crazyhouse", "Atomic", "Duck Chess"])  # (Antichess: played, test_variants)
+@pytest.mark.parametrize("variant", ["Duck Chess", "Fog of War"])  # (the seven Lichess variants: test_variants)
 def test_unsupported_variant(tmp_path, variant):
     game = read_one(tmp_path, f'[Variant "{variant}"]\n\n1. e4 e5 *\n')
     assert game.status == "invalid" and kinds(game) == ["unsupported_variant"]

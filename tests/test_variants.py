@@ -21,6 +21,8 @@ VARIANTS = {
     "racingkings": (chess.variant.RacingKingsBoard, "Racing Kings"),
     "horde": (chess.variant.HordeBoard, "Horde"),
     "antichess": (chess.variant.AntichessBoard, "Antichess"),
+    "atomic": (chess.variant.AtomicBoard, "Atomic"),
+    "crazyhouse": (chess.variant.CrazyhouseBoard, "Crazyhouse"),
 }
 GAMES_PER_VARIANT = 300
 PERFT_POSITIONS = 24
@@ -154,11 +156,12 @@ def replay_random_games(variant, cls, tag, count, tmp_path):
         # the SAN python-chess wrote (its '#' for a variant's end too, its origins) needed no note
         assert [n.kind for n in game.notes if n.category == "note" and "claimable" not in n.kind] == [], game.notes
         ends.add(game.outcome)
-    # the variant's own end is reached by random play (the horde's 36 pawns outlast it: its loss is
-    # test_horde_loses_its_last_pawn's; random play mates Black's king there instead)
+    # the variant's own end is reached by random play (crazyhouse has none: checkmate; the horde's 36
+    # pawns outlast it: its loss is test_horde_loses_its_last_pawn's, random play mates Black's king)
     if tag != "Giveaway":
-        assert {"checkmate" if variant == "horde" else "variant_win" if variant == "antichess" else
-                "variant_loss"} <= ends, ends
+        expected = ("checkmate" if variant in ("horde", "crazyhouse") else "variant_win" if variant == "antichess"
+                    else "variant_loss")
+        assert {expected} <= ends, ends
     return ends
 
 
@@ -393,3 +396,208 @@ def test_antichess_insufficient_material():
                 "8/8/8/8/8/8/8/N5n1 b - - 0 1"):
         assert pgntools.Board(fen, variant="antichess").is_insufficient_material() == \
             chess.variant.AntichessBoard(fen).is_insufficient_material(), fen
+
+
+def test_atomic_explosion_beside_both_kings():
+    # the knight on d5 stands beside both kings: taking it would explode White's own king too
+    fen = "3R4/8/8/3n4/2K1k3/8/8/8 w - - 0 1"
+    board, oracle = pgntools.Board(fen, variant="atomic"), chess.variant.AtomicBoard(fen)
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    assert "d8d5" not in board.legal_moves()
+    assert not board.is_check()  # kings side by side: no check
+    # beside the enemy king alone, the capture explodes it: that wins, though White is in check
+    fen = "8/8/8/R3nk2/8/8/8/4K2r w - - 0 1"
+    board, oracle = pgntools.Board(fen, variant="atomic"), chess.variant.AtomicBoard(fen)
+    assert board.is_check() and "a5e5" in board.legal_moves()
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+    board.push_uci("a5e5")
+    oracle.push_uci("a5e5")
+    assert board.fen() == oracle.fen() and board.outcome() == "variant_loss" and oracle.is_variant_loss()
+
+
+def test_atomic_moves_made_and_taken_back():
+    # every move text at every node, made and taken back (pos_unmake puts an explosion back)
+    for fen in ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                "8/8/8/3n4/2K1k3/8/8/3R4 w - - 0 1"):
+        texts, made = _core.check_move_path(fen, 2, variant="atomic")
+        assert made > 0, fen
+
+
+def test_atomic_variation_after_an_explosion(tmp_path):
+    # a variation starts from the position before a capture that exploded pieces
+    pgn = ('[Variant "Atomic"]\n[Result "*"]\n\n1. e4 d5 2. exd5 (2. Nc3 dxe4 3. Nxe4) 2... Nf6 *\n')
+    (game,) = read_one(pgn, tmp_path)
+    oracle = chess.variant.AtomicBoard()
+    for uci in ("e2e4", "d7d5", "e4d5", "g8f6"):
+        oracle.push_uci(uci)
+    assert game.errors == [] and game.final_fen == oracle.fen()
+
+
+def test_atomic_fen_with_pockets_is_refused(tmp_path):
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qn] w KQkq - 0 1"
+    with pytest.raises(pgntools.InvalidFenError, match="pockets"):
+        pgntools.Board(fen, variant="atomic")
+    pgn = f'[Variant "Atomic"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "*"]\n\n1. e4 *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert game.status == "invalid" and "pockets" in game.errors[0].message
+
+
+def test_atomic_insufficient_material_as_python_chess():
+    for fen in ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1",
+                "8/8/8/4kb2/8/8/8/2B1K3 w - - 0 1", "8/8/8/4kb2/8/8/8/3BK3 w - - 0 1",
+                "8/8/8/4k3/8/8/8/NN2K3 w - - 0 1", "8/8/8/4k3/8/8/8/4K3 w - - 0 1"):
+        oracle = chess.variant.AtomicBoard(fen)
+        assert pgntools.Board(fen, variant="atomic").is_insufficient_material() == oracle.is_insufficient_material(), fen
+
+
+def corpus_variant_games(names):
+    """The games of the shared Lichess file whose Variant tag is one of `names`, as PGN texts."""
+    import re
+
+    from corpora_dir import CORPORA_DIR
+
+    path = CORPORA_DIR / "lichess" / "lichess-magnus-carlsen.pgn"
+    if not path.exists():
+        pytest.skip(f"the shared Lichess corpus is not at {path}")
+    text = path.read_text(encoding="utf-8")
+    wanted = re.compile(r'\[Variant "(%s)"\]' % "|".join(names))
+    return [g for g in re.split(r"\n\n(?=\[Event )", text) if wanted.search(g)]
+
+
+@pytest.mark.parametrize("variant, count", [("Atomic", 25), ("Crazyhouse", 1)])
+def test_lichess_corpus_variant_games_replay(variant, count, tmp_path):
+    import io
+
+    texts = corpus_variant_games([variant])
+    assert len(texts) == count
+    path = tmp_path / "variant.pgn"
+    path.write_text("\n\n".join(texts) + "\n")
+    games = list(pgntools.read_games(str(path)))
+    assert len(games) == count
+    for text, game in zip(texts, games):
+        board = chess.pgn.read_game(io.StringIO(text)).end().board()
+        assert game.errors == [] and game.status == "valid", game.errors
+        assert game.final_fen == board.fen()
+        assert game.outcome == oracle_outcome(board)
+
+
+def test_atomic_polyglot_keys_are_python_chess_keys():
+    # the book counts atomic games by the key python-chess's zobrist_hash gives them (the pieces
+    # left after the explosions), so they are not refused
+    import chess.polyglot
+
+    rng = random.Random(7)
+    for _ in range(20):
+        oracle, board = chess.variant.AtomicBoard(), pgntools.Board(variant="atomic")
+        for _ in range(rng.randrange(1, 60)):
+            moves = list(oracle.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            oracle.push(move)
+            board.push_uci(move.uci())
+            assert board.key == chess.polyglot.zobrist_hash(oracle), oracle.fen()
+
+
+def oracle_replay(cls, fen, sans):
+    board = cls(fen) if fen else cls()
+    for san in sans:
+        board.push_san(san)
+    return board
+
+
+def test_crazyhouse_drop_gives_mate(tmp_path):
+    fen = "6rk/6pp/8/8/8/8/8/4K3[N] w - - 0 1"
+    pgn = f'[Variant "Crazyhouse"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "1-0"]\n\n1. N@f7# 1-0\n'
+    (game,) = read_one(pgn, tmp_path)
+    oracle = oracle_replay(chess.variant.CrazyhouseBoard, fen, ["N@f7"])
+    assert game.errors == [] and game.outcome == "checkmate" and game.result == "1-0"
+    assert game.final_fen == oracle.fen() == "6rk/5Npp/8/8/8/8/8/4K3[] b - - 1 1"
+    # a drop that blocks the check is a legal answer to it: no mate then
+    fen = "R3k3/8/8/8/8/8/8/4K3[b] b - - 0 1"
+    board, oracle = pgntools.Board(fen, variant="crazyhouse"), chess.variant.CrazyhouseBoard(fen)
+    assert board.is_check() and {"B@b8", "B@c8", "B@d8"} <= set(board.legal_moves())
+    assert sorted(board.legal_moves()) == sorted(m.uci() for m in oracle.legal_moves)
+
+
+def test_crazyhouse_promoted_piece_taken_goes_back_as_a_pawn(tmp_path):
+    fen = "r3k3/1P6/8/8/8/8/8/4K3[] w - - 0 1"
+    # the variation starts before the capture (pos_unmake puts the pockets back), takes the rook
+    # with the promoted queen and drops it
+    moves = "1. b8=Q+ Rxb8 (1... Kd7 2. Qxa8 Kc7 3. R@c8+) 2. Ke2 P@d3+ 3. Kxd3"
+    pgn = f'[Variant "Crazyhouse"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "*"]\n\n{moves} *\n'
+    (game,) = read_one(pgn, tmp_path)
+    assert game.errors == [] and game.notes == [], (game.errors, game.notes)
+    oracle = oracle_replay(chess.variant.CrazyhouseBoard, fen, ["b8=Q+", "Rxb8", "Ke2", "P@d3+", "Kxd3"])
+    assert game.final_fen == oracle.fen() == "1r2k3/8/8/8/8/3K4/8/8[P] b - - 0 3"
+    # the queen went back to Black's pocket as the pawn it was: no queen to drop
+    (game,) = read_one(pgn.replace("3. Kxd3", "3. Kxd3 Q@d8"), tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]
+    board = pgntools.Board(fen, variant="crazyhouse")
+    for uci in ("b7b8q", "a8b8"):
+        board.push_uci(uci)
+    assert board.fen() == "1r2k3/8/8/8/8/8/8/4K3[p] w - - 0 2"
+    fen = "1Q~2k3/8/8/8/8/8/8/4K3[] b - - 0 1"
+    assert pgntools.Board(fen, variant="crazyhouse").fen() == chess.variant.CrazyhouseBoard(fen).fen() == fen
+
+
+def test_crazyhouse_moves_made_and_taken_back():
+    for fen in ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[PpNnqQ] w KQkq - 5 3",
+                "r3k3/1P6/8/8/8/8/8/4K3[] w - - 0 1", "1Q~2k3/8/8/8/8/8/8/4K3[qp] b - - 0 1"):
+        texts, made = _core.check_move_path(fen, 2, variant="crazyhouse")
+        assert made > 0, fen
+
+
+def test_crazyhouse_fen_forms():
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    for fen in (start + "[Qn] w KQkq - 0 1", start + "/Qn w KQkq - 0 1"):  # python-chess's, and a 9th rank
+        assert pgntools.Board(fen, variant="crazyhouse").fen() == chess.variant.CrazyhouseBoard(fen).fen()
+    assert pgntools.Board(variant="Crazyhouse").fen() == chess.variant.CrazyhouseBoard().fen()
+    with pytest.raises(pgntools.InvalidFenError, match="pockets"):
+        pgntools.Board(start + "[Kn] w KQkq - 0 1", variant="crazyhouse")
+
+
+def test_a_drop_in_standard_chess_stays_an_error(tmp_path):
+    (game,) = read_one('[Result "*"]\n\n1. e4 N@f6 *\n', tmp_path)
+    assert [e.kind for e in game.errors] == ["drop"]
+    (game,) = read_one('[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 N@f6 *\n', tmp_path)
+    assert [e.kind for e in game.errors] == ["illegal_move"]  # no knight in Black's pocket
+
+
+def test_crazyhouse_insufficient_material_and_keys_as_python_chess():
+    import chess.polyglot
+
+    for fen in ("8/8/8/4k3/8/8/8/4KB2[] w - - 0 1", "8/8/8/4k3/8/8/8/4K3[N] w - - 0 1",
+                "8/8/8/4k3/8/8/8/4KB~2[] w - - 0 1", "8/8/8/4k3/8/8/8/4K3[P] w - - 0 1",
+                "8/8/8/4kn2/8/8/8/4KN2[] w - - 0 1"):
+        oracle = chess.variant.CrazyhouseBoard(fen)
+        assert pgntools.Board(fen, variant="crazyhouse").is_insufficient_material() == \
+            oracle.is_insufficient_material(), fen
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[PpNnqQ] w KQkq - 5 3"
+    # python-chess's Polyglot key is the board's alone (no pockets): the book counts the same key
+    assert pgntools.Board(fen, variant="crazyhouse").key == chess.polyglot.zobrist_hash(
+        chess.variant.CrazyhouseBoard(fen))
+
+
+def test_export_crazyhouse_drops_and_pockets(tmp_path):
+    import pyarrow.dataset as ds
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+
+    pgn = '[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 Qxe4+ 4. Be2 N@f3 *\n'
+    (tmp_path / "zh.pgn").write_text(pgn.replace("N@f3", "P@f3"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["export", "--parquet", str(out), str(tmp_path / "zh.pgn"),
+                                       "--positions", str(tmp_path / "positions")])
+    assert result.exit_code == 0, result.output
+    moves = ds.dataset(str(out / "moves"), format="parquet").to_table().to_pydict()
+    assert moves["uci"][4] == "P@e4" and moves["san"][4] == "@e4" and moves["piece"][4] == "pawn"
+    assert moves["drop"] == [False] * 4 + [True, False, False, True]
+    assert moves["from_square"][4] == moves["to_square"][4] == chess.E4
+    games = ds.dataset(str(out / "games"), format="parquet").to_table().to_pydict()
+    oracle = oracle_replay(chess.variant.CrazyhouseBoard, None, "e4 d5 exd5 Qxd5 P@e4 Qxe4+ Be2 P@f3".split())
+    assert games["rules"] == ["crazyhouse"] and games["final_fen"] == [oracle.fen()]
+    positions = ds.dataset(str(tmp_path / "positions"), format="parquet").to_table().to_pydict()
+    assert positions["fen"][4].endswith("[Pp] w KQkq - 0 3")  # the pockets in the positions' FEN

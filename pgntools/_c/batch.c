@@ -26,12 +26,14 @@ static const BatchName OUTCOME_NAMES[] = {
 static const BatchName PIECE_NAMES[] = {{PAWN, "pawn"}, {KNIGHT, "knight"}, {BISHOP, "bishop"},
                                         {ROOK, "rook"}, {QUEEN, "queen"}, {KING, "king"}};
 static const BatchName MOVE_FLAG_NAMES[] = {{MF_CAPTURE, "capture"}, {MF_CHECK, "check"}, {MF_MATE, "mate"},
-                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}, {MF_NULL, "null"}};
+                                            {MF_CASTLE, "castle"}, {MF_EN_PASSANT, "en_passant"}, {MF_NULL, "null"},
+                                            {MF_DROP, "drop"}};
 static const BatchName HAS_NAMES[] = {{HAS_CLOCK, "clock"}, {HAS_EMT, "emt"}, {HAS_EVAL_CP, "eval_cp"},
                                       {HAS_EVAL_MATE, "eval_mate"}, {HAS_COMMENT, "comment"}};
 static const BatchName VARIANT_BATCH_NAMES[] = {
     {VARIANT_STANDARD, "standard"}, {VARIANT_KING_OF_THE_HILL, "kingofthehill"}, {VARIANT_THREE_CHECK, "3check"},
-    {VARIANT_RACING_KINGS, "racingkings"}, {VARIANT_HORDE, "horde"}, {VARIANT_ANTICHESS, "antichess"}};
+    {VARIANT_RACING_KINGS, "racingkings"}, {VARIANT_HORDE, "horde"}, {VARIANT_ANTICHESS, "antichess"},
+    {VARIANT_ATOMIC, "atomic"}, {VARIANT_CRAZYHOUSE, "crazyhouse"}};
 _Static_assert(sizeof VARIANT_BATCH_NAMES / sizeof *VARIANT_BATCH_NAMES == VARIANT_COUNT, "a name for each variant");
 static const BatchName FIX_NAMES[] = {{FIX_RESULT_TAG, "result_tag"}, {FIX_RESULT_MARKER, "result_marker"}};
 

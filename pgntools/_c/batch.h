@@ -178,7 +178,7 @@ enum { OUTCOME_NONE = 0, OUTCOME_CHECKMATE, OUTCOME_STALEMATE, OUTCOME_INSUFFICI
        /* a variant's own end (position.h's VARIANT_END_*), for the side to move */
        OUTCOME_VARIANT_WIN, OUTCOME_VARIANT_LOSS, OUTCOME_VARIANT_DRAW, OUTCOME_COUNT };
 
-enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16, MF_NULL = 32 };
+enum { MF_CAPTURE = 1, MF_CHECK = 2, MF_MATE = 4, MF_CASTLE = 8, MF_EN_PASSANT = 16, MF_NULL = 32, MF_DROP = 64 };
 enum { HAS_CLOCK = 1, HAS_EMT = 2, HAS_EVAL_CP = 4, HAS_EVAL_MATE = 8, HAS_COMMENT = 16 };
 
 /* The names of the codes and bits of the batch columns, for the Python side (its tables and

@@ -51,6 +51,12 @@ static inline int mv_promo(move_t m)
     return mv_type(m) == MT_PROMOTION ? ((m >> 12) & 3) + KNIGHT : mv_is_king_promotion(m) ? KING : 0;
 }
 
+/* A crazyhouse drop (N@f3): of the castling type, from the square of the 4th rank whose file is
+ * the piece's type (b4 a pawn .. f4 a queen), which no castling moves from. */
+static inline move_t mv_make_drop(int piece, int to) { return mv_make(SQ(piece, 3), to, MT_CASTLE, 0); }
+static inline bool mv_is_drop(move_t m) { return mv_type(m) == MT_CASTLE && ((m >> 3) & 7) == 3; }
+static inline int mv_drop_piece(move_t m) { return m & 7; }
+
 static inline int bb_lsb(bb_t b) { return __builtin_ctzll(b); }
 static inline int bb_msb(bb_t b) { return 63 - __builtin_clzll(b); }
 static inline int bb_count(bb_t b) { return __builtin_popcountll(b); }
@@ -79,6 +85,8 @@ enum {
     VARIANT_RACING_KINGS, /* variant_rules.c, variant_moves.c */
     VARIANT_HORDE,
     VARIANT_ANTICHESS,
+    VARIANT_ATOMIC,     /* captures explode (variant_atomic.c) */
+    VARIANT_CRAZYHOUSE, /* pieces taken are dropped back (variant_crazyhouse.c) */
     VARIANT_COUNT
 };
 

@@ -4,6 +4,7 @@
 
 #include "buffers.h"
 #include "fen.h"
+#include "variant_crazyhouse.h"
 
 static const char *const PROBLEM_NAMES[FEN_PROBLEM_COUNT] = {
     "malformed", "missing_white_king", "missing_black_king", "too_many_kings", "pawn_on_back_rank",
@@ -88,6 +89,9 @@ static bool parse_board(Position *p, const char *s, size_t n, FenWhy *why)
             rank--;
             file = 0;
             rank_start = i + 1;
+        } else if (c == '~' && p->variant == VARIANT_CRAZYHOUSE && file > 0 && i > rank_start &&
+                   piece_type_of(s[i - 1])) { /* crazyhouse: the piece before was a pawn */
+            p->zh.promoted |= BB(SQ(file - 1, rank));
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
             if (file > 8) {
@@ -281,6 +285,22 @@ static bool parse_checks(Position *p, const char *s, size_t n, bool lichess, Fen
     return true;
 }
 
+/* Crazyhouse's pockets: n letters of the pieces held (upper case White's, lower case Black's). */
+static bool parse_pockets(Position *p, const char *s, size_t n, FenWhy *why)
+{
+    for (size_t i = 0; i < n; i++) {
+        int type = piece_type_of(s[i]);
+        if (s[i] == '-' && n == 1) /* (an empty pocket written '-') */
+            break;
+        if (!type || type == KING || p->zh.pocket[s[i] >= 'a'][type] == 64) {
+            explain(why, FEN_MALFORMED, "pockets: '%c' is not a piece a pocket holds (P N B R Q, p n b r q)", s[i]);
+            return false;
+        }
+        p->zh.pocket[s[i] >= 'a'][type]++;
+    }
+    return true;
+}
+
 /* Takes field i out of the n fields. */
 static void drop_field(const char *field[7], size_t flen[7], int n, int i)
 {
@@ -349,6 +369,34 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
             explain(why, FEN_MALFORMED, "fields: %d, not 6 (or 4 without the clocks)", n);
         return FEN_MALFORMED;
     }
+    const char *pocket = memchr(field[0], '[', flen[0]);
+    if (variant == VARIANT_CRAZYHOUSE) { /* the pockets: "[Qn]" after the placement, or a 9th rank "/Qn" */
+        size_t at = flen[0];
+        if (pocket && field[0][flen[0] - 1] == ']') {
+            at = (size_t)(pocket - field[0]);
+            if (!parse_pockets(p, pocket + 1, flen[0] - at - 2, why))
+                return FEN_MALFORMED;
+        } else if (!pocket) {
+            int slashes = 0;
+            for (size_t i = 0; i < flen[0] && slashes < 8; i++)
+                if (field[0][i] == '/' && ++slashes == 8)
+                    at = i;
+            if (slashes == 8 && !parse_pockets(p, field[0] + at + 1, flen[0] - at - 1, why))
+                return FEN_MALFORMED;
+        } else {
+            explain(why, FEN_MALFORMED, "pockets: '%.*s' does not end in ']'",
+                    (int)(field[0] + flen[0] - pocket > 20 ? 20 : field[0] + flen[0] - pocket), pocket);
+            return FEN_MALFORMED;
+        }
+        flen[0] = at;
+        pocket = NULL;
+    }
+    if (pocket) { /* (crazyhouse's pockets, in a variant that has none) */
+        explain(why, FEN_MALFORMED, "pockets: '%.*s' in a FEN of %s, which has no pockets",
+                (int)(field[0] + flen[0] - pocket > 20 ? 20 : field[0] + flen[0] - pocket), pocket,
+                variant == VARIANT_ATOMIC ? "atomic chess" : "this variant");
+        return FEN_MALFORMED;
+    }
     if (!parse_board(p, field[0], flen[0], why))
         return FEN_MALFORMED;
     if (flen[1] != 1 || (field[1][0] != 'w' && field[1][0] != 'b')) {
@@ -366,9 +414,11 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
         p->fullmove = full ? full : 1;
     }
 
+    /* atomic: a king that exploded ended the game; its position is still one to read */
+    bool exploded = variant == VARIANT_ATOMIC && bb_count(p->by_type[KING]) == 1;
     for (int c = 0; c < 2; c++) {
         int kings = bb_count(pos_pieces(p, c, KING));
-        if (kings == 0) {
+        if (kings == 0 && !exploded) {
             problems |= c == WHITE ? FEN_MISSING_WHITE_KING : FEN_MISSING_BLACK_KING;
             explain(why, c == WHITE ? FEN_MISSING_WHITE_KING : FEN_MISSING_BLACK_KING, "placement: no %s king",
                     COLOR_NAMES[c]);
@@ -378,7 +428,7 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
             explain(why, FEN_TOO_MANY_KINGS, "placement: %d %s kings", kings, COLOR_NAMES[c]);
         }
         int pieces = bb_count(p->by_color[c]), pawns = bb_count(pos_pieces(p, c, PAWN));
-        if (pieces > 16 || pawns > 8) {
+        if ((pieces > 16 || pawns > 8) && variant != VARIANT_CRAZYHOUSE) { /* (crazyhouse drops pieces taken) */
             problems |= FEN_TOO_MANY_PIECES;
             if (pieces > 16)
                 explain(why, FEN_TOO_MANY_PIECES, "placement: %d %s pieces (at most 16)", pieces, COLOR_NAMES[c]);
@@ -399,11 +449,15 @@ int fen_parse_variant(Position *p, const char *text, size_t len, bool chess960, 
     if (!parse_en_passant(p, field[3], flen[3], why))
         problems |= FEN_BAD_EN_PASSANT;
 
-    if (!(problems & (FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS))) {
+    if (!exploded && !(problems & (FEN_MISSING_WHITE_KING | FEN_MISSING_BLACK_KING | FEN_TOO_MANY_KINGS))) {
         int them = p->turn ^ 1, their_king = pos_king(p, them);
+        bb_t beside = variant == VARIANT_ATOMIC && their_king != NO_SQ ? BB_KING[their_king] & p->by_type[KING]
+                                                                      : 0; /* (atomic: no check there) */
         if (variant == VARIANT_ANTICHESS) {
             /* (no check) */
-        } else if (their_king != NO_SQ && pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn]) {
+        } else if (their_king != NO_SQ && !beside &&
+                   pos_attackers(p, their_king, pos_occ(p)) & p->by_color[p->turn] &
+                       (variant == VARIANT_ATOMIC ? ~p->by_type[KING] : ~0ULL)) {
             problems |= FEN_OPPOSITE_CHECK;
             explain(why, FEN_OPPOSITE_CHECK, "%s is in check but it is %s's move", COLOR_NAMES[them],
                     COLOR_NAMES[p->turn]);
@@ -460,7 +514,7 @@ size_t fen_format(const Position *p, char *out, int options)
     /* the placement piece by piece (the occupied squares of each rank), each written after the
      * run of empty squares before it: a loop over the 64 squares was a third of the positions
      * dataset's time (out has room for the digit written and skipped: FEN_MAX) */
-    bb_t occupied = pos_occ(p);
+    bb_t occupied = pos_occ(p), promoted = p->zh.promoted;
     for (int rank = 7; rank >= 0; rank--) {
         bb_t m = (occupied >> (8 * rank)) & 0xFF;
         int before = -1;
@@ -471,12 +525,19 @@ size_t fen_format(const Position *p, char *out, int options)
             o[0] = (char)('0' + gap);
             o += gap != 0;
             *o++ = FEN_LETTERS[p->board[SQ(file, rank)] & 15];
+            if (__builtin_expect(promoted != 0, 0) && (promoted & BB(SQ(file, rank))))
+                *o++ = '~'; /* (crazyhouse: a promoted piece) */
             before = file;
         }
         o[0] = (char)('0' + 7 - before);
         o += before != 7;
         if (rank)
             *o++ = '/';
+    }
+    if (p->variant == VARIANT_CRAZYHOUSE) { /* the pockets, as python-chess writes them */
+        *o++ = '[';
+        o += zh_format_pockets(p, o);
+        *o++ = ']';
     }
     *o++ = ' ';
     *o++ = p->turn == WHITE ? 'w' : 'b';

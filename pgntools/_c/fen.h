@@ -24,7 +24,7 @@ enum {
     FEN_SHREDDER = 1 << 1,  /* castling as rook files (HAha) instead of X-FEN (KQkq) */
 };
 
-#define FEN_MAX 112 /* (three-check: 4 bytes more) */
+#define FEN_MAX 192 /* (three-check: 4 bytes more; crazyhouse: '~' marks, up to 60 pieces in pockets) */
 
 /* Parses `len` bytes of `text` into p. Returns 0 or a set of FEN_* problem bits; on problems
  * the position holds whatever could be read. */

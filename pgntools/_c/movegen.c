@@ -2,6 +2,8 @@
  * game-end status; perft. */
 #include "movegen.h"
 #include "variant_moves.h"
+#include "variant_atomic.h"
+#include "variant_crazyhouse.h"
 
 static inline void add(MoveList *ml, int from, int to, int type, int promo)
 {
@@ -72,7 +74,7 @@ static void gen_castling(const Position *p, MoveList *ml, int ksq, bb_t to_mask)
 
 int pos_gen_castling_to(const Position *p, int rsq, move_t *out)
 {
-    if (p->variant != VARIANT_STANDARD && variant_moves_differ(p)) { /* (Antichess: no attacked squares) */
+    if (p->variant != VARIANT_STANDARD) { /* (a variant's castling rules: Antichess has no attacked squares) */
         MoveList ml;
         pos_gen_legal(p, &ml, GEN_CASTLING, ~0ULL, rsq == NO_SQ ? 0 : BB(rsq));
         if (ml.n)
@@ -102,6 +104,8 @@ static void gen_en_passant(const Position *p, MoveList *ml, bb_t from_mask)
     }
 }
 
+static void gen_chess(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
+
 void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
 {
     ml->n = 0;
@@ -112,7 +116,22 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
             variant_gen_legal(p, ml, gen, from_mask, to_mask);
             return;
         }
+        if (p->variant == VARIANT_ATOMIC) { /* (other moves are legal there) */
+            atomic_gen_legal(p, ml, gen, from_mask, to_mask);
+            return;
+        }
+        if (p->variant == VARIANT_CRAZYHOUSE) { /* chess's moves and the drops */
+            gen_chess(p, ml, gen, from_mask, to_mask);
+            if (gen & GEN_DROPS)
+                zh_gen_drops(p, ml, to_mask);
+            return;
+        }
     }
+    gen_chess(p, ml, gen, from_mask, to_mask);
+}
+
+static void gen_chess(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)
+{
     int us = p->turn, them = us ^ 1;
     int ksq = pos_king(p, us);
     if (ksq == NO_SQ)
@@ -188,6 +207,8 @@ void pos_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_
 
 bool pos_has_legal_move(const Position *p)
 {
+    if (p->variant == VARIANT_ATOMIC && !pos_variant_end(p))
+        return atomic_has_legal_move(p);
     if (p->variant != VARIANT_STANDARD && (pos_variant_end(p) || variant_moves_differ(p))) {
         MoveList ml; /* (the end first: no move there) */
         pos_gen_legal(p, &ml, GEN_ALL, ~0ULL, ~0ULL);
@@ -213,6 +234,17 @@ int pos_variant_check_status(const Position *p)
     if (!pos_in_check(p))
         return 0;
     return pos_has_legal_move(p) ? 1 : 2;
+}
+
+bb_t pos_legal_origins(const Position *p, int piece, int to, int promo)
+{
+    MoveList ml;
+    bb_t origins = 0;
+    pos_gen_legal(p, &ml, 1 << piece, ~0ULL, BB(to));
+    for (int i = 0; i < ml.n; i++)
+        if (mv_promo(ml.moves[i]) == promo && mv_type(ml.moves[i]) != MT_CASTLE)
+            origins |= BB(mv_from(ml.moves[i]));
+    return origins;
 }
 
 bool pos_is_checkmate(const Position *p) { return pos_in_check(p) && !pos_has_legal_move(p); }

@@ -14,7 +14,8 @@ typedef struct {
 /* Filter bits for pos_gen_legal: one bit per piece type (1 << type), plus castling. */
 #define GEN_ALL_PIECES 0x7E
 #define GEN_CASTLING 0x80
-#define GEN_ALL (GEN_ALL_PIECES | GEN_CASTLING)
+#define GEN_DROPS 0x100 /* crazyhouse's drops (to_mask: their squares) */
+#define GEN_ALL (GEN_ALL_PIECES | GEN_CASTLING | GEN_DROPS)
 
 /* Legal moves whose piece type is in `gen` (GEN_* bits), origin in from_mask, target in to_mask.
  * Castling (GEN_CASTLING) is matched against to_mask by the rook's square. */
@@ -30,6 +31,10 @@ uint64_t pos_perft(const Position *p, int depth);
 /* The check status in a variant: a move that wins or loses by the variant's own rule is marked
  * as checkmate (2), as python-chess writes its SAN ('#'), check or not. */
 int pos_variant_check_status(const Position *p);
+
+/* The squares of our pieces of type `piece` with a legal move to `to` (promoting to `promo`, 0
+ * for none), from the whole legal move list: the variants whose legal moves are not chess's. */
+__attribute__((cold)) bb_t pos_legal_origins(const Position *p, int piece, int to, int promo);
 
 /* 0 no check, 1 check, 2 checkmate (FIDE 5.1.1): the suffix SAN writes. */
 static inline int pos_check_status(const Position *p)

@@ -3,6 +3,8 @@
 
 #include "position.h"
 #include "variant_rules.h"
+#include "variant_atomic.h"
+#include "variant_crazyhouse.h"
 
 void zobrist_init(void);
 
@@ -93,6 +95,8 @@ bb_t pos_attackers(const Position *p, int sq, bb_t occ)
 
 bb_t pos_compute_checkers(const Position *p)
 {
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_checkers(p);
     int k = pos_king(p, p->turn);
     if (k == NO_SQ || p->variant == VARIANT_ANTICHESS) /* (no check in antichess) */
         return 0;
@@ -200,8 +204,52 @@ void pos_make_special(Position *p, move_t m)
     }
     end_move(p, us);
     p->checkers = pos_compute_checkers(p);
-    if (p->variant != VARIANT_STANDARD)
-        pos_variant_after_make(p, us);
+}
+
+void pos_make_other(Position *p, move_t m, Undo *u)
+{
+    if (p->variant == VARIANT_STANDARD) {
+        pos_make_special(p, m);
+        return;
+    }
+    int us = p->turn;
+    if (p->variant == VARIANT_CRAZYHOUSE) {
+        if (u)
+            u->zh = p->zh;
+        zh_before_make(p, m);
+        if (mv_is_drop(m)) { /* the piece from the pocket onto its square (no capture, no pawn move: */
+            begin_move(p);   /* the half-move clock counts on, as python-chess counts it) */
+            add_piece(p, mv_to(m), PIECE(us, mv_drop_piece(m)));
+            end_move(p, us);
+            p->checkers = pos_compute_checkers(p);
+            return;
+        }
+    }
+    bool explodes = p->variant == VARIANT_ATOMIC && m != MOVE_NULL && atomic_is_capture(p, m);
+    if (explodes && u)
+        atomic_save_blast(p, m, u);
+    if (mv_type(m) >= MT_EN_PASSANT)
+        pos_make_special(p, m);
+    else
+        pos_make_plain(p, m);
+    if (explodes) {
+        atomic_explode(p, mv_to(m));
+        p->checkers = atomic_checkers(p);
+    } else if (p->variant == VARIANT_ATOMIC) { /* (the kings may touch now) */
+        p->checkers = atomic_checkers(p);
+    }
+    /* the en-passant square is part of the position only when a capture there is legal (FIDE
+     * 9.2.3.1): decided again after the variant's side effects (a third check ends the game; the
+     * Horde's first-rank step leaves no square; Antichess has no check) */
+    if (p->ep_hashed) {
+        p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
+        p->ep_hashed = 0;
+    }
+    pos_variant_after_make(p, us);
+    if (p->ep != NO_SQ && (BB_PAWN_ATTACKS[us][p->ep] & pos_pieces(p, us ^ 1, PAWN)) && pos_has_legal_ep(p)) {
+        p->ep_hashed = 1;
+        p->hash ^= ZOBRIST_EP[FILE_OF(p->ep)];
+    }
 }
 
 void pos_variant_after_make(Position *p, int us)
@@ -236,6 +284,12 @@ int pos_variant_end(const Position *p)
     case VARIANT_HORDE:
     case VARIANT_ANTICHESS:
         return variant_rules_end(p);
+    case VARIANT_ATOMIC: { /* a side whose king exploded has lost */
+        bb_t kings = p->by_type[KING];
+        return !kings ? VARIANT_END_NONE : !(kings & p->by_color[us]) ? VARIANT_END_LOSS
+               : !(kings & p->by_color[them])                       ? VARIANT_END_WIN
+                                                                     : VARIANT_END_NONE;
+    }
     default:
         return VARIANT_END_NONE;
     }
@@ -256,6 +310,18 @@ void pos_unmake(Position *p, const Undo *u)
     memcpy(&p->turn, &u->state, sizeof u->state);
     if (m == MOVE_NULL)
         return;
+    if (u->state.variant == VARIANT_CRAZYHOUSE) {
+        p->zh = u->zh;
+        if (mv_is_drop(m)) {
+            toggle_piece(p, mv_to(m), p->board[mv_to(m)]);
+            p->board[mv_to(m)] = 0;
+            return;
+        }
+    }
+    if (u->state.variant == VARIANT_ATOMIC && mv_type(m) != MT_CASTLE && (u->captured || mv_type(m) == MT_EN_PASSANT)) {
+        atomic_restore_blast(p, u); /* (the explosion's squares, the mover's and the taken piece's among them) */
+        return;
+    }
     if (mv_type(m) == MT_CASTLE) { /* both off their targets before either is back (Chess960) */
         int side = castle_side_of(p, us, to); /* the rights before the move are back */
         int kt = castle_king_target(us, side), rt = castle_rook_target(us, side);
@@ -286,6 +352,8 @@ void pos_unmake(Position *p, const Undo *u)
 
 bool pos_has_legal_ep(const Position *p)
 {
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_has_legal_ep(p);
     if (p->ep == NO_SQ || (p->checkers & (p->checkers - 1))) /* (double check: the king alone moves) */
         return false;
     bb_t takers = BB_PAWN_ATTACKS[p->turn ^ 1][p->ep] & pos_pieces(p, p->turn, PAWN);
@@ -311,6 +379,10 @@ bool pos_color_has_insufficient_material(const Position *p, int color)
         return !(p->by_color[color] & ~p->by_type[KING]);
     if (p->variant == VARIANT_RACING_KINGS || p->variant == VARIANT_HORDE || p->variant == VARIANT_ANTICHESS)
         return variant_rules_insufficient_material(p, color);
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_insufficient_material(p, color);
+    if (p->variant == VARIANT_CRAZYHOUSE)
+        return zh_insufficient_material(p);
     bb_t ours = p->by_color[color], theirs = p->by_color[color ^ 1];
     if (ours & (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN]))
         return false;

@@ -9,10 +9,18 @@
 
 #include "bitboard.h"
 
+/* Crazyhouse: the pieces each side holds to drop, and the pieces on the board that were pawns
+ * (taken, they go to the pocket as pawns). */
+typedef struct {
+    uint8_t pocket[2][8]; /* [color][PAWN..QUEEN] */
+    bb_t promoted;
+} Pockets;
+
 typedef struct {
     bb_t by_type[7]; /* index by PAWN..KING; [0] unused */
     bb_t by_color[2];
     uint8_t board[64];
+    Pockets zh;            /* crazyhouse (apart from the state pos_make_undo copies: pos_make_other saves it) */
     uint8_t turn;
     uint8_t ep;            /* the square behind a pawn that just advanced two squares, else NO_SQ */
     uint8_t ep_hashed;     /* ep is in the hash: only when a legal en-passant capture exists */
@@ -147,6 +155,10 @@ typedef struct {
     PosState state; /* before the move */
     move_t move;
     uint8_t captured; /* the piece on the target square before a plain move or promotion, else 0 */
+    /* atomic: a capture's explosion, written by the variant's make alone: the piece that moved and
+     * the 3x3 squares around the target before the move (0 off the board), put back by pos_unmake */
+    uint8_t mover, blast[9];
+    Pockets zh; /* crazyhouse: the pockets before the move (written by the variant's make alone) */
 } Undo;
 
 _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &&
@@ -162,15 +174,16 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
                    offsetof(PosState, ep) == offsetof(Position, ep) - offsetof(Position, turn),
                "PosState mirrors the tail of Position");
 
-/* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
- * pos_unmake needs to take it back. */
-static inline __attribute__((always_inline)) void pos_make(Position *p, move_t m)
+/* The moves pos_make takes out of line: the rare ones of chess (pos_make_special) and every move
+ * of a variant (p->variant is not VARIANT_STANDARD): the move of chess, then the variant's side
+ * effects (an atomic capture's explosion, three-check's counters); u, when not NULL, gains what
+ * pos_unmake needs besides the state. */
+void pos_make_other(Position *p, move_t m, Undo *u);
+
+/* The move of chess m of a plain or promotion type (pos_make's common path). */
+static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m)
 {
     int type = mv_type(m);
-    if (type >= MT_EN_PASSANT) { /* en passant, castling, a null move */
-        pos_make_special(p, m);
-        return;
-    }
     int us = p->turn, them = us ^ 1, from = mv_from(m), to = mv_to(m);
     uint8_t pc = p->board[from], captured = p->board[to];
     uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
@@ -202,8 +215,6 @@ static inline __attribute__((always_inline)) void pos_make(Position *p, move_t m
     p->turn = (uint8_t)them;
     p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
     p->checkers = pos_checkers_after(p, from, to);
-    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0)) /* (three-check counts checks, ...) */
-        pos_variant_after_make(p, us);
     /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
      * legal: asked only when an enemy pawn stands beside the pawn that stepped (the Horde's
      * first-rank double step leaves no en-passant square: pos_variant_after_make) */
@@ -213,12 +224,28 @@ static inline __attribute__((always_inline)) void pos_make(Position *p, move_t m
     }
 }
 
+/* Makes the legal move m (MOVE_NULL: the side to move passes); u (or NULL) as pos_make_other's.
+ * The rare moves (en passant, castling, a null move) and a variant's take the out-of-line path:
+ * standard chess pays one test of the variant byte there. */
+static inline __attribute__((always_inline)) void pos_make_with(Position *p, move_t m, Undo *u)
+{
+    if (__builtin_expect((mv_type(m) >= MT_EN_PASSANT) | (p->variant != VARIANT_STANDARD), 0)) {
+        pos_make_other(p, m, u);
+        return;
+    }
+    pos_make_plain(p, m);
+}
+
+/* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
+ * pos_unmake needs to take it back. */
+static inline void pos_make(Position *p, move_t m) { pos_make_with(p, m, NULL); }
+
 static inline void pos_make_undo(Position *p, move_t m, Undo *u)
 {
     memcpy(&u->state, &p->turn, sizeof u->state);
     u->move = m;
     u->captured = mv_type(m) == MT_CASTLE ? 0 : p->board[mv_to(m)]; /* (MOVE_NULL is of the castling type) */
-    pos_make(p, m);
+    pos_make_with(p, m, u);
 }
 
 /* Takes back the move recorded in u (the last one made on p): p is then as before it. */
@@ -234,8 +261,12 @@ bool pos_color_has_insufficient_material(const Position *p, int color);
  * case: this is asked after every capture). */
 static inline bool pos_is_insufficient_material(const Position *p)
 {
-    if (p->by_type[PAWN] | p->by_type[ROOK] | p->by_type[QUEEN])
+    if (p->by_type[PAWN] | p->by_type[QUEEN])
         return false;
+    if (p->by_type[ROOK] && p->variant != VARIANT_ATOMIC) /* (atomic: a lone rook cannot win) */
+        return false;
+    if (p->variant == VARIANT_CRAZYHOUSE) /* (the pockets count too) */
+        return pos_color_has_insufficient_material(p, WHITE);
     return pos_color_has_insufficient_material(p, WHITE) && pos_color_has_insufficient_material(p, BLACK);
 }
 

@@ -40,6 +40,9 @@ int classify_variant(const char *v, size_t n)
         {"giveaway chess", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
         {"give away", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
         {"give away chess", VARIANT_ANTICHESS | STARTS_WITH_CASTLING},
+        {"atomic", VARIANT_ATOMIC}, {"atomic chess", VARIANT_ATOMIC}, {"atom", VARIANT_ATOMIC},
+        {"crazyhouse", VARIANT_CRAZYHOUSE}, {"crazy house", VARIANT_CRAZYHOUSE}, {"house", VARIANT_CRAZYHOUSE},
+        {"zh", VARIANT_CRAZYHOUSE},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (variant_is(v, n, names[i].name))
@@ -339,7 +342,8 @@ static inline size_t uci_text(int from, int to, int promo, char *out)
  * rook); the king stands there now. */
 static inline int uci_target(const Position *after, const Undo *u)
 {
-    return mv_type(u->move) == MT_CASTLE && !after->chess960 ? pos_king(after, u->state.turn) : mv_to(u->move);
+    return mv_type(u->move) == MT_CASTLE && !after->chess960 && !mv_is_drop(u->move) ? pos_king(after, u->state.turn)
+                                                                                     : mv_to(u->move);
 }
 
 /* A move row's values but its annotations (finish_pending's). */
@@ -383,13 +387,16 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     Batch *b = &r->batch;
     move_t m = u->move;
     bool null = m == MOVE_NULL;
-    int from = mv_from(m), to = mv_to(m), type = null ? MT_NORMAL : mv_type(m), us = u->state.turn;
+    bool drop = mv_is_drop(m); /* (crazyhouse: from the pocket to `to`, its from the same square) */
+    int from = drop ? mv_to(m) : mv_from(m), to = mv_to(m), type = null || drop ? MT_NORMAL : mv_type(m), us = u->state.turn;
     uint8_t captured = mv_is_en_passant(m) ? PAWN : PIECE_TYPE(u->captured); /* castling: none */
     uint8_t flags = (uint8_t)((captured ? MF_CAPTURE : 0) | (status ? MF_CHECK : 0) | (status == 2 ? MF_MATE : 0) |
                               (type == MT_CASTLE ? MF_CASTLE : 0) | (mv_is_en_passant(m) ? MF_EN_PASSANT : 0) |
-                              (null ? MF_NULL : 0));
+                              (null ? MF_NULL : 0) | (drop ? MF_DROP : 0));
     int uci_to = null ? to : uci_target(after, u);
-    int piece = type == MT_CASTLE ? KING : mv_promo(m) ? PAWN : PIECE_TYPE(after->board[to]);
+    int piece = type == MT_CASTLE ? KING : mv_promo(m) ? PAWN : PIECE_TYPE(after->board[to]); /* (a drop's too) */
+    if (!piece && !null) /* (atomic: the capturer exploded) */
+        piece = PIECE_TYPE(u->mover);
     if (null) {       /* a null move: the king stands still (the moves table has a piece and */
         piece = KING; /* squares for every row); its SAN is --, its UCI 0000 */
         from = uci_to = pos_king(after, us);
@@ -403,7 +410,7 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
     MoveRow row = {g->ply, (uint8_t)from, (uint8_t)uci_to, (uint8_t)piece, captured, (uint8_t)mv_promo(m), flags,
                    after->halfmove, (int32_t)COL_LEN(b, N_NAG)};
     put_move_row(b, &row);
-    size_t uci_len = null ? 4 : uci_text(from, uci_to, mv_promo(m), text);
+    size_t uci_len = null ? 4 : drop ? uci_format_drop(mv_drop_piece(m), to, text) : uci_text(from, uci_to, mv_promo(m), text);
     if (null)
         memcpy(text, "0000", 4);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
@@ -576,8 +583,9 @@ static void record_pgn(GameReader *r, Game *g, const PlayedMove *pm) /* the PGN 
     if (r->opt.pgn_shape & PGN_UCI) { /* --notation uci: the move as UCI (a null move 0000) */
         const Undo *u = &pm->level->undo;
         char uci[16] = "0000";
-        size_t n = u->move == MOVE_NULL ? 4 : uci_text(mv_from(u->move), uci_target(&pm->level->pos, u),
-                                                       mv_promo(u->move), uci);
+        size_t n = u->move == MOVE_NULL        ? 4
+                   : mv_is_drop(u->move) ? uci_format_drop(mv_drop_piece(u->move), mv_to(u->move), uci)
+                                         : uci_text(mv_from(u->move), uci_target(&pm->level->pos, u), mv_promo(u->move), uci);
         em_move(&r->em, !black || g->need_number, before->fullmove, black, uci, n);
     } else if (r->opt.pgn_shape & PGN_LAN && pm->move != MOVE_NULL) { /* --notation lan: Ng1-f3 */
         const Undo *u = &pm->level->undo;
@@ -687,6 +695,8 @@ void replay_move_otherwise(GameReader *r, Game *g, const Token *t)
         return;
     }
     if (parsed == SAN_NULL_MOVE && r->opt.allow_null_moves) /* (resolved as a pass) */
+        parsed = SAN_OK;
+    if (parsed == SAN_DROP && L->pos.variant == VARIANT_CRAZYHOUSE) /* (elsewhere a drop is an error) */
         parsed = SAN_OK;
     move_t m;
     int rc = parsed == SAN_OK ? san_resolve(&L->pos, &sm, &m) : parsed;

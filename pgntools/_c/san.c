@@ -22,6 +22,8 @@ const uint8_t SAN_PIECE_OF_LETTER[256] = {['P'] = PAWN, ['N'] = KNIGHT, ['B'] = 
                                           ['R'] = ROOK, ['Q'] = QUEEN,  ['K'] = KING};
 static inline int piece_of_letter(char c) { return SAN_PIECE_OF_LETTER[(unsigned char)c]; }
 
+static int resolve_drop(const Position *p, const SanMove *sm, move_t *out);
+
 static bool text_is(const char *s, size_t n, const char *word)
 {
     return strlen(word) == n && memcmp(s, word, n) == 0;
@@ -79,10 +81,17 @@ static int parse_forms(const char *s, size_t n, SanMove *out)
             return SAN_OK;
         }
     }
-    if (n >= 3 && (c0 == '@' || s[1] == '@')) /* a drop: P@e4, @e4 */
-        return (n == 3 || (n == 4 && piece_of_letter(c0))) && s[n - 3] == '@' && is_file(s[n - 2]) && is_rank(s[n - 1])
-                   ? SAN_DROP
-                   : SAN_INVALID;
+    if (n >= 3 && (c0 == '@' || s[1] == '@')) { /* a drop: P@e4, @e4 */
+        if (!((n == 3 || (n == 4 && piece_of_letter(c0) && piece_of_letter(c0) != KING)) && s[n - 3] == '@' &&
+              is_file(s[n - 2]) && is_rank(s[n - 1])))
+            return SAN_INVALID;
+        out->kind = SAN_KIND_DROP;
+        out->piece = (uint8_t)(n == 3 ? PAWN : piece_of_letter(c0));
+        out->to = (uint8_t)SQ(s[n - 2] - 'a', s[n - 1] - '1');
+        if (n == 4 && c0 == 'P') /* (SAN writes a pawn's drop @e4, python-chess's form) */
+            out->san_len = 0;
+        return SAN_DROP;
+    }
 
     size_t i = 0;
     out->piece = PAWN;
@@ -187,6 +196,8 @@ static int castle_side_of_king_move(const Position *p, int from, int to)
  * when sm is an ordinary move to resolve, else SAN_OK / an error kind. */
 static int resolve_special(const Position *p, SanMove *sm, move_t *out)
 {
+    if (sm->kind == SAN_KIND_DROP)
+        return resolve_drop(p, sm, out);
     if (sm->kind == SAN_KIND_NULL) { /* a pass: not out of check, and not where no move exists */
         if (pos_in_check(p) || !pos_has_legal_move(p))
             return SAN_ILLEGAL;
@@ -243,7 +254,23 @@ int san_resolve(const Position *p, SanMove *sm, move_t *out)
 int san_read_general(const Position *p, const char *text, size_t len, SanMove *sm, move_t *out)
 {
     int rc = san_parse_general(text, len, sm);
-    return rc == SAN_OK ? san_resolve(p, sm, out) : rc;
+    return rc == SAN_OK || (rc == SAN_DROP && p->variant == VARIANT_CRAZYHOUSE) ? san_resolve(p, sm, out) : rc;
+}
+
+/* A drop (crazyhouse): the piece is in the mover's pocket and the drop among the legal moves. */
+static int resolve_drop(const Position *p, const SanMove *sm, move_t *out)
+{
+    if (p->variant != VARIANT_CRAZYHOUSE) /* (a drop in chess stays an error) */
+        return SAN_DROP;
+    MoveList ml;
+    pos_gen_legal(p, &ml, GEN_DROPS, 0, BB(sm->to));
+    move_t m = mv_make_drop(sm->piece, sm->to);
+    for (int i = 0; i < ml.n; i++)
+        if (ml.moves[i] == m) {
+            *out = m;
+            return SAN_OK;
+        }
+    return SAN_ILLEGAL;
 }
 
 int san_to_move(const Position *p, const char *text, size_t len, move_t *out, uint16_t *notes)
@@ -272,6 +299,11 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
     if (m == MOVE_NULL) { /* (no standard form; what PGN tools write) */
         memcpy(o, "--", 2);
         o += 2;
+    } else if (mv_is_drop(m)) { /* N@f3; a pawn's @f3 (python-chess's SAN) */
+        if (mv_drop_piece(m) != PAWN)
+            *o++ = PIECE_LETTERS[mv_drop_piece(m)];
+        *o++ = '@';
+        o = put_square(o, to);
     } else if (type == MT_CASTLE) {
         bool king_side = castle_side_of(p, p->turn, to) == 0;
         memcpy(o, king_side ? "O-O" : "O-O-O", king_side ? 3 : 5);
@@ -292,9 +324,9 @@ static inline size_t format_base(const Position *p, move_t m, char *out, bool fi
             bool file = false, rank = false;
             *o++ = PIECE_LETTERS[piece];
             if (find_origin && piece != KING)
-                san_disambiguation(from, (p->variant != VARIANT_STANDARD && variant_moves_differ(p)
-                                              ? variant_origins(p, piece, to, 0) : pos_piece_origins(p, piece, to)) &
-                                             ~BB(from), &file, &rank);
+                san_disambiguation(from, (p->variant == VARIANT_STANDARD ? pos_piece_origins(p, piece, to)
+                                                                         : pos_legal_origins(p, piece, to, 0)) & ~BB(from),
+                                   &file, &rank);
             if (file)
                 *o++ = (char)('a' + FILE_OF(from));
             if (rank)
@@ -344,15 +376,31 @@ size_t uci_format_squares(int from, int to, int promo, char *out)
 size_t uci_format(const Position *p, move_t m, char *out)
 {
     int to = mv_to(m);
+    if (mv_is_drop(m)) /* N@f3, P@e4 */
+        return uci_format_drop(mv_drop_piece(m), to, out);
     if (mv_type(m) == MT_CASTLE && !p->chess960)
         to = castle_king_target(p->turn, castle_side_of(p, p->turn, to));
     return uci_format_squares(mv_from(m), to, mv_promo(m), out);
+}
+
+size_t uci_format_drop(int piece, int to, char *out)
+{
+    out[0] = PIECE_LETTERS[piece];
+    out[1] = '@';
+    put_square(out + 2, to);
+    out[4] = 0;
+    return 4;
 }
 
 int uci_to_move(const Position *p, const char *s, size_t n, move_t *out)
 {
     if (text_is(s, n, "0000"))
         return SAN_NULL_MOVE;
+    if (n == 4 && s[1] == '@') { /* a drop, N@f3 */
+        SanMove sm;
+        int rc = san_parse_general(s, n, &sm);
+        return rc == SAN_DROP ? resolve_drop(p, &sm, out) : SAN_INVALID;
+    }
     if ((n != 4 && n != 5) || !is_file(s[0]) || !is_rank(s[1]) || !is_file(s[2]) || !is_rank(s[3]))
         return SAN_INVALID;
     int from = SQ(s[0] - 'a', s[1] - '1'), to = SQ(s[2] - 'a', s[3] - '1');

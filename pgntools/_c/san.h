@@ -4,7 +4,6 @@
 #define PGNT_SAN_H
 
 #include "movegen.h"
-#include "variant_moves.h"
 
 /* Error kinds, shared with the game replay: stable, and named in san_error_name. */
 enum {
@@ -34,7 +33,7 @@ enum {
     NOTE_COUNT = 11
 };
 
-enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN, SAN_KIND_NULL };
+enum { SAN_KIND_MOVE, SAN_KIND_CASTLE_KING, SAN_KIND_CASTLE_QUEEN, SAN_KIND_NULL, SAN_KIND_DROP };
 
 typedef struct {
     uint8_t kind;
@@ -100,7 +99,8 @@ static inline bool san_shape(const char *s, size_t n, SanMove *out)
 int san_parse_general(const char *text, size_t len, SanMove *out);
 
 /* The move text's syntax, without a board (PGN standard 8.2.3; the other notations of real files
- * with a note each). Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE (kind SAN_KIND_NULL) or SAN_DROP. */
+ * with a note each). Returns SAN_OK, SAN_INVALID, SAN_NULL_MOVE (kind SAN_KIND_NULL) or SAN_DROP (kind
+ * SAN_KIND_DROP: its piece and target read; san_resolve plays it in crazyhouse). */
 static inline int san_parse(const char *s, size_t n, SanMove *out)
 {
     return san_shape(s, n, out) ? SAN_OK : san_parse_general(s, n, out);
@@ -125,7 +125,7 @@ static inline void san_disambiguation(int from, bb_t rivals, bool *file, bool *r
 int san_castle(const Position *p, int side, move_t *out);
 
 /* The one legal move of sm's piece to its target from the origin written, among the few pieces of
- * that type that may go there (movegen.h's narrowed searches); sm is an ordinary move (not
+ * that type that may go there (movegen.h's narrowed searches; a variant's from its move list); sm is an ordinary move (not
  * castling, a null move or coordinate notation), its promotion checked. SAN_OK with *out,
  * SAN_ILLEGAL or SAN_AMBIGUOUS. The notes the text needs against the board are decided here
  * (a capture marker missing or wrong, an origin not needed: PGN standard 8.2.3). */
@@ -137,13 +137,7 @@ static inline __attribute__((always_inline)) int san_find(const Position *p, San
     if (rank_written)
         from_mask &= RANK_1 << (8 * sm->from_rank);
     bb_t legal, origins; /* the pieces of the type that may legally go to `to`; those written */
-    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0) && variant_moves_differ(p)) { /* (its own moves) */
-        if (piece == PAWN && !file_written)
-            from_mask = FILE_A << FILE_OF(to);
-        legal = variant_origins(p, piece, to, sm->promo);
-        origins = legal & from_mask;
-        legal = piece == PAWN ? origins : legal;
-    } else if (piece == PAWN) {
+    if (piece == PAWN) {
         if (!file_written)
             from_mask = FILE_A << FILE_OF(to); /* a pawn move without origin file is a push */
         legal = origins = pos_pawn_origins(p, to, from_mask);
@@ -153,6 +147,11 @@ static inline __attribute__((always_inline)) int san_find(const Position *p, San
     } else {
         legal = pos_piece_origins(p, piece, to);
         origins = legal & from_mask;
+    }
+    if (__builtin_expect(p->variant != VARIANT_STANDARD, 0)) { /* a variant's legal moves: its move list */
+        legal = pos_legal_origins(p, piece, to, sm->promo);
+        origins = legal & from_mask;
+        legal = piece == PAWN ? origins : legal;
     }
     if (!origins)
         return SAN_ILLEGAL;
@@ -227,7 +226,9 @@ size_t san_format(const Position *p, move_t m, char *out);
 size_t uci_format(const Position *p, move_t m, char *out);
 /* UCI from its parts (the target already the king's square for standard castling). */
 size_t uci_format_squares(int from, int to, int promo, char *out);
-/* Parses UCI text (e1g1 and e1h1 both castle in standard chess). SAN_OK or an error kind. */
+/* A drop's UCI (N@f3, P@e4). Returns the length. */
+size_t uci_format_drop(int piece, int to, char *out);
+/* Parses UCI text (e1g1 and e1h1 both castle in standard chess; N@f3 a drop). SAN_OK or an error kind. */
 int uci_to_move(const Position *p, const char *text, size_t len, move_t *out);
 
 /* Notes for a check marker that was written (0, 1 '+', 2 '#') against the actual status. */

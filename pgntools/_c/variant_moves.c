@@ -116,14 +116,3 @@ void variant_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask,
         gen_pseudo(p, ml, gen, from_mask, to_mask, false);
     }
 }
-
-bb_t variant_origins(const Position *p, int piece, int to, int promo)
-{
-    MoveList ml;
-    variant_gen_legal(p, &ml, 1 << piece, ~0ULL, BB(to));
-    bb_t origins = 0;
-    for (int i = 0; i < ml.n; i++)
-        if (mv_promo(ml.moves[i]) == promo)
-            origins |= BB(mv_from(ml.moves[i]));
-    return origins;
-}

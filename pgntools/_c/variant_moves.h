@@ -9,8 +9,5 @@
 
 /* pos_gen_legal where variant_moves_differ(p) (the game not ended by the variant's rule). */
 void variant_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
-/* The squares of our pieces of type `piece` with a legal move to `to` promoting to `promo` (0:
- * none), where variant_moves_differ(p). */
-bb_t variant_origins(const Position *p, int piece, int to, int promo);
 
 #endif

@@ -15,8 +15,8 @@ from pgntools.usage import OptionError
 @click.option("--fen", default=None, help="Start position (default: the standard start).")
 @click.option("--chess960", is_flag=True, help="Read --fen as a Chess960 (X-FEN/Shredder-FEN) position.")
 @click.option("--variant", default="standard", show_default=True,
-              help="The rules: kingofthehill, 3check, racingkings, horde, antichess (or a Variant tag's spelling); "
-                   "the start is the variant's.")
+              help="The rules: kingofthehill, 3check, racingkings, horde, antichess, atomic, crazyhouse (or a "
+                   "Variant tag's spelling); the start is the variant's.")
 @handle_errors
 def perft(depth, fen, chess960, variant):
     """Count the leaf nodes of the legal move tree to DEPTH (a rules-core self-check).

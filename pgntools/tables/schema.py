@@ -168,8 +168,8 @@ GAME_COLUMNS = [
     _tag("variant", "Variant", "the variant (Standard, Chess960, ...)"),
     Column("rules", STATUS, False, Codes("variant", VARIANTS),
            "the rules the game is played by, read from its Variant tag (the variant column, as written): "
-           "standard, kingofthehill, 3check, racingkings, horde or antichess (Chess960 is standard rules from another "
-           "start)"),
+           "standard, kingofthehill, 3check, racingkings, horde, antichess, atomic or crazyhouse (Chess960 is "
+           "standard rules from another start)"),
     Column("tags", ("map", "string", "string"), True, Built("tags"),
            "every other tag, and Date (the date column is typed): its name and value as written"),
     Column("start_fen", "string", True, Strings("start_fen"),
@@ -240,7 +240,7 @@ MOVE_COLUMNS = [
     Column("game_uid", "int64", False, Built("game_uids"), "the game (games.game_uid)"),
     Column("ply", "int16", False, Fixed("ply"), "1-based half-move"),
     Column("san", "string", False, Strings("san"), "the move in canonical SAN"),
-    Column("uci", "string", False, Strings("uci"), "the move in UCI (Chess960 castling as king takes rook)"),
+    Column("uci", "string", False, Strings("uci"), "the move in UCI (Chess960 castling as king takes rook; a crazyhouse drop N@f3)"),
     Column("from_square", "uint8", False, Fixed("from_square"), "a1 = 0, b1 = 1, ..., h8 = 63"),
     Column("to_square", "uint8", False, Fixed("to_square"), "a1 = 0, b1 = 1, ..., h8 = 63"),
     Column("piece", PIECE, False, Codes("piece", PIECE_NAMES, base=1), "the piece moved: pawn, knight, ... king"),
@@ -254,6 +254,9 @@ MOVE_COLUMNS = [
     Column("is_en_passant", "bool", False, Flag(MOVE_FLAGS["en_passant"]), "the move captures en passant"),
     Column("is_null", "bool", False, Flag(MOVE_FLAGS["null"]),
            "a null move (--allow-null-moves): the side passed (san --, uci 0000, the king standing still)"),
+    Column("drop", "bool", False, Flag(MOVE_FLAGS["drop"]),
+           "the move drops a piece from the pocket (crazyhouse): piece is the piece dropped, from_square its "
+           "square (= to_square), uci N@f3"),
     Column("halfmove_clock", "uint16", False, Fixed("halfmove_clock"), "the halfmove clock after the move"),
     Column("clock", "float64", True, Fixed("clock", has=HAS_BITS["clock"]),
            "seconds left on the mover's clock, from the comment's [%clk]", "no [%clk]"),
