@@ -8,7 +8,8 @@ checked on its own terms (and each shown on a small hand-written input at the en
   position, 75-move rule, fivefold repetition) that python-chess plays through: python-chess's
   own board must say the game was over at that point.
 - null moves (``--``, ``Z0``) are errors in standard chess; python-chess accepts them.
-- Atomic, Crazyhouse and other variants are ``unsupported_variant``; python-chess plays them.
+- Variant games (Atomic, Crazyhouse, ... : every Lichess variant) are compared like chess games, on
+  python-chess's variant board; a variant pgntools calls ``unsupported_variant`` is a problem.
 - python-chess splits a game in two (a blank line after a comment or a second blank line
   between the tags and the moves): its two halves must be our one game.
 - pgntools is stricter about a token: python-chess stopped (or skipped) at text that its own
@@ -139,9 +140,8 @@ def compare_game(cmp: Comparison, game, handle):
         elif game.status != "invalid":
             cmp.problem(game, f"python-chess reports {first.errors[0]!r}, pgntools says {game.status}")
         return
-    if first.board().uci_variant != "chess":
-        if "unsupported_variant" not in kinds(game):
-            cmp.problem(game, f"variant {first.headers.get('Variant')!r} read as {game.status}")
+    if first.board().uci_variant != "chess" and "unsupported_variant" in kinds(game):
+        cmp.problem(game, f"variant {first.headers.get('Variant')!r} unsupported, which python-chess plays")
         return
     uci, board = pc_mainline(first)
     if uci == game.uci:

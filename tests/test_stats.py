@@ -272,10 +272,10 @@ def test_clock_curves_one_per_time_control(tmp_path):
 
 def test_invalid_game_examples_say_why(tmp_path):
     pgn = tmp_path / "bad.pgn"
-    pgn.write_text(clocked_game(0, "", [60, 60], variant="Atomic") + "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n\n")
+    pgn.write_text(clocked_game(0, "", [60, 60], variant="Duck Chess") + "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n\n")
     doc = stats_json(tmp_path, pgn)
     messages = {kind: [ex["message"] for ex in e["examples"]] for kind, e in doc["errors"].items()}
-    assert "Atomic" in messages["unsupported_variant"][0]
+    assert "Duck Chess" in messages["unsupported_variant"][0]
     assert messages["illegal_move"] == ["illegal move 'Ke3' at ply 3"]
     html = tmp_path / "r.html"
     run("stats", pgn, "--html", html, "-q")
