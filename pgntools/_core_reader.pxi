@@ -314,7 +314,8 @@ cdef class BatchReader:
         opt.reduced = options.reduced
         opt.pgn_shape = _pgn_shape_bits(options.pgn_shape)
         opt.line_length = -1 if options.line_length == 0 else options.line_length  # (C: 0 is its default, 79)
-        opt.drop_plies, opt.max_plies = options.pgn_plies
+        drop, most = options.pgn_plies  # (most: -1 for no limit; C: 0 is no limit, -1 none: game.h)
+        opt.drop_plies, opt.max_plies = drop, 0 if most < 0 else -1 if most == 0 else most
         opt.tag_columns = options.tag_columns
         opt.skip_tag_values = not options.tag_values
         if options.opening_tags not in _OPENING_TAG_MODES:

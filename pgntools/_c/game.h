@@ -97,7 +97,8 @@ typedef struct {
     bool strip_comments, strip_variations, reduced;
     unsigned pgn_shape;   /* the written PGN's shape: PGN_STRIP_NAGS, ... (pgn_writer.h) */
     int line_length;      /* the written PGN's longest line; 0: PGN_MAX_LINE (79), -1: a game on one line */
-    int drop_plies, max_plies; /* the written PGN's mainline plies (drop, max]: 0, -1 (no limit) for all */
+    int drop_plies, max_plies; /* the written PGN's mainline plies (drop, max]: 0, 0 for all (a zeroed
+                                * GameOptions writes every ply); max_plies -1: none */
     bool tag_columns;     /* G_TAG_SLOTS: where each of the TAG_COLUMN_COUNT tags is, per game */
     bool skip_tag_values; /* every tag value an empty string (the rows stay), for outputs that show
                            * no tags (validate): no value is copied. Ignored with pgn, which writes them */

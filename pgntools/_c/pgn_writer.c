@@ -79,7 +79,7 @@ void em_shape(Emitter *e, unsigned shape, int line_length)
 void em_window(Emitter *e, int drop_plies, int max_plies)
 {
     e->drop_plies = drop_plies > 0 ? drop_plies : 0;
-    e->max_plies = max_plies >= 0 ? max_plies : INT_MAX;
+    e->max_plies = max_plies == 0 ? INT_MAX : max_plies < 0 ? 0 : max_plies; /* (GameOptions' convention) */
     e->windowed = e->drop_plies > 0 || e->max_plies != INT_MAX;
 }
 
