@@ -173,3 +173,14 @@ def report_lines(text: Union[str, bytes]) -> List[dict]:
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def invoke(*args, expect=(0,)):
+    """The CLI in-process (click's runner): fails when it crashed or its exit status is not in `expect`."""
+    from click.testing import CliRunner
+
+    from pgntools.cli import cli
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert not crashed and result.exit_code in expect, (args, result.exit_code, result.output, result.exception)
+    return result

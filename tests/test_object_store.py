@@ -5,12 +5,9 @@ s3://, a PGN file) are the local run's."""
 from __future__ import annotations
 
 import socket
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pgntools.cli import cli
 
 moto_server = pytest.importorskip("moto.server")
 s3fs = pytest.importorskip("s3fs")
@@ -19,13 +16,7 @@ duckdb = pytest.importorskip("duckdb")
 pa_dataset = pytest.importorskip("pyarrow.dataset")
 
 from test_parallel import fixtures_input, tricky_input  # noqa: E402
-
-
-def invoke(*args, expect=(0,)):
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
-    assert not crashed and result.exit_code in expect, (args, result.exit_code, result.output, result.exception)
-    return result
+from pgn_helpers import invoke
 
 
 def free_port() -> int:

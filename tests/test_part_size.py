@@ -6,24 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pgntools.cli import cli
 from pgntools.sinks.parquet import BYTES_PER_GAME
 
 duckdb = pytest.importorskip("duckdb")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from test_datasets import games  # noqa: E402  (60 games a month, three speeds)
+from pgn_helpers import invoke
 
 PER_PART = 100  # games a part
-
-
-def invoke(*args, expect=(0,)):
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
-    assert not crashed and result.exit_code in expect, (args, result.exit_code, result.output, result.exception)
-    return result
 
 
 @pytest.fixture(scope="module")

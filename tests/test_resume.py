@@ -4,7 +4,6 @@ committed parts, and the result is the uninterrupted export's (tables compared s
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,25 +11,17 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pgntools.cli import cli
 from pgntools.sinks.export_manifest import MANIFEST
 from pgntools.sinks.parquet import BYTES_PER_GAME
 
 duckdb = pytest.importorskip("duckdb")
 
 from test_datasets import games  # noqa: E402
+from pgn_helpers import invoke
 
 REPO = Path(__file__).resolve().parents[1]
 PER_PART = 1000
-
-
-def invoke(*args, expect=(0,)):
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
-    assert not crashed and result.exit_code in expect, (args, result.exit_code, result.output, result.exception)
-    return result
 
 
 @pytest.fixture(scope="module")
