@@ -8,7 +8,12 @@ says where in the inputs to read again: an input (by index and name), a stream o
 game starts, its line and game id; the games read there below ``committed_parts`` x
 ``part_games`` are in committed parts already and are left out. The manifest is written under a
 temporary name and renamed (never half-written), each time parts are committed; its name starts
-with '_', which DuckDB, Spark and pyarrow's dataset discovery skip."""
+with '_', which DuckDB, Spark and pyarrow's dataset discovery skip.
+
+Committing parts renames several files (games and moves, each partition's), which no file system
+does at once: the manifest first lists them under ``committing`` (written ahead), then they are
+renamed, then the manifest counts them committed. A run killed in between leaves some of them
+under final names; ``--resume`` removes those (they are read and written again)."""
 from __future__ import annotations
 
 import json
@@ -38,7 +43,7 @@ class Manifest:
         self.storage, self.root = storage, root
         self.state = {"format": FORMAT, "inputs": inputs, "settings": settings, "first_part": first_part,
                       "part_games": part_games, "committed_parts": 0, "files": {"games": [], "moves": []},
-                      "resume": None, "complete": False}
+                      "committing": [], "resume": None, "complete": False}
         self.previous: Optional[bytes] = None  # the manifest before this run (restored if it fails)
         self.loaded = False
 
@@ -49,9 +54,14 @@ class Manifest:
     def remember_previous(self):
         self.previous = read_bytes(self.storage, self.path)
 
+    def intend(self, files: dict):
+        """Written ahead of renaming ``files`` ({table: [paths]}) to their final names."""
+        self.state["committing"] = [path for paths in files.values() for path in paths]
+        self.write()
+
     def commit(self, committed_parts: int, files: dict, resume: Optional[ResumePoint], complete: bool = False):
         self.state.update(committed_parts=committed_parts, resume=resume._asdict() if resume else None,
-                          complete=complete)
+                          complete=complete, committing=[])
         for table, paths in files.items():
             self.state["files"][table] += paths
         self.write()

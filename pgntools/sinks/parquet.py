@@ -196,8 +196,8 @@ class TableParts:
 
     def complete(self, before: Optional[int] = None, progressive: bool = True) -> List[str]:
         """Assembles the parts numbered below ``before`` (None: all), in order; with
-        ``progressive`` each is renamed to its final name at once, else at commit. Returns
-        their final paths."""
+        ``progressive`` each is renamed to its final name at once, else at publish() or commit.
+        Returns their final paths."""
         for key in [k for k in self.files if before is None or k[0] < before]:
             self._close(key)
         done = []
@@ -240,6 +240,10 @@ class TableParts:
             path = self.temp_path()
             ParquetPartFile(self.storage.open_write(path), self.table, self.columns, self.compression).close()
             self.pending.append((path, self.final_path(0)))
+        self.publish()
+
+    def publish(self):
+        """The assembled parts renamed to their final names."""
         for temp, final in self.pending:
             self.storage.rename(temp, final)
             self.committed_paths.append(final)
@@ -449,6 +453,8 @@ class ParquetDatasetSink(Sink):
                                  for path in dirs.values() for part in [""] + part_files(self.storage, path))
             if self.resuming:
                 remove_temporary(self.storage, dirs.values())  # the interrupted run's fragments
+                for path in resume.get("committing", []):  # (renamed when it was killed, not committed)
+                    self.storage.remove(self.storage.join(root, path))
         self.games = TableParts(self.storage, dirs["games"], "games", games_columns, compression, prefix=part_prefix,
                                 first_part=first_part)
         self.needs.update(schema.reader_needs_of(self.games.columns))  # (movetext_hash, the counters, ...)
@@ -488,12 +494,19 @@ class ParquetDatasetSink(Sink):
         return ResumePoint(self.inputs.index(source), source, int(offset), int(line), int(first_game))
 
     def _complete(self, before: int, point):
-        """Parts below ``before`` are complete: assembled, renamed, in the manifest."""
-        files = {"games": self.games.complete(before, self.progressive),
-                 "moves": self.moves.complete(before, self.progressive)}
+        """Parts below ``before`` are complete: assembled (both tables), then listed in the
+        manifest as committing, renamed, and counted committed (see export_manifest)."""
+        files = {"games": self.games.complete(before, progressive=False),
+                 "moves": self.moves.complete(before, progressive=False)}
         self.done = before
-        if self.progressive and self.manifest is not None:
-            self.manifest.commit(before, {k: [self._relative(p) for p in v] for k, v in files.items()}, point)
+        if self.progressive:
+            relative = {k: [self._relative(p) for p in v] for k, v in files.items()}
+            if self.manifest is not None:
+                self.manifest.intend(relative)
+            self.games.publish()
+            self.moves.publish()
+            if self.manifest is not None:
+                self.manifest.commit(before, relative, point)
 
     def _relative(self, path: str) -> str:
         root = self.manifest.root.rstrip("/")
