@@ -249,14 +249,19 @@ class TableParts:
             self.storage.remove(fragment.path)
         return path
 
-    def commit(self, empty_part: bool = True):
-        """Every part assembled and renamed; an empty input still gives a readable (empty) dataset
-        (``empty_part``: not when appending or resuming)."""
+    def finish(self, empty_part: bool = True) -> List[str]:
+        """Every part assembled, to be renamed by publish(); an empty input still gives a readable
+        (empty) dataset (``empty_part``: not when appending or resuming). Returns their final paths."""
         self.complete(None, progressive=False)
         if not self.pending and not self.committed_paths and empty_part:
             path = self.temp_path()
             ParquetPartFile(self.storage.open_write(path), self.table, self.columns, self.compression).close()
             self.pending.append((path, self.final_path(0)))
+        return [final for _, final in self.pending]
+
+    def commit(self, empty_part: bool = True):
+        """Every part assembled and renamed (finish, then publish)."""
+        self.finish(empty_part)
         self.publish()
 
     def publish(self):
@@ -540,8 +545,11 @@ class ParquetDatasetSink(Sink):
             games_before = list(self.games.committed_paths)
             moves_before = list(self.moves.committed_paths)
             empty = not self.resuming and not self.games.first_part and not self.done
-            self.games.commit(empty_part=empty)
-            self.moves.commit(empty_part=empty)
+            finals = {"games": self.games.finish(empty_part=empty), "moves": self.moves.finish(empty_part=empty)}
+            if self.manifest is not None:  # (written ahead, as _complete does: a kill while renaming)
+                self.manifest.intend({k: [self._relative(p) for p in v] for k, v in finals.items()})
+            self.games.publish()
+            self.moves.publish()
         finally:
             self.background.close()
         self._remove_old_parts()
