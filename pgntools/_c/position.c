@@ -209,7 +209,10 @@ void pos_make_special(Position *p, move_t m)
 void pos_make_other(Position *p, move_t m, Undo *u)
 {
     if (p->variant == VARIANT_STANDARD) {
-        pos_make_special(p, m);
+        if (mv_type(m) == MT_PROMOTION)
+            pos_make_plain(p, m, true);
+        else
+            pos_make_special(p, m);
         return;
     }
     int us = p->turn;
@@ -231,7 +234,7 @@ void pos_make_other(Position *p, move_t m, Undo *u)
     if (mv_type(m) >= MT_EN_PASSANT)
         pos_make_special(p, m);
     else
-        pos_make_plain(p, m);
+        pos_make_plain(p, m, true);
     if (explodes) {
         atomic_explode(p, mv_to(m));
         p->checkers = atomic_checkers(p);

@@ -174,19 +174,20 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
                    offsetof(PosState, ep) == offsetof(Position, ep) - offsetof(Position, turn),
                "PosState mirrors the tail of Position");
 
-/* The moves pos_make takes out of line: the rare ones of chess (pos_make_special) and every move
+/* The moves pos_make takes out of line: the rare ones of chess (promotions, pos_make_special) and every move
  * of a variant (p->variant is not VARIANT_STANDARD): the move of chess, then the variant's side
  * effects (an atomic capture's explosion, three-check's counters); u, when not NULL, gains what
  * pos_unmake needs besides the state. */
 void pos_make_other(Position *p, move_t m, Undo *u);
 
-/* The move of chess m of a plain or promotion type (pos_make's common path). */
-static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m)
+/* The move of chess m of a plain type, or of the promotion type when `may_promote` (a constant:
+ * pos_make's inline path makes plain moves only, promotions are made out of line). */
+static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m, bool may_promote)
 {
     int type = mv_type(m);
     int us = p->turn, them = us ^ 1, from = mv_from(m), to = mv_to(m);
     uint8_t pc = p->board[from], captured = p->board[to];
-    uint8_t landing = type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
+    uint8_t landing = may_promote && type == MT_PROMOTION ? PIECE(us, mv_promo(m)) : pc;
     int piece = PIECE_TYPE(pc);
     uint64_t h = p->hash ^ ZOBRIST_TURN ^ ZOBRIST_PIECE[pc][from] ^ ZOBRIST_PIECE[landing][to] ^
                  ZOBRIST_PIECE[captured][to]; /* (ZOBRIST_PIECE[0] is all zeros: no capture) */
@@ -197,8 +198,9 @@ static inline __attribute__((always_inline)) void pos_make_plain(Position *p, mo
     p->by_type[PIECE_TYPE(captured)] ^= taken;
     p->by_color[them] ^= taken;
     p->by_color[us] ^= moved;
-    p->by_type[piece] ^= BB(from);
-    p->by_type[PIECE_TYPE(landing)] ^= BB(to);
+    p->by_type[piece] ^= may_promote ? BB(from) : moved;
+    if (may_promote)
+        p->by_type[PIECE_TYPE(landing)] ^= BB(to);
     p->board[from] = 0;
     p->board[to] = landing;
     /* FIDE 9.3: a capture or a pawn move sets the half-move clock to 0; else it counts on
@@ -225,15 +227,15 @@ static inline __attribute__((always_inline)) void pos_make_plain(Position *p, mo
 }
 
 /* Makes the legal move m (MOVE_NULL: the side to move passes); u (or NULL) as pos_make_other's.
- * The rare moves (en passant, castling, a null move) and a variant's take the out-of-line path:
+ * The rare moves (promotion, en passant, castling, a null move) and a variant's take the out-of-line path:
  * standard chess pays one test of the variant byte there. */
 static inline __attribute__((always_inline)) void pos_make_with(Position *p, move_t m, Undo *u)
 {
-    if (__builtin_expect((mv_type(m) >= MT_EN_PASSANT) | (p->variant != VARIANT_STANDARD), 0)) {
+    if (__builtin_expect((mv_type(m) != MT_NORMAL) | (p->variant != VARIANT_STANDARD), 0)) {
         pos_make_other(p, m, u);
         return;
     }
-    pos_make_plain(p, m);
+    pos_make_plain(p, m, false);
 }
 
 /* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
