@@ -126,6 +126,19 @@ cdef extern from "batch.h":
     bint batch_init(Batch *b)
     void batch_free(Batch *b)
 
+cdef extern from "batch_arrow.h":
+    struct ArrowSchema:
+        pass
+    struct ArrowArray:
+        pass
+    ctypedef struct SharedBatch:
+        Batch b
+    SharedBatch *shared_batch_new()
+    void shared_batch_release(SharedBatch *s)
+    long shared_batch_live()
+    bint batch_export_column(SharedBatch *s, int id, ArrowSchema *schema, ArrowArray *array)
+    bint batch_export_strings(SharedBatch *s, int id, ArrowSchema *schema, ArrowArray *array)
+
 
 cdef extern from "openings.h":
     ctypedef struct COpeningTable "OpeningTable":
