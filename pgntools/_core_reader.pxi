@@ -40,7 +40,8 @@ TAG_FILTER_CODES = {
     "LT": TF_LT, "LE": TF_LE, "EQ": TF_EQ, "NE": TF_NE, "GT": TF_GT, "GE": TF_GE, "IN": TF_IN, "LIKE": TF_LIKE,
     "ILIKE": TF_ILIKE, "IS_NULL": TF_IS_NULL, "NOT_NULL": TF_NOT_NULL, "SPEED": TF_SPEED, "CONST": TF_CONST,
     "UNKNOWN": TF_UNKNOWN, "NOT": TF_NOT, "AND": TF_AND, "OR": TF_OR, "STRING": TV_STRING,
-    "DATE_STRING": TV_DATE_STRING, "NUMBER": TV_NUMBER, "DATE": TV_DATE, "FALSE": TRUTH_FALSE, "NULL": TRUTH_NULL,
+    "DATE_STRING": TV_DATE_STRING, "NUMBER": TV_NUMBER, "DATE": TV_DATE,
+    "YEAR": TV_YEAR, "MONTH": TV_MONTH, "FALSE": TRUTH_FALSE, "NULL": TRUTH_NULL,
     "TRUE": TRUTH_TRUE, "ANY": TRUTH_ANY}
 DERIVED_BITS = {"has_clock": DERIVED_HAS_CLOCK, "has_eval": DERIVED_HAS_EVAL,  # bits of the derived column
                 "reached_position": DERIVED_REACHED_POSITION, "reached_material": DERIVED_REACHED_MATERIAL}
@@ -431,18 +432,21 @@ cdef class BatchReader:
         cdef Py_ssize_t used = 0
         cdef int32_t end
         for i, clause in enumerate(program):
-            op, tag, kind, value, true_mask, null_mask, truth, text, name, in_items = clause
+            op, tag, kind, value, true_mask, null_mask, truth, text, name, in_items, tag2 = clause
             leaf = op < TF_NOT
             if not (0 <= op < TF_OP_COUNT and -1 <= tag < TAG_COLUMN_COUNT and 0 <= kind < TV_KIND_COUNT):
                 raise ValueError(f"tag_filter: bad clause {clause!r}")
+            if kind in (TV_YEAR, TV_MONTH) and not (0 <= tag < TAG_COLUMN_COUNT and 0 <= tag2 < TAG_COLUMN_COUNT):
+                raise ValueError(f"tag_filter: a year or month clause reads two tag columns: {clause!r}")
             depth += 1 if leaf else 0 if op == TF_NOT else -1
             if depth < 1:
                 raise ValueError(f"tag_filter: clause {i} ({clause!r}) has no value to work on")
             deepest = max(deepest, depth)
             k = &self.clauses[i]
-            k.op, k.tag, k.kind, k.value, k.truth = op, tag, kind, value, truth
+            k.op, k.tag, k.tag2, k.kind, k.value, k.truth = op, tag, tag2, kind, value, truth
             k.true_mask, k.null_mask = true_mask, null_mask
-            texts = [bytes(t) for t in in_items] if op == TF_IN and kind != TV_NUMBER else [bytes(text)]
+            numeric = kind in (TV_NUMBER, TV_YEAR, TV_MONTH)
+            texts = [bytes(t) for t in in_items] if op == TF_IN and not numeric else [bytes(text)]
             joined = b"".join(texts)
             self.filter_texts.append(joined)
             self.filter_texts.append(bytes(name))
@@ -453,7 +457,7 @@ cdef class BatchReader:
                 k.item_ends, k.numbers = self.filter_ends + used, self.filter_numbers + used
                 end = 0
                 for j in range(len(in_items)):
-                    if kind == TV_NUMBER:
+                    if numeric:
                         self.filter_numbers[used + j] = in_items[j]
                     else:
                         end += len(texts[j])
