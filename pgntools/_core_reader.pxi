@@ -106,7 +106,8 @@ cdef class _BatchStore:
 
 cdef class StoreView:
     """A read-only buffer over some bytes of a batch's store (no copy), keeping the store alive:
-    what pyarrow's ``py_buffer`` wraps, so an Arrow array owns the batch's memory until released."""
+    what the C helpers that read a column in place take (tag_date_column). Arrow arrays come
+    through the C Data Interface instead (BatchColumns.arrow)."""
     cdef _BatchStore store
     cdef const char *data
     cdef Py_ssize_t nbytes

@@ -103,7 +103,8 @@ class GameBatch:
     def buffer(self, name: str):
         """Column ``name`` as ``raw[name]`` holds it (bytes; strings an (offsets, data) pair), but
         from a detached batch (ReaderOptions.detach) without a copy: buffers over the batch's own
-        memory, which lives as long as they do (what Arrow arrays are built over: tables.arrays)."""
+        memory, which lives as long as they do (what C reads in place: tables/dates.py). Arrow
+        arrays of a column: ``arrow``."""
         view = getattr(self.raw, "view", None)
         return view(name) if view is not None else self.raw[name]
 
