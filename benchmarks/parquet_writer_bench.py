@@ -72,13 +72,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1])
     parser.add_argument("--pyarrow-child", metavar="OUT")
+    parser.add_argument("--no-pyarrow", action="store_true", help="the two feeds of the own encoder only")
     args = parser.parse_args()
     if args.pyarrow_child:
         sys.path.insert(0, str(ROOT))
         pyarrow_export(args.input, args.pyarrow_child)
         return
     size = Path(args.input).stat().st_size / 1e6
-    names = [f"{feed} --jobs {j}" for j in args.jobs for feed in ("batch", "arrow")] + ["pyarrow --jobs 1"]
+    names = [f"{feed} --jobs {j}" for j in args.jobs for feed in ("batch", "arrow")]
+    names += [] if args.no_pyarrow else ["pyarrow --jobs 1"]
     results = {name: [] for name in names}
     sizes = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,7 +118,8 @@ def main() -> None:
         print(f"| {name} | {cpu[name]:.1f} | {wall:.1f} | {size / cpu[name]:.0f} | {rss:.0f} | {sizes[name]:.0f} |")
     for j in args.jobs:
         print(f"--jobs {j}: arrow / batch CPU = {cpu[f'arrow --jobs {j}'] / cpu[f'batch --jobs {j}']:.2f}")
-    print(f"pyarrow / batch CPU (--jobs 1) = {cpu['pyarrow --jobs 1'] / cpu.get('batch --jobs 1', float('nan')):.2f}")
+    if not args.no_pyarrow:
+        print(f"pyarrow / batch CPU (--jobs 1) = {cpu['pyarrow --jobs 1'] / cpu.get('batch --jobs 1', float('nan')):.2f}")
 
 
 if __name__ == "__main__":

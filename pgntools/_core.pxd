@@ -126,6 +126,19 @@ cdef extern from "batch.h":
     bint batch_init(Batch *b)
     void batch_free(Batch *b)
 
+cdef extern from "batch_arrow.h":
+    struct ArrowSchema:
+        pass
+    struct ArrowArray:
+        pass
+    ctypedef struct SharedBatch:
+        Batch b
+    SharedBatch *shared_batch_new()
+    void shared_batch_release(SharedBatch *s)
+    long shared_batch_live()
+    bint batch_export_column(SharedBatch *s, int id, ArrowSchema *schema, ArrowArray *array)
+    bint batch_export_strings(SharedBatch *s, int id, ArrowSchema *schema, ArrowArray *array)
+
 
 cdef extern from "openings.h":
     ctypedef struct COpeningTable "OpeningTable":
@@ -175,10 +188,11 @@ cdef extern from "pgn_writer.h":
 cdef extern from "game.h":
     int TF_LT, TF_LE, TF_EQ, TF_NE, TF_GT, TF_GE, TF_IN, TF_LIKE, TF_ILIKE, TF_IS_NULL, TF_NOT_NULL
     int TF_SPEED, TF_CONST, TF_UNKNOWN, TF_NOT, TF_AND, TF_OR, TF_OP_COUNT
-    int TV_STRING, TV_DATE_STRING, TV_NUMBER, TV_DATE, TV_KIND_COUNT, TRUTH_FALSE, TRUTH_NULL, TRUTH_TRUE, TRUTH_ANY
+    int TV_STRING, TV_DATE_STRING, TV_NUMBER, TV_DATE, TV_YEAR, TV_MONTH, TV_KIND_COUNT, TRUTH_FALSE, TRUTH_NULL, TRUTH_TRUE, TRUTH_ANY
     ctypedef struct TagClause:
         int op
         int tag
+        int tag2
         int kind
         double value
         uint32_t true_mask
@@ -420,6 +434,7 @@ cdef extern from "pgn_date.h":
     ctypedef struct PgnDate:
         int year, month, day
     bint pgn_date_read(const char *s, size_t n, PgnDate *d) nogil
+    PgnDate pgn_year_date(const char *first, size_t n1, const char *second, size_t n2) nogil
     bint pgn_date_is_day(PgnDate d) nogil
     int32_t pgn_days_from_civil(PgnDate d) nogil
     bint pgn_time_read(const char *s, size_t n, int32_t *seconds) nogil

@@ -80,6 +80,7 @@ class BatchColumns(Mapping[str, object]):
     def __len__(self) -> int: ...
     def write_text(self, name: str, file: Any) -> None: ...  # a string column's text, from the reader's buffer
     def view(self, name: str) -> object: ...  # a column without a copy: StoreView buffers over the batch's memory
+    def arrow(self, name: str) -> Any: ...  # a column as a pyarrow array over the batch's memory (Arrow C Data Interface)
 
 class StoreView:
     """A read-only buffer over a batch's own memory (BatchColumns.view); keeps the batch alive."""
@@ -90,6 +91,7 @@ class BatchReader(Iterator[Union[dict, BatchColumns]]):
     def __init__(self, stream: BinaryIO, options: Optional[ReaderOptions] = ..., **fields: object) -> None: ...
     def __next__(self) -> Union[dict, BatchColumns]: ...
 
+def live_batches() -> int: ...  # batches whose C buffers are not yet freed (held by a reader, batch or Arrow array)
 def split_strings(offsets: bytes, data: bytes) -> List[str]: ...  # a batch string column as str
 def find_seam(buf: Union[bytes, bytearray, memoryview], pos: int) -> int: ...  # a likely game start at or after pos (-1: none)
 def final_fen_lines(raw: Mapping[str, object], include_invalid: bool, invalid_status: int) -> bytes: ...  # to-fen's default lines

@@ -7,7 +7,7 @@ use; _core_parquet.pxi encodes Parquet columns for export; _core_helpers.pxi hol
 test helpers; _core_openings.pxi the opening table (pgntools.openings loads it).
 """
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t, uintptr_t
 from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8

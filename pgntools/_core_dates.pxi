@@ -40,22 +40,27 @@ def tag_date_column(str part, const unsigned char[:] slots, const unsigned char[
     cdef size_t n_values = offsets.shape[0] // 4 - 1 if offsets.shape[0] else 0
     cdef size_t g, n, nulls = 0
     cdef const char *s
-    cdef PgnDate date, other
+    cdef const char *t1  # the game's first and second tag's text (NULL: it lacks the tag)
+    cdef const char *t2
+    cdef size_t n1, n2
+    cdef PgnDate date
     cdef int32_t seconds
     cdef bint known
     cdef int64_t instant
     with nogil:
         for g in range(n_games):
             known = False
-            if not _tag_text(s1, o, d, n_values, g, &s, &n) or not pgn_date_read(s, n, &date):
+            n1 = n2 = 0
+            t1 = s if _tag_text(s1, o, d, n_values, g, &s, &n1) else NULL
+            if t1 == NULL or not pgn_date_read(t1, n1, &date):
                 date.year = date.month = date.day = 0
             if kind == 0:
                 known = pgn_date_is_day(date)
                 if known:
                     (<int32_t *>&out[0])[g] = pgn_days_from_civil(date)
             elif kind == 1 or kind == 2:
-                if date.year == 0 and _tag_text(s2, o, d, n_values, g, &s, &n) and pgn_date_read(s, n, &other):
-                    date = other
+                t2 = s if _tag_text(s2, o, d, n_values, g, &s, &n2) else NULL
+                date = pgn_year_date(t1, n1, t2, n2)
                 known = date.year != 0 if kind == 1 else date.year != 0 and date.month != 0
                 if known and kind == 1:
                     (<int16_t *>&out[0])[g] = <int16_t>date.year

@@ -447,7 +447,7 @@ cdef class BatchFeeder:
 
     def add(self, BatchColumns batch, int64_t first_game):
         """Feeds every leaf from the batch; ``first_game``: the id of its first game."""
-        cdef const Batch *b = &batch.store.b
+        cdef const Batch *b = &batch.store.s.b
         cdef Py_ssize_t i
         cdef bint ok = True
         with nogil:

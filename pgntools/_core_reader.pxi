@@ -40,7 +40,8 @@ TAG_FILTER_CODES = {
     "LT": TF_LT, "LE": TF_LE, "EQ": TF_EQ, "NE": TF_NE, "GT": TF_GT, "GE": TF_GE, "IN": TF_IN, "LIKE": TF_LIKE,
     "ILIKE": TF_ILIKE, "IS_NULL": TF_IS_NULL, "NOT_NULL": TF_NOT_NULL, "SPEED": TF_SPEED, "CONST": TF_CONST,
     "UNKNOWN": TF_UNKNOWN, "NOT": TF_NOT, "AND": TF_AND, "OR": TF_OR, "STRING": TV_STRING,
-    "DATE_STRING": TV_DATE_STRING, "NUMBER": TV_NUMBER, "DATE": TV_DATE, "FALSE": TRUTH_FALSE, "NULL": TRUTH_NULL,
+    "DATE_STRING": TV_DATE_STRING, "NUMBER": TV_NUMBER, "DATE": TV_DATE,
+    "YEAR": TV_YEAR, "MONTH": TV_MONTH, "FALSE": TRUTH_FALSE, "NULL": TRUTH_NULL,
     "TRUE": TRUTH_TRUE, "ANY": TRUTH_ANY}
 DERIVED_BITS = {"has_clock": DERIVED_HAS_CLOCK, "has_eval": DERIVED_HAS_EVAL,  # bits of the derived column
                 "reached_position": DERIVED_REACHED_POSITION, "reached_material": DERIVED_REACHED_MATERIAL}
@@ -88,22 +89,25 @@ cdef Py_ssize_t MAX_SPARE_BATCHES = 2  # emptied buffers a reader keeps for its 
 
 
 cdef class _BatchStore:
-    """The C buffers of one batch. Once a column is viewed without a copy (BatchColumns.view),
-    the store is ``exported``: it is freed with its last view, never reused for another batch."""
-    cdef Batch b
+    """The C buffers of one batch, shared with the Arrow arrays made of them (batch_arrow.h).
+    Once a column is exported without a copy (BatchColumns.view, BatchColumns.arrow), the store
+    is ``exported``: never reused for another batch, its buffers freed with the last array or view."""
+    cdef SharedBatch *s
     cdef bint exported
 
     def __cinit__(self):
-        if not batch_init(&self.b):
+        self.s = shared_batch_new()
+        if self.s == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
-        batch_free(&self.b)
+        shared_batch_release(self.s)
 
 
 cdef class StoreView:
     """A read-only buffer over some bytes of a batch's store (no copy), keeping the store alive:
-    what pyarrow's ``py_buffer`` wraps, so an Arrow array owns the batch's memory until released."""
+    what the C helpers that read a column in place take (tag_date_column). Arrow arrays come
+    through the C Data Interface instead (BatchColumns.arrow)."""
     cdef _BatchStore store
     cdef const char *data
     cdef Py_ssize_t nbytes
@@ -125,6 +129,19 @@ cdef object _store_view(_BatchStore store, const void *data, size_t nbytes):
     view.store, view.data, view.nbytes = store, <const char *>data, <Py_ssize_t>nbytes
     store.exported = True
     return view
+
+
+def live_batches():
+    """The batches whose C buffers are not yet freed (held by a reader, a batch or an Arrow
+    array exported from one): what tests count to see that dropped arrays free their batch."""
+    return shared_batch_live()
+
+
+cdef object _import_array(uintptr_t array, uintptr_t schema):
+    """A pyarrow array from C Data Interface structs (moved: pyarrow owns them now; released
+    by pyarrow even when the import fails). pyarrow is imported here, not with the module."""
+    import pyarrow
+    return pyarrow.Array._import_from_c(array, schema)
 
 
 cdef object _batch_column(Batch *b, str name):
@@ -164,7 +181,7 @@ cdef class BatchColumns:
     def __getitem__(self, str name):
         value = self.read.get(name)
         if value is None:
-            value = _batch_column(&self.store.b, name)
+            value = _batch_column(&self.store.s.b, name)
             self.read[name] = value
         return value
 
@@ -182,12 +199,28 @@ cdef class BatchColumns:
         if name in self.read or name == "tag_slots":
             return self[name]
         if name in _COLUMN_IDS:
-            data = batch_col_data(&self.store.b, _COLUMN_IDS[name], &nbytes)
+            data = batch_col_data(&self.store.s.b, _COLUMN_IDS[name], &nbytes)
             return _store_view(self.store, data, nbytes)
         i = _STRING_IDS[name]  # KeyError for a name that is no column
-        offsets = batch_str_offsets(&self.store.b, i, &count)
-        data = batch_str_data(&self.store.b, i, &nbytes)
+        offsets = batch_str_offsets(&self.store.s.b, i, &count)
+        data = batch_str_data(&self.store.s.b, i, &nbytes)
         return (_store_view(self.store, offsets, count * sizeof(int32_t)), _store_view(self.store, data, nbytes))
+
+    def arrow(self, str name):
+        """Column ``name`` as a pyarrow array over the batch's own memory (the Arrow C Data
+        Interface: the array holds the batch until pyarrow releases it). Numeric columns as their
+        C type (COLUMN_FORMATS), string columns as utf8."""
+        cdef ArrowSchema schema
+        cdef ArrowArray array
+        cdef bint ok
+        if name in _COLUMN_IDS:
+            ok = batch_export_column(self.store.s, _COLUMN_IDS[name], &schema, &array)
+        else:
+            ok = batch_export_strings(self.store.s, _STRING_IDS[name], &schema, &array)  # KeyError: no column
+        if not ok:
+            raise MemoryError()
+        self.store.exported = True
+        return _import_array(<uintptr_t>&array, <uintptr_t>&schema)
 
     def write_text(self, str name, file):
         """Writes the text of string column ``name`` (all its strings, e.g. every game's PGN) to
@@ -200,7 +233,7 @@ cdef class BatchColumns:
             if data_bytes:
                 file.write(data_bytes)
             return
-        data = batch_str_data(&self.store.b, _STRING_IDS[name], &nbytes)
+        data = batch_str_data(&self.store.s.b, _STRING_IDS[name], &nbytes)
         if not nbytes:
             return
         view = PyMemoryView_FromMemory(<char *>data, <Py_ssize_t>nbytes, PyBUF_READ)
@@ -235,7 +268,7 @@ cdef class BatchColumns:
     def __dealloc__(self):
         if (self.store is not None and not self.store.exported and self.spares is not None
                 and len(self.spares) < MAX_SPARE_BATCHES):
-            batch_clear(&self.store.b)
+            batch_clear(&self.store.s.b)
             self.spares.append(self.store)
 
 
@@ -400,18 +433,21 @@ cdef class BatchReader:
         cdef Py_ssize_t used = 0
         cdef int32_t end
         for i, clause in enumerate(program):
-            op, tag, kind, value, true_mask, null_mask, truth, text, name, in_items = clause
+            op, tag, kind, value, true_mask, null_mask, truth, text, name, in_items, tag2 = clause
             leaf = op < TF_NOT
             if not (0 <= op < TF_OP_COUNT and -1 <= tag < TAG_COLUMN_COUNT and 0 <= kind < TV_KIND_COUNT):
                 raise ValueError(f"tag_filter: bad clause {clause!r}")
+            if kind in (TV_YEAR, TV_MONTH) and not (0 <= tag < TAG_COLUMN_COUNT and 0 <= tag2 < TAG_COLUMN_COUNT):
+                raise ValueError(f"tag_filter: a year or month clause reads two tag columns: {clause!r}")
             depth += 1 if leaf else 0 if op == TF_NOT else -1
             if depth < 1:
                 raise ValueError(f"tag_filter: clause {i} ({clause!r}) has no value to work on")
             deepest = max(deepest, depth)
             k = &self.clauses[i]
-            k.op, k.tag, k.kind, k.value, k.truth = op, tag, kind, value, truth
+            k.op, k.tag, k.tag2, k.kind, k.value, k.truth = op, tag, tag2, kind, value, truth
             k.true_mask, k.null_mask = true_mask, null_mask
-            texts = [bytes(t) for t in in_items] if op == TF_IN and kind != TV_NUMBER else [bytes(text)]
+            numeric = kind in (TV_NUMBER, TV_YEAR, TV_MONTH)
+            texts = [bytes(t) for t in in_items] if op == TF_IN and not numeric else [bytes(text)]
             joined = b"".join(texts)
             self.filter_texts.append(joined)
             self.filter_texts.append(bytes(name))
@@ -422,7 +458,7 @@ cdef class BatchReader:
                 k.item_ends, k.numbers = self.filter_ends + used, self.filter_numbers + used
                 end = 0
                 for j in range(len(in_items)):
-                    if kind == TV_NUMBER:
+                    if numeric:
                         self.filter_numbers[used + j] = in_items[j]
                     else:
                         end += len(texts[j])
@@ -540,10 +576,10 @@ cdef class BatchReader:
         if not self.detach:
             return self._copy_batch()
         cdef _BatchStore store = self.spares.pop() if self.spares else _BatchStore()
-        gr_swap_batch(self.reader, &store.b)
+        gr_swap_batch(self.reader, &store.s.b)
         cdef BatchColumns batch = BatchColumns.__new__(BatchColumns)
         batch.store, batch.spares = store, self.spares
-        cdef size_t n_games = store.b.n_games
+        cdef size_t n_games = store.s.b.n_games
         batch.read = self._counts(n_games)
         return batch
 

@@ -83,7 +83,7 @@ cdef class StatsAccumulator:
         if not b.n_games:
             return (0, 0, 0, 0, 0)
         if type(raw) is BatchColumns:  # the reader's own buffers: nothing copied
-            c = &(<BatchColumns>raw).store.b
+            c = &(<BatchColumns>raw).store.s.b
             b.status = <const uint8_t *>_batch_numbers(c, "status", 1, &n)
             b.result = <const uint8_t *>_batch_numbers(c, "result", 1, &n)
             b.outcome = <const uint8_t *>_batch_numbers(c, "outcome", 1, &n)

@@ -22,6 +22,7 @@ __all__ = ["scan_pgn"]
 # Polars' comparison operators (Expr.meta.serialize's names) as --where's, and flipped (literal first).
 _COMPARISONS = {"Eq": "=", "NotEq": "!=", "Lt": "<", "LtEq": "<=", "Gt": ">", "GtEq": ">="}
 _FLIPPED = {"Eq": "Eq", "NotEq": "NotEq", "Lt": "Gt", "LtEq": "GtEq", "Gt": "Lt", "GtEq": "LtEq"}
+_NUMBERS = ("int32", "int16", "uint8")  # (Elo tags; year, month)
 _NULL_TEXT = ("?", "-")  # tag values --where reads as null (the table holds them as text)
 
 
@@ -33,14 +34,13 @@ def scan_pgn(source, table: str = "games", **options) -> "pl.LazyFrame":  # noqa
     from polars.io.plugins import register_io_source
 
     from pgntools.arrow_tables import to_arrow
-    from pgntools.tables.schema import GAME_COLUMNS
 
     for name in ("columns", "where"):
         if name in options:
             raise TypeError(f"scan_pgn: {name}= is the query's (select and filter), not an option")
     schema = to_arrow(source, table, **options).schema  # (checks the source and options, reads no game)
     polars_schema = pl.from_arrow(schema.empty_table()).schema
-    tags = {c.name: c.type for c in GAME_COLUMNS if c.tag} if table == "games" else {}
+    tags = pushable_columns() if table == "games" else {}
 
     def batches(with_columns: Optional[List[str]], predicate, n_rows: Optional[int],
                 batch_size: Optional[int]) -> Iterator[pl.DataFrame]:
@@ -65,6 +65,16 @@ def scan_pgn(source, table: str = "games", **options) -> "pl.LazyFrame":  # noqa
 
     return register_io_source(batches, schema=polars_schema, explain_name="pgntools.scan_pgn",
                               explain_detail=f"table={table}")
+
+
+def pushable_columns() -> dict:
+    """{name: type} of the games columns the --where tag prefilter decides on: the tags' text
+    and numbers, and the typed year and month (read in C from the date tags by the rule that
+    makes the columns, pgn_year_date)."""
+    from pgntools.tables.schema import GAME_COLUMNS, TagDate
+
+    return {c.name: c.type for c in GAME_COLUMNS
+            if c.tag or (isinstance(c.source, TagDate) and c.source.part in ("year", "month"))}
 
 
 def pushed_down(predicate, tags: dict) -> Optional[str]:
@@ -109,7 +119,7 @@ def _condition(node, tags: dict) -> Optional[str]:
 def _comparison(column: Optional[str], op: str, value, tags: dict) -> Optional[str]:
     if column not in tags or value is None:
         return None
-    if tags[column] == "int32" and isinstance(value, (int, float)) and not isinstance(value, bool):
+    if tags[column] in _NUMBERS and isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{column} {_COMPARISONS[op]} {value!r}"
     if tags[column] == "string" and op == "Eq" and _plain_text(value) and column not in ("date", "utc_date"):
         return f"{column} = {_quoted(value)}"

@@ -103,9 +103,18 @@ class GameBatch:
     def buffer(self, name: str):
         """Column ``name`` as ``raw[name]`` holds it (bytes; strings an (offsets, data) pair), but
         from a detached batch (ReaderOptions.detach) without a copy: buffers over the batch's own
-        memory, which lives as long as they do (what Arrow arrays are built over: tables.arrays)."""
+        memory, which lives as long as they do (what C reads in place: tables/dates.py). Arrow
+        arrays of a column: ``arrow``."""
         view = getattr(self.raw, "view", None)
         return view(name) if view is not None else self.raw[name]
+
+    def arrow(self, name: str):
+        """Column ``name`` of a detached batch (ReaderOptions.detach) as a pyarrow array over the
+        batch's own memory, handed over through the Arrow C Data Interface (the array holds the
+        batch until pyarrow releases it); None for a batch whose columns were copied, and for
+        tag_slots (reordered tag by tag when read, so a copy)."""
+        export = getattr(self.raw, "arrow", None)
+        return export(name) if export is not None and name != "tag_slots" else None
 
     def write_text(self, name: str, output) -> None:
         """Writes the text of string column ``name`` (all its strings, one after the other) to

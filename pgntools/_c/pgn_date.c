@@ -39,6 +39,16 @@ bool pgn_date_read(const char *s, size_t n, PgnDate *d)
     return true;
 }
 
+PgnDate pgn_year_date(const char *first, size_t n1, const char *second, size_t n2)
+{
+    PgnDate d = {0, 0, 0}, other;
+    if (first)
+        pgn_date_read(first, n1, &d); /* (all unknown when it is no date) */
+    if (d.year == 0 && second && pgn_date_read(second, n2, &other))
+        d = other;
+    return d;
+}
+
 static bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 bool pgn_date_is_day(PgnDate d)

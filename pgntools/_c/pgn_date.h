@@ -17,6 +17,11 @@ typedef struct {
  * makes the text no date. */
 bool pgn_date_read(const char *s, size_t n, PgnDate *d);
 
+/* The date the typed year and month columns are of: `first` (the Date tag) when its year is
+ * known, else `second` (UTCDate) when it is a date; NULL for a tag the game lacks. Its year is
+ * known when not 0, its month when the year and the month are not 0. */
+PgnDate pgn_year_date(const char *first, size_t n1, const char *second, size_t n2);
+
 /* Whether year, month and day are known and make a calendar day (not 2023.02.29). */
 bool pgn_date_is_day(PgnDate d);
 

@@ -1,5 +1,7 @@
 #include "tag_filter.h"
 
+#include "pgn_date.h"
+
 #include <string.h>
 
 static int compare_bytes(const char *a, size_t alen, const char *b, size_t blen)
@@ -168,6 +170,22 @@ static const char *value_of(const TagClause *k, const TagView *g, size_t *n)
     return g->values + g->value_offsets[row];
 }
 
+/* The year or month (TV_YEAR, TV_MONTH) of the game's date tags; false when unknown. */
+static bool date_number(const TagClause *k, const TagView *g, double *out)
+{
+    size_t n1 = 0, n2 = 0;
+    const char *first = value_of(k, g, &n1), *second = NULL;
+    int32_t row = g->slots[k->tag2] - 1;
+    if (row >= 0) {
+        second = g->values + g->value_offsets[row];
+        n2 = (size_t)(g->value_offsets[row + 1] - g->value_offsets[row]);
+    }
+    PgnDate d = pgn_year_date(first, n1, second, n2);
+    int value = k->kind == TV_YEAR ? d.year : d.year ? d.month : 0;
+    *out = value;
+    return value != 0;
+}
+
 /* As the columns read integers: 1 to 9 digits, else null (false). */
 static bool whole_number(const char *s, size_t n, double *out)
 {
@@ -227,11 +245,18 @@ static int leaf_truth(const TagClause *k, const TagView *g)
     default: break;
     }
     size_t n = 0;
-    const char *s = value_of(k, g, &n);
-    bool null = !s || n == 0 || (n == 1 && (s[0] == '?' || s[0] == '-'));
+    double number = 0;
+    bool numeric = k->kind == TV_NUMBER || k->kind == TV_YEAR || k->kind == TV_MONTH;
+    const char *s = NULL;
+    bool null;
+    if (k->kind == TV_YEAR || k->kind == TV_MONTH) {
+        null = !date_number(k, g, &number);
+    } else {
+        s = value_of(k, g, &n);
+        null = !s || n == 0 || (n == 1 && (s[0] == '?' || s[0] == '-'));
+    }
     if (!null && k->kind == TV_DATE_STRING)
         null = n >= 4 && memcmp(s, "????", 4) == 0;
-    double number = 0;
     if (!null && k->kind == TV_NUMBER)
         null = !whole_number(s, n, &number);
     if (k->kind == TV_DATE && k->op <= TF_GE) /* (the interval says when it is null) */
@@ -241,12 +266,12 @@ static int leaf_truth(const TagClause *k, const TagView *g)
     if (null)
         return TRUTH_NULL;
     switch (k->op) {
-    case TF_IN: return truth(k->kind == TV_NUMBER ? in_numbers(k, number) : in_strings(k, s, n));
+    case TF_IN: return truth(numeric ? in_numbers(k, number) : in_strings(k, s, n));
     case TF_LIKE: return truth(tag_like_match(k->text, k->len, s, n, false));
     case TF_ILIKE: return truth(tag_like_match(k->text, k->len, s, n, true));
     default: break;
     }
-    if (k->kind == TV_NUMBER)
+    if (numeric)
         return truth(holds(k->op, number < k->value ? -1 : number > k->value ? 1 : 0));
     return truth(holds(k->op, compare_bytes(s, n, k->text, k->len)));
 }

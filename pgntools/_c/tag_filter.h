@@ -46,12 +46,16 @@ enum {
     TV_DATE,        /* a PGN date (YYYY.MM.DD, ?? for an unknown month or day) as the interval of the
                      * days it can be: a comparison is true when it holds for every day, false when
                      * for none, else null; no date or an unknown year is null */
+    TV_YEAR,        /* the year of the date tag `tag`, else of the date tag `tag2` (pgn_year_date: the
+                     * games table's year column), compared as a number; null when unknown */
+    TV_MONTH,       /* the month of that date (the month column); null when it or the year is unknown */
     TV_KIND_COUNT
 };
 
 typedef struct {
     int op;                /* TF_* */
     int tag;               /* the tag column (game_tag_column_name), or -1: the tag named `name` */
+    int tag2;              /* TV_YEAR, TV_MONTH: the second date tag's column */
     int kind;              /* TV_* */
     double value;          /* TV_NUMBER comparisons */
     uint32_t true_mask, null_mask; /* TF_SPEED */

@@ -21,16 +21,22 @@ _FORMATS = {pa.int8(): "b", pa.uint8(): "B", pa.int16(): "h", pa.uint16(): "H", 
 
 
 def numeric(batch: GameBatch, name: str, type_: pa.DataType) -> pa.Array:
-    """A numeric column of the batch, zero-copy (over the reader's own buffers when the batch
-    was handed over: GameBatch.buffer)."""
-    data = batch.buffer(name)
-    return pa.Array.from_buffers(type_, len(data) // type_.byte_width, [None, pa.py_buffer(data)])
+    """A numeric column of the batch as ``type_`` (of its C type's width), zero-copy: exported
+    by the C core when the batch was handed over (GameBatch.arrow), else over its copied bytes."""
+    array = batch.arrow(name)
+    if array is None:
+        data = batch.raw[name]
+        return pa.Array.from_buffers(type_, len(data) // type_.byte_width, [None, pa.py_buffer(data)])
+    return array if array.type == type_ else array.view(type_)
 
 
 def strings(batch: GameBatch, name: str) -> pa.Array:
-    """A string column of the batch (Arrow layout already), zero-copy."""
-    offsets, data = batch.buffer(name)
-    return pa.StringArray.from_buffers(max(len(offsets) // 4 - 1, 0), pa.py_buffer(offsets), pa.py_buffer(data))
+    """A string column of the batch (Arrow layout already), zero-copy, as numeric's."""
+    array = batch.arrow(name)
+    if array is None:
+        offsets, data = batch.raw[name]
+        return pa.StringArray.from_buffers(max(len(offsets) // 4 - 1, 0), pa.py_buffer(offsets), pa.py_buffer(data))
+    return array
 
 
 def ints(values: Sequence[int], type_: pa.DataType) -> pa.Array:

@@ -23,6 +23,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from pgntools import _core
 from pgntools.tables.game_fields import names
+from pgntools.tables.schema import TagDate
 from pgntools.where.check import Checked
 from pgntools.where.parser import FLIPPED, Node
 
@@ -41,7 +42,8 @@ class Clause(NamedTuple):
     truth: int = 0           # TF_CONST: its truth set
     text: bytes = b""        # a string or day compared with, a LIKE pattern (tag_filter.h's form)
     name: bytes = b""
-    items: tuple = ()        # TF_IN: sorted bytes, or sorted floats (TV_NUMBER)
+    items: tuple = ()        # TF_IN: sorted bytes, or sorted floats (TV_NUMBER, TV_YEAR, TV_MONTH)
+    tag2: int = -1           # TV_YEAR, TV_MONTH: the second date tag's column (the typed column's)
 
 
 UNKNOWN = Clause(C["UNKNOWN"])
@@ -138,15 +140,32 @@ def _names_read(node: Node) -> set:
 
 # ---------------------------------------------------------------- leaves on one tag
 
-def _tag_of(node: Node) -> Optional[Tuple[int, bytes, str]]:
-    """(tag column or -1, tag name, type) of a node that is a tag's value, or None."""
+class TagRead(NamedTuple):
+    """How a leaf reads a node's value from the tags: a tag column (or -1 and the tag's name), the
+    value's type in the language, the C reading of it (TV_*), a second tag column (TV_YEAR, TV_MONTH)."""
+    tag: int
+    name: bytes
+    type: str
+    kind: int
+    tag2: int = -1
+
+
+def _tag_of(node: Node) -> Optional[TagRead]:
+    """How the reader reads a node that is a tag's value or a typed date's year or month, or None."""
     if node.kind == "tag":
         name = node.args[0]
-        return (_core.TAG_COLUMNS.index(name) if name in _core.TAG_COLUMNS else -1), _encoded(name), "string"
+        return TagRead(_core.TAG_COLUMNS.index(name) if name in _core.TAG_COLUMNS else -1, _encoded(name), "string",
+                       C["STRING"])
     if node.kind == "column":
         column = names()[node.args[0]].column
+        type_ = names()[node.args[0]].type
         if column.tag in _core.TAG_COLUMNS:
-            return _core.TAG_COLUMNS.index(column.tag), b"", names()[node.args[0]].type
+            kind = {"number": C["NUMBER"], "date": C["DATE_STRING"]}.get(type_, C["STRING"])
+            return TagRead(_core.TAG_COLUMNS.index(column.tag), b"", type_, kind)
+        source = column.source
+        if isinstance(source, TagDate) and source.part in ("year", "month"):  # (schema: the tags it is of)
+            first, second = (_core.TAG_COLUMNS.index(t) for t in (source.tags * 2)[:2])
+            return TagRead(first, b"", "number", C[source.part.upper()], second)
     return None
 
 
@@ -165,18 +184,19 @@ def _leaf(node: Node) -> Optional[Program]:
     found = _tag_of(args[0]) if kind in ("in", "like", "is_null", "is_not_null") else None
     if found is None:
         return None
-    tag, name, type_ = found
+    tag, name, type_ = found.tag, found.name, found.type
     if kind == "in":
-        return _in(tag, name, type_, args[1])
+        return _in(found, args[1])
     if kind == "like":
+        if found.tag2 >= 0:
+            return None  # (a typed year or month as text: left to the evaluator)
         pattern = like_pattern(args[1].args[0], args[2])
         if args[2] and not pattern.isascii():
             return None  # (ilike folds non-ASCII letters as RE2 does: left to the evaluator)
         kind_ = C["DATE_STRING"] if type_ == "date" else C["STRING"]
         return [Clause(C["ILIKE" if args[2] else "LIKE"], tag, kind_, text=_encoded(pattern), name=name)]
     if kind in ("is_null", "is_not_null"):
-        kind_ = {"number": C["NUMBER"], "date": C["DATE_STRING"]}.get(type_, C["STRING"])
-        return [Clause(C["IS_NULL" if kind == "is_null" else "NOT_NULL"], tag, kind_, name=name)]
+        return [Clause(C["IS_NULL" if kind == "is_null" else "NOT_NULL"], tag, found.kind, name=name, tag2=found.tag2)]
     return None
 
 
@@ -197,17 +217,19 @@ def _compare(op: str, left: Node, right: Node) -> Optional[Program]:
     found, constant = _tag_of(left), _literal(right)
     if found is None or constant is None:
         return None
-    tag, name, type_ = found
+    tag, name, type_ = found.tag, found.name, found.type
     value = constant[0]
     if type_ == "number":  # (numbers are compared as doubles: exact for the 9-digit values a tag holds)
-        return None if isinstance(value, (str, bool)) else [Clause(OPS[op], tag, C["NUMBER"], float(value), name=name)]
+        return None if isinstance(value, (str, bool)) else [Clause(OPS[op], tag, found.kind, float(value), name=name,
+                                                                   tag2=found.tag2)]
     if type_ == "date":  # ('YYYY.MM.DD': the type check made the literal one)
         day = _encoded(str(value))
         return [Clause(OPS[op], tag, C["DATE"], text=day, name=name)] if len(day) == 10 else None
     return [Clause(OPS[op], tag, C["STRING"], text=_encoded(str(value)), name=name)]
 
 
-def _in(tag: int, name: bytes, type_: str, items) -> Optional[Program]:
+def _in(found: TagRead, items) -> Optional[Program]:
+    tag, name, type_ = found.tag, found.name, found.type
     values = [item.args[0] for item in items]
     if type_ == "date":  # as the evaluator: equal to one of the days (intervals: OR's logic)
         program: Program = []
@@ -220,7 +242,8 @@ def _in(tag: int, name: bytes, type_: str, items) -> Optional[Program]:
     if type_ == "number":
         if any(isinstance(v, (str, bool)) for v in values):
             return None
-        return [Clause(C["IN"], tag, C["NUMBER"], name=name, items=tuple(sorted(float(v) for v in values)))]
+        return [Clause(C["IN"], tag, found.kind, name=name, items=tuple(sorted(float(v) for v in values)),
+                       tag2=found.tag2)]
     return [Clause(C["IN"], tag, C["STRING"], name=name, items=tuple(sorted(_encoded(str(v)) for v in values)))]
 
 
