@@ -4,6 +4,7 @@ Skipped unless the dask extra is installed (pip install 'pgntools-chess[dask]').
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -373,3 +374,33 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, compressed):
     assert (remote / "o.pgn").read_bytes() == (local / "o.pgn").read_bytes()
     assert (remote / "r.jsonl").read_bytes() == (local / "r.jsonl").read_bytes()
     assert stderr.strip().splitlines()[-1].split(" (")[0] == expected.stderr.strip().splitlines()[-1].split(" (")[0]
+
+
+def test_ranges_check_their_own_seams_without_a_count_pass(tmp_path, cluster):
+    """validate without an output that names games: no count pass, each byte range of the plain
+    input checks its end seam itself; ranges of 200 bytes end inside comments that hold a blank
+    line and a tag-like line (a likely seam that is no game start: the premise is checked), and
+    those are run again joined with the next range: the outputs are the local run's."""
+    from pgntools.runner.tasks import _seam_holds, open_task, plan
+    from test_parallel import UNNUMBERED
+
+    path = tmp_path / "in.pgn"
+    path.write_bytes(tricky_input(12) + fixtures_input())
+    failing = 0
+    for task in plan([str(path)], 200)[:-1]:
+        opened = open_task(task)
+        failing += bool(opened.size) and not _seam_holds(task, opened.offset + opened.size, 1 << 26)
+        for f in opened.closing:
+            f.close()
+    assert failing >= 2
+    (tmp_path / "local").mkdir()
+    local = outputs(tmp_path / "local", UNNUMBERED, [path], 1, 2000)
+    remote = tmp_path / "remote"
+    remote.mkdir()
+    result = invoke(["validate", "-o", remote / "out", "--rejects", remote / "rejects.pgn", "--summary",
+                     remote / "summary.json", "--scheduler", cluster, "--task-size", "200", path])
+    assert text_outputs(tmp_path / "local" / "jobs1") == text_outputs(remote)
+    assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
+    summary = json.loads((remote / "summary.json").read_text())
+    del summary["seconds"]
+    assert summary == local["summary"] and summary["games"] > 200

@@ -182,6 +182,8 @@ class Run:
             if parallel is not None:  # (a cluster's tasks read their inputs themselves)
                 summary.bytes += getattr(parallel, "task_bytes", 0)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)
+            if parallel is not None:
+                summary.pgn_bytes += getattr(parallel, "task_pgn_bytes", 0)
             commit_all([*sinks, summary])
             for out in opened.values():
                 out.commit()
