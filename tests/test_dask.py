@@ -404,3 +404,25 @@ def test_ranges_check_their_own_seams_without_a_count_pass(tmp_path, cluster):
     summary = json.loads((remote / "summary.json").read_text())
     del summary["seconds"]
     assert summary == local["summary"] and summary["games"] > 200
+
+
+def test_progress_has_a_line_per_cluster_worker(tmp_path, cluster):
+    """--progress on a cluster run of tasks: a line per worker (its address, the tasks it ran,
+    the PGN it read, its MB/s), whose tasks and megabytes add up to the run's."""
+    import re
+
+    path = tmp_path / "in.pgn"
+    path.write_bytes((fixtures_input() + b"\n") * 40)
+    size = path.stat().st_size
+    result = invoke(["validate", "--progress", "--scheduler", cluster, "--task-size", "50kB", path])
+    text = result.stderr.replace("\r", "\n")
+    last = {}
+    for worker, tasks, mb, rate in re.findall(r"worker (tcp://[\d.:]+): (\d+) tasks, PGN ([\d.,]+) MB, ([\d.,]+) MB/s",
+                                              text):
+        last[worker] = (int(tasks), float(mb.replace(",", "")), float(rate.replace(",", "")))
+    assert last, text
+    with distributed.Client(cluster, set_as_default=False) as client:
+        assert set(last) <= set(client.nthreads())
+    assert sum(t for t, _, _ in last.values()) == -(-size // 50_000)
+    assert abs(sum(mb for _, mb, _ in last.values()) - size / 1e6) <= 0.1 * len(last)
+    assert all(rate > 0 for _, _, rate in last.values())

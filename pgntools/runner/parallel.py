@@ -259,7 +259,8 @@ class ParallelFeed:
                 self.task_pgn_bytes += result["pgn_bytes"]
                 if result["error"]:
                     summary.on_input_error(InputError(result["error"]))
-                after_chunk()
+                on_task = getattr(self, "on_task", None)  # (progress: the task's worker and its rate)
+                on_task(result) if on_task is not None else after_chunk()
 
             def submit(task, number):
                 first_game, line, n_games = number if self.numbered else (None, None, None)

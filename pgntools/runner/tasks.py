@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import os
+import time
 from typing import List, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
@@ -206,12 +207,14 @@ def _seam_holds(task: Task, seam: int, max_game_size: int) -> bool:
 def run_task(work, task: Task, first_game: Optional[int], line: Optional[int], n_games: Optional[int],
              check_seam: bool = False) -> dict:
     """One task through the run's sinks (pgntools.runner.worker's chunk result, with "error": a
-    broken input's message, "pgn_bytes": the PGN bytes read, "bytes": those of the input on disk). ``check_seam`` (a run without a
+    broken input's message, "pgn_bytes": the PGN bytes read, "bytes": those of the input on disk,
+    "worker" and "seconds": who ran it and for how long, for the progress lines). ``check_seam`` (a run without a
     count pass): "seam_ok" says whether the next range's seam is a game start (False: the
     parent drops the result and runs the two ranges as one task)."""
     from pgntools.runner.chunks import Chunk
     from pgntools.runner.worker import _run_chunk
 
+    started = time.perf_counter()
     opened = open_task(task)
     try:
         counting = _Counting(opened.stream)
@@ -224,7 +227,20 @@ def run_task(work, task: Task, first_game: Optional[int], line: Optional[int], n
         result["pgn_bytes"] = counting.n  # (decompressed)
         inputs = [c for c in opened.closing if hasattr(c, "bytes_read")]
         result["bytes"] = inputs[0].bytes_read() if inputs else counting.n  # (on disk)
+        result["worker"], result["seconds"] = _worker_name(), time.perf_counter() - started  # (progress)
         return result
     finally:
         for c in opened.closing:
             c.close()
+
+
+def _worker_name() -> str:
+    """The Dask worker running this task (its address), or this host and process."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        import socket
+
+        return f"{socket.gethostname()}:{os.getpid()}"
