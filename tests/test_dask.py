@@ -4,6 +4,7 @@ Skipped unless the dask extra is installed (pip install 'pgntools-chess[dask]').
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -373,3 +374,55 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, compressed):
     assert (remote / "o.pgn").read_bytes() == (local / "o.pgn").read_bytes()
     assert (remote / "r.jsonl").read_bytes() == (local / "r.jsonl").read_bytes()
     assert stderr.strip().splitlines()[-1].split(" (")[0] == expected.stderr.strip().splitlines()[-1].split(" (")[0]
+
+
+def test_ranges_check_their_own_seams_without_a_count_pass(tmp_path, cluster):
+    """validate without an output that names games: no count pass, each byte range of the plain
+    input checks its end seam itself; ranges of 200 bytes end inside comments that hold a blank
+    line and a tag-like line (a likely seam that is no game start: the premise is checked), and
+    those are run again joined with the next range: the outputs are the local run's."""
+    from pgntools.runner.tasks import _seam_holds, open_task, plan
+    from test_parallel import UNNUMBERED
+
+    path = tmp_path / "in.pgn"
+    path.write_bytes(tricky_input(12) + fixtures_input())
+    failing = 0
+    for task in plan([str(path)], 200)[:-1]:
+        opened = open_task(task)
+        failing += bool(opened.size) and not _seam_holds(task, opened.offset + opened.size, 1 << 26)
+        for f in opened.closing:
+            f.close()
+    assert failing >= 2
+    (tmp_path / "local").mkdir()
+    local = outputs(tmp_path / "local", UNNUMBERED, [path], 1, 2000)
+    remote = tmp_path / "remote"
+    remote.mkdir()
+    result = invoke(["validate", "-o", remote / "out", "--rejects", remote / "rejects.pgn", "--summary",
+                     remote / "summary.json", "--scheduler", cluster, "--task-size", "200", path])
+    assert text_outputs(tmp_path / "local" / "jobs1") == text_outputs(remote)
+    assert local["summary-line"] == result.stderr.strip().splitlines()[-1].split(" (")[0]
+    summary = json.loads((remote / "summary.json").read_text())
+    del summary["seconds"]
+    assert summary == local["summary"] and summary["games"] > 200
+
+
+def test_progress_has_a_line_per_cluster_worker(tmp_path, cluster):
+    """--progress on a cluster run of tasks: a line per worker (its address, the tasks it ran,
+    the PGN it read, its MB/s), whose tasks and megabytes add up to the run's."""
+    import re
+
+    path = tmp_path / "in.pgn"
+    path.write_bytes((fixtures_input() + b"\n") * 40)
+    size = path.stat().st_size
+    result = invoke(["validate", "--progress", "--scheduler", cluster, "--task-size", "50kB", path])
+    text = result.stderr.replace("\r", "\n")
+    last = {}
+    for worker, tasks, mb, rate in re.findall(r"worker (tcp://[\d.:]+): (\d+) tasks, PGN ([\d.,]+) MB, ([\d.,]+) MB/s",
+                                              text):
+        last[worker] = (int(tasks), float(mb.replace(",", "")), float(rate.replace(",", "")))
+    assert last, text
+    with distributed.Client(cluster, set_as_default=False) as client:
+        assert set(last) <= set(client.nthreads())
+    assert sum(t for t, _, _ in last.values()) == -(-size // 50_000)
+    assert abs(sum(mb for _, mb, _ in last.values()) - size / 1e6) <= 0.1 * len(last)
+    assert all(rate > 0 for _, _, rate in last.values())

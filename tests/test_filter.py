@@ -181,3 +181,31 @@ def test_a_selection_that_drops_every_game_is_no_error(tmp_path, games_file):
     assert out.read_bytes() == b""
     assert json.loads((tmp_path / "s.json").read_text())["dropped"] == 5
     assert "0 of 5 games selected" in done.stderr.decode()
+
+
+def test_raw_games_text_joins_as_the_rule_says():
+    """_core.raw_games_text against the rule it implements, written out in Python: the games with
+    a non-empty string (and a wanted status), each with LF LF, or CR LF CR LF when it holds a CR LF
+    (a lone CR, or a CR at its very end, does not count)."""
+    import struct
+
+    from pgntools import _core
+
+    games = [b"a\r\nb", b"", b"c\rd", b"e\n", b"f\r", b"g\r\n"]
+    status = bytes([0, 0, 2, 1, 2, 3])
+    offsets, at = [0], 0
+    for g in games:
+        at += len(g)
+        offsets.append(at)
+    packed = struct.pack(f"{len(offsets)}i", *offsets)
+
+    def rule(keep, own):
+        return b"".join(g + (b"\r\n\r\n" if own and b"\r\n" in g else b"\n\n")
+                        for g, s in zip(games, status) if g and (keep is None or s in keep))
+
+    for keep in (None, bytes([2, 3]), b""):
+        for own in (True, False):
+            assert _core.raw_games_text(packed, b"".join(games), status, keep, own) == rule(keep, own)
+    assert _core.raw_games_text(b"", b"", b"") == b""
+    with pytest.raises(ValueError):  # offsets past the data
+        _core.raw_games_text(packed, b"abc", status)

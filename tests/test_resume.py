@@ -199,3 +199,28 @@ def test_resume_removes_the_parts_a_killed_run_was_renaming(tmp_path, inputs):
     invoke(*export_args(out, 1, paths)[:1], "--resume", *export_args(out, 1, paths)[1:])
     assert not (out / stray).exists()
     assert tables(out) == tables(_whole(tmp_path, paths))
+
+
+@pytest.mark.parametrize("kind", ["plain", "zst"])
+def test_a_cluster_export_killed_at_the_client_resumes_on_the_cluster(tmp_path, inputs, kind):
+    """An export on a Dask cluster (two worker processes) whose client is killed (SIGKILL) once
+    parts are committed; export --resume --scheduler on the same cluster continues from the
+    manifest: the committed parts untouched, the result the uninterrupted export's."""
+    distributed = pytest.importorskip("distributed")
+    paths = inputs[kind]
+    whole = tmp_path / "whole"
+    invoke(*export_args(whole, 2, paths))
+    out = tmp_path / "out"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        cluster_args = ["--scheduler", cluster.scheduler_address, "--task-size", "2MB"]
+        state = kill_after_commits([*export_args(out, 1, paths), *cluster_args], out, 2)
+        assert not state["complete"] and state["committed_parts"] >= 2
+        committed = {p: (out / p).read_bytes() for t in ("games", "moves") for p in state["files"][t]}
+        result = invoke(*export_args(out, 1, paths)[:1], "--resume", *export_args(out, 1, paths)[1:], *cluster_args)
+    assert "export:" in result.output
+    assert all((out / p).read_bytes() == data for p, data in committed.items())
+    assert files(out) == files(whole)
+    assert not [p for p in out.rglob(".*")], "temporary files left"
+    assert tables(out) == tables(whole)
+    assert json.loads((out / MANIFEST).read_text())["complete"]

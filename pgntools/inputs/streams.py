@@ -104,19 +104,28 @@ class ZstdReader(io.RawIOBase):
         return True
 
     def readinto(self, b):
-        while not self.pending:
-            if self.error is not None:
-                raise self.error
-            chunk = self.raw.read(1 << 14)  # small: a corrupt frame loses little decoded output
-            if not chunk:
-                if self.fed and not self.frame.eof:
-                    raise EOFError("compressed file ended inside a zstd frame")
-                return 0
-            self.taken += len(chunk)
-            self.pending = memoryview(self._decompress(chunk))
-        n = min(len(b), len(self.pending))
-        b[:n] = self.pending[:n]
-        self.pending = self.pending[n:]  # a view: no copy of the rest
+        """Fills ``b`` (as far as the stream goes: few calls for a large buffer); an error is
+        raised by the call after the one that handed out the bytes decoded before it."""
+        view = memoryview(b).cast("B")
+        n = 0
+        while n < len(view):
+            if not self.pending:
+                if self.error is not None:
+                    if n:
+                        break
+                    raise self.error
+                chunk = self.raw.read(1 << 14)  # small: a corrupt frame loses little decoded output
+                if not chunk:
+                    if self.fed and not self.frame.eof and not n:
+                        raise EOFError("compressed file ended inside a zstd frame")
+                    break
+                self.taken += len(chunk)
+                self.pending = memoryview(self._decompress(chunk))
+                continue
+            k = min(len(view) - n, len(self.pending))
+            view[n:n + k] = self.pending[:k]
+            self.pending = self.pending[k:]  # a view: no copy of the rest
+            n += k
         return n
 
     def _decompress(self, data: bytes) -> bytes:
@@ -144,21 +153,23 @@ class StreamReader(io.RawIOBase):
     data) hands out the bytes before the break, and the next read raises an InputError that
     locates it.
 
-    Compressed input is decompressed in pieces of a fixed size, whatever the callers ask for, each
-    piece with one call of the decompressor (read1): a call that fails drops what it decoded, so
-    one decoding step per call loses nothing before the damage, and fixed pieces make the break
+    gzip, bz2 and xz input is decompressed in pieces of a fixed size, whatever the callers ask for,
+    each piece with one call of the decompressor (read1): a call that fails drops what it decoded,
+    so one decoding step per call loses nothing before the damage, and fixed pieces make the break
     fall at the same byte for every reader (the single-process run and the parent of a parallel
-    one)."""
+    one). zstd input (ZstdReader) keeps what it decoded before a break itself, so it is read
+    straight into the caller's buffer: no piece, no copy."""
 
     def __init__(self, stream, inp: "Input"):
         self.stream, self.inp = stream, inp
         self.decoded = 0  # bytes read from the stream (all are handed out before an error is raised)
         self.pushback = b""  # bytes read by sniff(), handed out first
         self.error: Optional[InputError] = None
-        self.piece = memoryview(bytearray(PIECE)) if inp.compression else None
+        # gzip, bz2, lzma: read1 is one decoding step, in pieces. ZstdReader hands out every byte
+        # decoded before a break itself, whatever the read sizes: read straight into the caller's buffer.
+        self.read1 = getattr(stream, "read1", None) if inp.compression and inp.compression != "zst" else None
+        self.piece = memoryview(bytearray(PIECE)) if self.read1 is not None else None
         self.start = self.end = 0  # what is left of the last piece
-        # gzip, bz2, lzma: read1 is one decoding step (ZstdReader's readinto is one already)
-        self.read1 = getattr(stream, "read1", None) if inp.compression else None
 
     def readable(self):
         return True

@@ -244,27 +244,42 @@ class ParallelFeed:
         executor = self._executor()
         try:
             numbers = [(None, None, None)] * len(tasks)
-            if len(tasks) > 1 and (self.numbered or any(t.end is not None and t.end < (t.size or 0) for t in tasks)):
+            check_seams = not self.numbered  # (no count pass: each range checks its end seam)
+            if len(tasks) > 1 and self.numbered:
                 tasks, numbers = self._count(executor, tasks, count_task, merged)
-            pending: deque = deque()
-            self.task_bytes = 0
+            pending: deque = deque()  # (task, future), in task order
+            waiting = deque(zip(tasks, numbers))
+            self.task_bytes = self.task_pgn_bytes = 0
 
             def take(result: dict):
                 summary.merge(result["counts"])
                 for sink, part in zip(sinks, result["outputs"]):
                     sink.merge(part)
                 self.task_bytes += result["bytes"]
+                self.task_pgn_bytes += result["pgn_bytes"]
                 if result["error"]:
                     summary.on_input_error(InputError(result["error"]))
-                after_chunk()
+                on_task = getattr(self, "on_task", None)  # (progress: the task's worker and its rate)
+                on_task(result) if on_task is not None else after_chunk()
 
-            for task, (first_game, line, n_games) in zip(tasks, numbers):
-                pending.append(executor.submit_fn(run_task, work, task, first_game if self.numbered else None,
-                                                  line if self.numbered else None, n_games if self.numbered else None))
-                while len(pending) > executor.window:
-                    take(executor.result(pending.popleft()))
-            while pending:
-                take(executor.result(pending.popleft()))
+            def submit(task, number):
+                first_game, line, n_games = number if self.numbered else (None, None, None)
+                return executor.submit_fn(run_task, work, task, first_game, line, n_games, check_seams)
+
+            def settle(task, result: dict) -> dict:
+                """A range whose end seam is no game start: run again joined with the next range."""
+                while not result.get("seam_ok", True):
+                    following = pending.popleft()[0] if pending else waiting.popleft()[0]
+                    task = merged(task, following)
+                    result = executor.result(submit(task, (None, None, None)))
+                return result
+
+            while waiting or pending:
+                while waiting and len(pending) <= executor.window:
+                    task, number = waiting.popleft()
+                    pending.append((task, submit(task, number)))
+                task, future = pending.popleft()
+                take(settle(task, executor.result(future)))
         except BaseException:
             executor.abort()
             for sink in sinks:

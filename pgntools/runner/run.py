@@ -47,8 +47,9 @@ class Progress:
                         dynamic_ncols=True, disable=False, smoothing=0.1)
         self.input = None
         self.seen = 0
-        self.pgn_done = 0  # PGN bytes of the inputs before the current one
+        self.pgn_done = 0  # PGN bytes of the inputs before the current one (a cluster's tasks: all they read)
         self.started = time.monotonic()
+        self.workers: dict = {}  # a cluster's worker -> [its line, tasks, PGN bytes, seconds busy]
 
     def on_input(self, inp):
         if self.bar is not None and self.input is not None:
@@ -58,18 +59,42 @@ class Progress:
 
     def update(self, summary: Summary, now: Optional[int] = None):
         """Advances to ``now`` bytes of the current input (default: what it has read so far)."""
-        if self.bar is None or self.input is None:
+        if self.bar is None or (self.input is None and now is None):
             return
         now = self.input.bytes_read() if now is None else now
         self.bar.update(now - self.seen)
         self.seen = now
         elapsed = max(time.monotonic() - self.started, 1e-9)
         rate = summary.games / elapsed
-        pgn_rate = (self.pgn_done + self.input.pgn_bytes()) / elapsed / 1e6
+        pgn_rate = (self.pgn_done + (self.input.pgn_bytes() if self.input is not None else 0)) / elapsed / 1e6
         games, per_second = self._count(summary.games), self._count(rate)  # 1.23M, 95.1k
         shown = f"{pgn_rate:,.1f}" if pgn_rate < 10 else f"{pgn_rate:,.0f}"
         self.bar.set_postfix_str(f"{games} games, {per_second} games/s, PGN {shown} MB/s, "
                                  f"{summary.invalid:,} invalid", refresh=False)
+
+    def task_done(self, result: dict, summary: Summary):
+        """A cluster task merged (pgntools.runner.tasks.run_task's result): the bar advances by
+        its input bytes, and its worker's line (one a worker, under the bar) shows the tasks it
+        ran, the PGN it read and its rate while busy (decompressed MB/s)."""
+        if self.bar is None:
+            return
+        from tqdm import tqdm
+
+        self.bar.update(result.get("bytes", 0))
+        self.pgn_done += result.get("pgn_bytes", 0)
+        worker = result.get("worker") or "?"
+        line = self.workers.get(worker)
+        if line is None:
+            line = self.workers[worker] = [tqdm(total=0, position=len(self.workers) + 1, bar_format="{desc}",
+                                                file=sys.stderr, dynamic_ncols=True), 0, 0, 0.0]
+        line[1] += 1
+        line[2] += result.get("pgn_bytes", 0)
+        line[3] += result.get("seconds", 0.0)
+        rate = line[2] / max(line[3], 1e-9) / 1e6
+        line[0].set_description_str(f"worker {worker}: {line[1]} tasks, PGN {line[2] / 1e6:,.1f} MB, "
+                                    f"{rate:,.1f} MB/s", refresh=True)
+        self.seen = 0
+        self.update(summary, 0)
 
     def _count(self, n: float) -> str:
         """12, 950, 95.1k, 1.23M."""
@@ -77,6 +102,8 @@ class Progress:
 
     def close(self):
         if self.bar is not None:
+            for line in self.workers.values():
+                line[0].close()
             self.bar.close()
 
 
@@ -166,6 +193,7 @@ class Run:
 
                 parallel = ParallelFeed(self.command, self.sources, self.inputs(), options, self.workers,
                                         needs_numbering(needs), self.selection, self.start)
+                parallel.on_task = lambda result: progress.task_done(result, summary)
                 parallel(specs, sinks, summary, on_input, after_batch)
             else:
                 if self.start:
@@ -182,6 +210,8 @@ class Run:
             if parallel is not None:  # (a cluster's tasks read their inputs themselves)
                 summary.bytes += getattr(parallel, "task_bytes", 0)
             summary.pgn_bytes = sum(inp.pgn_bytes() for inp in opened_inputs)
+            if parallel is not None:
+                summary.pgn_bytes += getattr(parallel, "task_pgn_bytes", 0)
             commit_all([*sinks, summary])
             for out in opened.values():
                 out.commit()

@@ -7,18 +7,20 @@ first bytes of each (its compression).
 A range's games are those that start in it: the worker reads from the first likely game start
 (pgntools.runner.chunks.find_seam: a tag line after a blank line that follows movetext) at or
 after the range's first byte to the first one at or after its end, so neighbouring ranges meet
-at the same seam. Before the games are processed, a *count pass* has each worker scan its task
-with the reader's scanner (no replay): its games and lines, so that every task knows its first
-game's id and line (game_id, report lines: the numbers of the whole run), and whether the next
-range's seam is where the scanner sees a game start (a seam inside a comment is dropped: the two
-ranges become one task). The count pass is left out when no output names games and no range
-needs its seam checked (compressed inputs only). A compressed input that breaks (a damaged frame)
+at the same seam. When an output names games, a *count pass* has each worker scan its task with
+the reader's scanner (no replay) before the games are processed: its games and lines, so that
+every task knows its first game's id and line (game_id, report lines: the numbers of the whole
+run), and whether the next range's seam is where the scanner sees a game start (a seam inside a
+comment is dropped: the two ranges become one task). When no output names games there is no
+count pass (it cost a third of a validation): each range's task checks its end seam itself after
+its games (``check_seam``), and the parent runs a range whose seam fails again joined with the next. A compressed input that breaks (a damaged frame)
 ends its task with the games before the break, and the error goes to the run's summary.
 """
 from __future__ import annotations
 
 import io
 import os
+import time
 from typing import List, NamedTuple, Optional, Sequence
 
 from pgntools.errors import InputError
@@ -88,11 +90,12 @@ def merged(task: Task, following: Task) -> Task:
 # ---------------------------------------------------------------- the worker side
 
 class _Counting(io.RawIOBase):
-    """A stream's bytes, with their line ends counted; an InputError (a damaged frame) ends it,
-    kept in ``broken``."""
+    """A stream's bytes counted (and, with ``lines``, their line ends); an InputError (a damaged
+    frame) ends it, kept in ``broken``."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, lines: bool = False):
         self.stream, self.lines, self.n, self.broken = stream, 0, 0, None
+        self.count_lines = lines
 
     def readable(self):
         return True
@@ -106,7 +109,8 @@ class _Counting(io.RawIOBase):
             self.broken = exc
             raise _Cut() from None
         if n:
-            self.lines += memoryview(b)[:n].tobytes().count(b"\n")
+            if self.count_lines:
+                self.lines += memoryview(b)[:n].tobytes().count(b"\n")
             self.n += n
         return n
 
@@ -159,7 +163,7 @@ def count_task(task: Task, max_game_size: int) -> dict:
 
     opened = open_task(task)
     try:
-        counting = _Counting(opened.stream)
+        counting = _Counting(opened.stream, lines=True)
         prefix = b"\n" if opened.offset else b""
         options = ReaderOptions(replay=False, batch_games=SCAN_BATCH_GAMES, max_game_size=max_game_size,
                                 base_offset=opened.offset - len(prefix), base_line=0)
@@ -200,21 +204,43 @@ def _seam_holds(task: Task, seam: int, max_game_size: int) -> bool:
     return seam in offsets
 
 
-def run_task(work, task: Task, first_game: Optional[int], line: Optional[int], n_games: Optional[int]) -> dict:
+def run_task(work, task: Task, first_game: Optional[int], line: Optional[int], n_games: Optional[int],
+             check_seam: bool = False) -> dict:
     """One task through the run's sinks (pgntools.runner.worker's chunk result, with "error": a
-    broken input's message, and "bytes": the PGN bytes read)."""
+    broken input's message, "pgn_bytes": the PGN bytes read, "bytes": those of the input on disk,
+    "worker" and "seconds": who ran it and for how long, for the progress lines). ``check_seam`` (a run without a
+    count pass): "seam_ok" says whether the next range's seam is a game start (False: the
+    parent drops the result and runs the two ranges as one task)."""
     from pgntools.runner.chunks import Chunk
     from pgntools.runner.worker import _run_chunk
 
+    started = time.perf_counter()
     opened = open_task(task)
     try:
         counting = _Counting(opened.stream)
         chunk = Chunk(task.index, task.source, opened.offset, line, first_game, n_games, opened.size or 0,
                       last=True)
         result = _run_chunk(work, chunk, counting)
+        if check_seam and task.end is not None and task.end < task.size and opened.size:
+            result["seam_ok"] = _seam_holds(task, opened.offset + opened.size, work.options.max_game_size)
         result["error"] = str(counting.broken) if counting.broken else None
-        result["bytes"] = counting.n
+        result["pgn_bytes"] = counting.n  # (decompressed)
+        inputs = [c for c in opened.closing if hasattr(c, "bytes_read")]
+        result["bytes"] = inputs[0].bytes_read() if inputs else counting.n  # (on disk)
+        result["worker"], result["seconds"] = _worker_name(), time.perf_counter() - started  # (progress)
         return result
     finally:
         for c in opened.closing:
             c.close()
+
+
+def _worker_name() -> str:
+    """The Dask worker running this task (its address), or this host and process."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        import socket
+
+        return f"{socket.gethostname()}:{os.getpid()}"

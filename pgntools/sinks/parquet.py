@@ -553,6 +553,11 @@ class ParquetDatasetSink(Sink):
         finally:
             self.background.close()
         self._remove_old_parts()
+        if self.resuming and self.manifest is not None:
+            # the interrupted run's fragments written since this run began: a cluster run's
+            # client killed, its workers finished the tasks they were running (before this run's
+            # tasks, on the same worker threads), after the removal at the start
+            remove_temporary(self.storage, self.dirs.values())
         if self.manifest is not None:
             files = {"games": [self._relative(p) for p in self.games.committed_paths if p not in games_before],
                      "moves": [self._relative(p) for p in self.moves.committed_paths if p not in moves_before]}

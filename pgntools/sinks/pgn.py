@@ -1,8 +1,9 @@
 """PGN outputs: the export-format games (built in C), the rejected games and `filter`'s games as they were."""
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
+from pgntools import _core
 from pgntools.reader import STATUS_INVALID, STATUS_TRUNCATED, GameBatch
 from pgntools.sinks.base import Sink
 
@@ -45,24 +46,25 @@ class RejectsSink(Sink):
     def write(self, batch: GameBatch):
         # the raw column holds the invalid games' bytes, or every game's when another output
         # (filter's) needs them all: the status says which are rejects
-        parts = raw_games(batch, (STATUS_INVALID, STATUS_TRUNCATED), own_line_ends=False)
-        if parts:
-            self.output.write(b"".join(parts))
+        text = raw_games(batch, (STATUS_INVALID, STATUS_TRUNCATED), own_line_ends=False)
+        if text:
+            self.output.write(text)
 
 
 class RawPgnSink(Sink):
     """`filter`'s output: each game of the batch exactly as it was in the input (from its first
     tag to its termination marker), followed by a blank line in the game's own line ends."""
 
-    needs = {"raw_all": True}
+    # detach: the raw column is joined from the reader's buffer, not copied into bytes first
+    needs = {"raw_all": True, "detach": True}
 
     def __init__(self, output):
         self.output = output
 
     def write(self, batch: GameBatch):
-        parts = raw_games(batch)
-        if parts:
-            self.output.write(b"".join(parts))
+        text = raw_games(batch)
+        if text:
+            self.output.write(text)
 
 
 class NotSelectedSink(Sink):
@@ -80,25 +82,20 @@ class NotSelectedSink(Sink):
 
         indices = repeated(batch) if self.repeats_only else unselected(batch)
         if indices:
-            parts = raw_games(take_games(batch.selected_from, indices))
-            if parts:
-                self.output.write(b"".join(parts))
+            text = raw_games(take_games(batch.selected_from, indices))
+            if text:
+                self.output.write(text)
 
 
-def raw_games(batch: GameBatch, statuses: Optional[Tuple[int, ...]] = None, own_line_ends: bool = True) -> List[bytes]:
+def raw_games(batch: GameBatch, statuses: Optional[Tuple[int, ...]] = None, own_line_ends: bool = True) -> bytes:
     """The recorded input bytes of the batch's games (of those with one of ``statuses``), each with the
-    blank line that ends it (CR LF CR LF for a game written with CR LF, with ``own_line_ends``)."""
-    offsets_raw, data = batch.string_buffers("raw")
-    if not data:
-        return []
-    offsets = memoryview(offsets_raw).cast("i")
-    status = batch.raw["status"]
-    parts = []
-    for i in range(len(offsets) - 1):
-        if offsets[i] == offsets[i + 1] or (statuses is not None and status[i] not in statuses):
-            continue
-        parts.append(ended(data[offsets[i]:offsets[i + 1]], own_line_ends))
-    return parts
+    blank line that ends it (CR LF CR LF for a game written with CR LF, with ``own_line_ends``), as
+    one bytes object (joined in C, from the reader's buffer when the batch is detached)."""
+    offsets, data = batch.buffer("raw")
+    if not len(data):
+        return b""
+    return _core.raw_games_text(offsets, data, batch.buffer("status"),
+                                None if statuses is None else bytes(statuses), own_line_ends)
 
 
 def ended(game: bytes, own_line_ends: bool = True) -> bytes:
