@@ -58,3 +58,39 @@ def test_json_with_pgn_options_is_a_usage_error(tmp_path, options):
     done = subprocess.run([sys.executable, "-m", "pgntools", command, source, "-o", tmp_path / "o", "--format", "json",
                            *options], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 2 and "--format json writes JSON objects" in done.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_split_parts_hold_the_objects_validate_writes(tmp_path, jobs):
+    """split --format json: each part holds its games' lines, written by validate's writer; the
+    parts together are validate -o's lines, in input order."""
+    whole = json_lines(tmp_path, "validate")
+    source = tmp_path / "in.pgn"
+    done = subprocess.run([sys.executable, "-m", "pgntools", "split", source, "--games", "2", "-o",
+                           tmp_path / "parts" / "{n:02}.jsonl", "--format", "json", "--jobs", jobs],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    parts = sorted((tmp_path / "parts").iterdir())
+    lines = [[json.loads(line) for line in p.read_text(encoding="utf-8").splitlines()] for p in parts]
+    assert [len(part) for part in lines[:-1]] == [2] * (len(parts) - 1) and 1 <= len(lines[-1]) <= 2
+    assert [obj for part in lines for obj in part] == whole
+
+
+def test_split_by_field_as_json(tmp_path):
+    source = tmp_path / "in.pgn"
+    source.write_text(GAMES + INVALID)
+    done = subprocess.run([sys.executable, "-m", "pgntools", "split", source, "-o", tmp_path / "by" / "{event}.jsonl",
+                           "--format", "json"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for part in (tmp_path / "by").iterdir():
+        events = {json.loads(line)["tags"]["Event"] for line in part.read_text(encoding="utf-8").splitlines()}
+        assert len(events) == 1 and part.stem in {e.replace(" ", "_") for e in events} | events
+
+
+def test_split_json_with_normalize_is_a_usage_error(tmp_path):
+    source = tmp_path / "in.pgn"
+    source.write_text(GAMES)
+    done = subprocess.run([sys.executable, "-m", "pgntools", "split", source, "--games", "1", "-o",
+                           tmp_path / "{n}.jsonl", "--format", "json", "--normalize"], cwd=REPO, capture_output=True,
+                          text=True)
+    assert done.returncode == 2 and "--format json writes JSON objects" in done.stderr

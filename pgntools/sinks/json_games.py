@@ -4,6 +4,7 @@ clocks and evaluations) and result. Valid and fixed games, as the export-format 
 from __future__ import annotations
 
 import json
+from typing import List, Optional
 
 from pgntools.reader import STATUS_FIXED, STATUS_VALID, GameBatch
 from pgntools.sinks.base import Sink
@@ -32,17 +33,30 @@ def game_object(game) -> dict:
     return {"game": game.index, "tags": tags, "start_fen": game.start_fen, "moves": moves, "result": game.result}
 
 
+# What the reader records for these objects (as Sink.needs)
+NEEDS = {"moves": True, "comments": True, "tag_values": True}
+
+
+def game_lines(batch: GameBatch) -> List[Optional[bytes]]:
+    """Each game's JSON line (UTF-8), None for a game not written (invalid): the one writer of
+    --format json (validate, filter and split write these lines)."""
+    status = batch.column("status")
+    indices = [g for g in range(batch.n_games) if status[g] in (STATUS_VALID, STATUS_FIXED)]
+    lines: List[Optional[bytes]] = [None] * batch.n_games
+    for g, game in zip(indices, batch.games(indices)):
+        lines[g] = (json.dumps(game_object(game), ensure_ascii=False) + "\n").encode("utf-8")
+    return lines
+
+
 class JsonGamesSink(Sink):
     """One JSON object a valid or fixed game, a line each (UTF-8)."""
 
-    needs = {"moves": True, "comments": True, "tag_values": True}
+    needs = NEEDS
 
     def __init__(self, output):
         self.output = output
 
     def write(self, batch: GameBatch):
-        status = batch.column("status")
-        indices = [g for g in range(batch.n_games) if status[g] in (STATUS_VALID, STATUS_FIXED)]
-        if indices:
-            lines = [json.dumps(game_object(game), ensure_ascii=False) + "\n" for game in batch.games(indices)]
-            self.output.write("".join(lines).encode("utf-8"))
+        text = b"".join(line for line in game_lines(batch) if line is not None)
+        if text:
+            self.output.write(text)
