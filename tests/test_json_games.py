@@ -94,3 +94,28 @@ def test_split_json_with_normalize_is_a_usage_error(tmp_path):
                            tmp_path / "{n}.jsonl", "--format", "json", "--normalize"], cwd=REPO, capture_output=True,
                           text=True)
     assert done.returncode == 2 and "--format json writes JSON objects" in done.stderr
+
+
+CLOCKED = ('[Event "Clocked"]\n[White "A \\"Q\\" B"]\n[Result "*"]\n\n'
+           '1. e4 { [%clk 0:03:00] [%eval 0.25] the king\'s pawn, "quoted" \\\\ } 1... e5 $1 $14 { [%clk 0:02:59.5] } '
+           '2. Nf3 { [%eval #-3] [%emt 0:00:02] } 2... Nc6 { café } *\n\n')
+
+
+def test_lines_from_the_move_columns_are_json_dumps_of_the_records():
+    """The writer makes the moves' JSON from the batch's move columns; each line is json.dumps of
+    game_object (the Move records), byte for byte: clocks, evaluations, NAGs, escaped comments."""
+    import pgntools
+    from pgntools.options import ReaderOptions
+    from pgntools.sinks.json_games import NEEDS, game_lines, game_object
+
+    for batch in pgntools.iter_batches((GAMES + CLOCKED + INVALID).encode("utf-8"), options=ReaderOptions(**NEEDS)):
+        lines = game_lines(batch)
+        records = batch.games()
+        assert sum(line is not None for line in lines) == sum(g.status in ("valid", "fixed") for g in records) >= 3
+        for line, game in zip(lines, records):
+            if line is not None:
+                assert line == (json.dumps(game_object(game), ensure_ascii=False) + "\n").encode("utf-8")
+        clocked = json.loads(lines[-2])
+        assert clocked["moves"][0]["clock"] == 180 and clocked["moves"][0]["eval_cp"] == 25
+        assert clocked["moves"][1]["nags"] == [1, 14] and clocked["moves"][2]["eval_mate"] == -3
+        assert '"quoted"' in clocked["moves"][0]["comment"] and clocked["moves"][3]["comment"].strip() == "café"
