@@ -116,3 +116,27 @@ def test_window_with_max_before_drop_is_a_usage_error(games):
     result = CliRunner().invoke(cli, ["to-fen", str(path), "--every-ply", "--drop-plies", "5", "--max-plies", "3"])
     assert result.exit_code == 2
     assert "--max-plies 3" in result.output
+
+
+@pytest.mark.parametrize("fields, recorded", [
+    ({"fen_plies": (3, 5)}, {3, 5}),
+    ({"fen_ply_window": (2, 4)}, {2, 3, 4}),
+    ({"fen_plies": (1, 3, 5), "fen_ply_window": (2, -1)}, {3, 5}),
+    ({}, set(range(1, 61))),
+])
+def test_the_recorder_formats_only_the_fens_asked_for(fields, recorded):
+    """The reader's per-move FEN column holds the FEN after each ply asked for (python-chess's)
+    and an empty string at the others: to-fen --ply N does not format every ply's FEN."""
+    import pgntools
+
+    text, fens = random_games(40, seed=5)
+    seen = 0
+    for batch in pgntools.iter_batches(text.encode(), moves=True, fen_every_ply=True, **fields):
+        ply, starts, column = batch.column("ply"), batch.column("move_start"), batch.strings("fen")
+        for g in range(batch.n_games):
+            end = starts[g + 1] if g + 1 < batch.n_games else len(column)
+            for m in range(starts[g], end):
+                want = fens[batch.first_game + g][ply[m]] if ply[m] in recorded else ""
+                assert column[m] == want, (g, ply[m])
+                seen += column[m] != ""
+    assert seen > 40
