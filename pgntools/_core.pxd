@@ -215,6 +215,9 @@ cdef extern from "game.h":
         bint clock_rows
         bint comments
         bint fen_every_ply
+        const int32_t *fen_plies
+        size_t n_fen_plies
+        int fen_first_ply, fen_last_ply
         bint keys_every_ply
         bint final_fen
         bint movetext_hash
@@ -402,6 +405,7 @@ cdef extern from "fen_rows.h":
         bint every_ply
         const int32_t *plies
         size_t n_plies
+        int32_t first_ply, last_ply
         bint include_invalid
         uint8_t invalid_status
     ctypedef struct FenRowsSize:

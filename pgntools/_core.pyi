@@ -119,8 +119,8 @@ class ColumnEncoder:
 
 def rle_hybrid(values: Sequence[int], width: int) -> bytes: ...
 def fen_rows(raw: Dict[str, Any], ids: Optional[Sequence[int]], first_game: int, every_ply: bool,
-             plies: Optional[Sequence[int]], include_invalid: bool, invalid_status: int
-             ) -> Tuple[int, bytes, bytes, Tuple[bytes, bytes], Tuple[bytes, bytes]]: ...  # to-fen's rows of a batch
+             plies: Optional[Sequence[int]], include_invalid: bool, invalid_status: int,
+             window: Tuple[int, int] = (0, -1)) -> Tuple[int, bytes, bytes, Tuple[bytes, bytes], Tuple[bytes, bytes]]: ...  # to-fen's rows of a batch
 
 OPENING_STATES: Dict[str, int]  # the opening_state column's bits: named, unnamed, custom_start
 MAX_OPENING_PLY: int

@@ -66,11 +66,13 @@ def string_lines(column):
     return out
 
 
-def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_invalid, int invalid_status):
+def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_invalid, int invalid_status,
+             window=(0, -1)):
     """to-fen's rows of one batch (``raw``: GameBatch.raw; ``ids``: a view's game ids, or None):
     (rows, game_id int64 bytes, ply int16 bytes, (san offsets, data), (fen offsets, data)). With
     ``every_ply`` the start and each mainline ply (only ``plies``, ascending, when not None), else
-    each game's final position; of the replayed games, the invalid ones only with ``include_invalid``."""
+    each game's final position; of the replayed games, the invalid ones only with ``include_invalid``.
+    ``window``: with ``every_ply``, only the plies [first, last] (last -1: to the game's end)."""
     from array import array
 
     cdef FenRowsInput inp
@@ -96,6 +98,7 @@ def fen_rows(raw, ids, int64_t first_game, bint every_ply, plies, bint include_i
     inp.ids = <const int64_t *>_bytes_ptr(id_view)
     inp.first_game, inp.every_ply, inp.include_invalid = first_game, every_ply, include_invalid
     inp.invalid_status = invalid_status
+    inp.first_ply, inp.last_ply = window
     if plies_view is not None:
         inp.plies, inp.n_plies = <const int32_t *>_bytes_ptr(plies_view), plies_view.shape[0] // 4
         if inp.n_plies == 0:

@@ -306,6 +306,7 @@ cdef class BatchReader:
     cdef PositionTargets targets      # options.positions (--where-position) in C
     cdef MaterialSignatures materials # options.materials (--material) in C
     cdef PositionRowOptions position_rows  # options.position_rows (the positions dataset) in C
+    cdef bytes fen_plies      # options.fen_plies as C ints (opt.fen_plies points into it)
 
     def __cinit__(self, stream, options=None, **fields):
         # the options and their defaults: pgntools.options.ReaderOptions (stated there, once)
@@ -332,6 +333,14 @@ cdef class BatchReader:
         opt.clock_rows = options.clock_rows
         opt.comments = options.comments
         opt.fen_every_ply = options.fen_every_ply
+        if options.fen_plies:
+            from array import array
+
+            self.fen_plies = array("i", sorted(set(options.fen_plies))).tobytes()
+            opt.fen_plies = <const int32_t *><const char *>self.fen_plies
+            opt.n_fen_plies = len(self.fen_plies) // 4
+        first, last = options.fen_ply_window  # (last: -1 for no limit; C: 0 is no limit, -1 none: game.h)
+        opt.fen_first_ply, opt.fen_last_ply = first, 0 if last < 0 else -1 if last == 0 else last
         opt.keys_every_ply = options.keys_every_ply
         opt.final_fen = options.final_fen
         opt.movetext_hash = options.movetext_hash

@@ -307,17 +307,7 @@ def pgn_shape_options(f):
                            help="Write each variation as a game of its own, after the game's mainline: the moves "
                                 "that lead to it (with their comments and NAGs), then its own; Result * "
                                 "(pgn-extract --splitvariants).")(wrapper)
-    wrapper = click.option("--start-ply", type=click.IntRange(1), metavar="N",
-                           help="Write each game from its Nth ply on (the same as --drop-plies N-1: FEN and "
-                                "SetUp tags give the position before ply N).")(wrapper)
-    wrapper = click.option("--drop-plies", type=click.IntRange(0), metavar="N",
-                           help="Leave each game's first N plies out: the game is written from the position "
-                                "after them, given as FEN and SetUp tags (a shorter game: from its final "
-                                "position, with a comment saying so; pgn-extract --dropply).")(wrapper)
-    wrapper = click.option("--max-plies", type=click.IntRange(0), metavar="N",
-                           help="Write at most N plies of each game's mainline (with their comments and "
-                                "variations); a game cut short ends, and its Result tag says, * "
-                                "(pgn-extract --plylimit).")(wrapper)
+    wrapper = _ply_options(wrapper, "Write")
     wrapper = click.option("--add-tags", metavar="TAGS", callback=_tag_list,
                            help="Add tags to each game written: plycount (PlyCount, the mainline's plies), "
                                 "hashcode (HashCode, the final position's Polyglot key in hex, as --where's "
@@ -341,17 +331,58 @@ def game_format_option(f):
 ADDED_TAGS = ("plycount", "hashcode")
 
 
-def _ply_window(max_plies, drop_plies, start_ply) -> tuple:
+def _ply_window(max_plies, drop_plies, start_ply, positions: bool = False) -> tuple:
     """--max-plies, --drop-plies, --start-ply as the writer's window of mainline plies (drop, max]
-    (max -1: no limit); max counts the plies of the game as played, so it must lie beyond drop."""
+    (max -1: no limit); max counts the plies of the game as played, so it must lie beyond drop
+    (with ``positions``, to-fen's positions [drop, max]: it may be drop, one position a game)."""
     if drop_plies is not None and start_ply is not None:
         raise click.UsageError("--drop-plies and --start-ply say the same thing (--start-ply N is --drop-plies "
                                "N-1): give one of them")
     drop = drop_plies if drop_plies is not None else (start_ply - 1 if start_ply is not None else 0)
-    if max_plies is not None and max_plies <= drop and drop > 0:
+    if max_plies is not None and (max_plies < drop or (max_plies == drop and not positions)) and drop > 0:
         raise click.UsageError(f"--max-plies {max_plies} ends the games before the ply --drop-plies/--start-ply "
                                f"starts them at ({drop + 1}): --max-plies counts the plies from the game's start")
     return (drop, -1 if max_plies is None else max_plies)
+
+
+def _ply_options(f, verb: str):
+    """--max-plies, --drop-plies, --start-ply on ``f`` (``verb``: what the command does with a
+    game's plies, for the help): the PGN writer's and to-fen --every-ply's window of mainline plies."""
+    f = click.option("--start-ply", type=click.IntRange(1), metavar="N",
+                     help=PLY_HELP[verb]["--start-ply"])(f)
+    f = click.option("--drop-plies", type=click.IntRange(0), metavar="N", help=PLY_HELP[verb]["--drop-plies"])(f)
+    return click.option("--max-plies", type=click.IntRange(0), metavar="N", help=PLY_HELP[verb]["--max-plies"])(f)
+
+
+PLY_HELP = {
+    "Write": {
+        "--start-ply": "Write each game from its Nth ply on (the same as --drop-plies N-1: FEN and SetUp tags "
+                       "give the position before ply N).",
+        "--drop-plies": "Leave each game's first N plies out: the game is written from the position after them, "
+                        "given as FEN and SetUp tags (a shorter game: from its final position, with a comment "
+                        "saying so; pgn-extract --dropply).",
+        "--max-plies": "Write at most N plies of each game's mainline (with their comments and variations); a "
+                       "game cut short ends, and its Result tag says, * (pgn-extract --plylimit)."},
+    "Position": {
+        "--start-ply": "With --every-ply: the positions from the one before ply N on (the same as --drop-plies "
+                       "N-1).",
+        "--drop-plies": "With --every-ply: the positions from the one after N plies on (a shorter game gives "
+                        "none; pgn-extract --dropply).",
+        "--max-plies": "With --every-ply: the positions up to the one after N plies (pgn-extract --plylimit)."},
+}
+
+
+def ply_window_options(f):
+    """to-fen's --max-plies, --drop-plies, --start-ply: the command gets ``ply_window``, the
+    positions' plies [first, last] (last -1: to the game's end), or None when none was given."""
+
+    @functools.wraps(f)
+    def wrapper(*args, max_plies, drop_plies, start_ply, **kwargs):
+        given = any(v is not None for v in (max_plies, drop_plies, start_ply))
+        window = _ply_window(max_plies, drop_plies, start_ply, positions=True) if given else None
+        return f(*args, ply_window=window, **kwargs)
+
+    return _ply_options(wrapper, "Position")
 
 
 def _tag_list(ctx, param, value):

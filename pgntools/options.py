@@ -23,6 +23,8 @@ class ReaderOptions(NamedTuple):
     clock_rows: bool = False       # the clock table: each mainline [%clk] (stats, without the move table)
     comments: bool = False         # the per-move comment column
     fen_every_ply: bool = False    # the per-move FEN column
+    fen_plies: tuple = ()          # with fen_every_ply: the FEN only at these plies (ascending; others empty); (): all
+    fen_ply_window: tuple = (0, -1)  # with fen_every_ply: ... and only at plies [first, last] (-1: to the end)
     keys_every_ply: bool = False   # the per-move Polyglot key column (export --with-keys)
     final_fen: bool = False
     movetext_hash: bool = True     # the mainline key, every ply (movetext_hash: export, --dedup moves, --where)

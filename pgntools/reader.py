@@ -426,16 +426,21 @@ class MoveTable:
             self._strings[name] = self.batch.strings(name)
         return self._strings[name]
 
-    def moves(self, start: int, end: int) -> List[Move]:
-        from pgntools.records import Move
-
+    def columns(self) -> tuple:
+        """(has, clock, emt, eval_cp, eval_mate, nag_starts, nag_ends, nags): the move columns
+        that are not strings, decoded once (a move's NAGs: nags[nag_starts[i]:nag_ends[i]])."""
         if self._columns is None:
             b = self.batch
             nag_starts = b.column("nag_start").tolist()
             nags = b.column("nag").tolist()
             self._columns = (b.column("has"), b.column("clock"), b.column("emt"), b.column("eval_cp"),
                              b.column("eval_mate"), nag_starts, nag_starts[1:] + [len(nags)], nags)
-        has, clock, emt, eval_cp, eval_mate, nag_starts, nag_ends, nags = self._columns
+        return self._columns
+
+    def moves(self, start: int, end: int) -> List[Move]:
+        from pgntools.records import Move
+
+        has, clock, emt, eval_cp, eval_mate, nag_starts, nag_ends, nags = self.columns()
         has_clock, has_emt, has_cp, has_mate, has_comment = (HAS_BITS[k] for k in ("clock", "emt", "eval_cp", "eval_mate",
                                                                                    "comment"))
         sans, ucis, comments = self.strings("san"), self.strings("uci"), self.strings("comment")

@@ -51,7 +51,10 @@ def to_fen_format(fmt: Optional[str], output: str) -> str:
 
 
 def check_to_fen(every_ply: bool, plies: Sequence[int], fmt: str, c0: bool, include_invalid: bool,
-                 keep_invalid: bool):
+                 keep_invalid: bool, ply_window: Optional[tuple] = None):
+    if ply_window is not None and not every_ply:
+        conflict("--max-plies, --drop-plies and --start-ply choose among --every-ply's positions: give "
+                 "--every-ply (--ply N names the positions itself; the final position is the game's own)")
     if every_ply and plies:
         conflict("--every-ply and --ply cannot both hold: --every-ply writes every position, "
                  "--ply N only those after N plies")

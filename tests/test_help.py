@@ -39,3 +39,17 @@ def test_the_first_screen_is_the_commands_own_options():
     options = text.split("\nOptions:\n", 1)[1].split("\nPGN output:\n", 1)[0].split("\nReports:\n", 1)[0]
     assert "-o, --output" in options and "--normalize" in options
     assert not re.search(r"^  (--where|--no-tags|-j, --jobs) ", options, re.M)
+
+
+@pytest.mark.parametrize("name", COMMANDS + ["scan", "perft"])
+def test_help_lists_the_exit_statuses(name):
+    """Each command's --help lists the statuses it can give (issue 37): every one can fail to
+    write (74: stdout or an output on a full disk), see its reader close stdout (141), be
+    interrupted (130/143) or meet a bug (70); the run commands exit 1 for invalid games (validate
+    always, the others with --fail-on-invalid)."""
+    text = " ".join(help_of(name).split())
+    statuses = text[text.index("Exit status:"):]
+    for status in ("0", "2", "74", "141", "130/143", "70"):
+        assert re.search(rf"(?<![\d/]){re.escape(status)}(?![\d/])", statuses), (name, status)
+    if name in COMMANDS:
+        assert re.search(r"\b1 (some game invalid|for them with --fail-on-invalid)", statuses), name

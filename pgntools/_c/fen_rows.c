@@ -9,6 +9,8 @@ static bool kept(const FenRowsInput *in, size_t g)
 
 static bool wanted(const FenRowsInput *in, int32_t ply)
 {
+    if (ply < in->first_ply || (in->last_ply >= 0 && ply > in->last_ply))
+        return false;
     if (!in->n_plies)
         return true;
     size_t lo = 0, hi = in->n_plies;

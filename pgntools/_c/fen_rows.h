@@ -25,8 +25,9 @@ typedef struct {
     const int64_t *ids;                 /* the games' ids (a selection's view), or NULL: first_game + g */
     int64_t first_game;
     bool every_ply;                     /* false: the final positions */
-    const int32_t *plies;               /* ascending; with n_plies 0, every ply */
+    const int32_t *plies;               /* ascending; with n_plies 0, every ply ... */
     size_t n_plies;
+    int32_t first_ply, last_ply;        /* ... of [first, last] (last -1: to the game's end) */
     bool include_invalid;
     uint8_t invalid_status;
 } FenRowsInput;

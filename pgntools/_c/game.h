@@ -79,6 +79,10 @@ typedef struct {
     bool clock_rows;      /* fill the clock table (K_*): each mainline [%clk] (pgntools stats) */
     bool comments;        /* the per-move comment column */
     bool fen_every_ply;   /* the per-move FEN column */
+    const int32_t *fen_plies; /* with fen_every_ply: the FEN made only at these plies (ascending; owned by the */
+    size_t n_fen_plies;       /* caller), an empty string at the others (to-fen --ply); NULL: at every ply */
+    int fen_first_ply, fen_last_ply; /* ... and only at plies [first, last]: last 0 for no limit (a zeroed
+                                      * GameOptions records every ply), -1 none (to-fen --every-ply's window) */
     bool keys_every_ply;  /* the per-move Polyglot key column (M_KEY) */
     bool final_fen;
     bool movetext_hash;   /* the mainline key at every ply: G_MOVETEXT_HASH(2) (movetext_hash, --dedup moves) */

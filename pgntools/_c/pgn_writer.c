@@ -196,13 +196,21 @@ void em_close_variation(Emitter *e)
     em_append(e, ")", 1);
 }
 
+/* A key as 16 lowercase hex digits, as printf's %016llx writes it (without its format parsing, at every ply) */
+static size_t key_hex(char *out, uint64_t key)
+{
+    for (int i = 15; i >= 0; i--, key >>= 4)
+        out[i] = "0123456789abcdef"[key & 15];
+    return 16;
+}
+
 void em_position_comments(Emitter *e, const Position *after, int fen_options)
 {
     char text[FEN_MAX + 24];
     if (e->shape & PGN_FEN_COMMENTS)
         em_comment(e, text, (size_t)fen_format(after, text, fen_options), false);
     if (e->shape & PGN_KEY_COMMENTS)
-        em_comment(e, text, (size_t)snprintf(text, sizeof text, "%016llx", (unsigned long long)pos_key(after)), false);
+        em_comment(e, text, key_hex(text, pos_key(after)), false);
 }
 
 size_t pgn_lan(char *out, int piece, int from, int to, bool capture, int promo, bool castle)

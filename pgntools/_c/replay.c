@@ -380,6 +380,25 @@ static inline void put_move_row(Batch *b, const MoveRow *v)
     c[M_NAG_START].len = row + 1;
 }
 
+/* Whether the FEN after `ply` is recorded (fen_every_ply): to-fen --ply N and --every-ply's window
+ * ask for a few, and formatting a FEN is most of what recording a ply costs. */
+static bool fen_wanted(const GameOptions *o, int ply)
+{
+    if (ply < o->fen_first_ply || (o->fen_last_ply && ply > o->fen_last_ply))
+        return false;
+    if (!o->fen_plies)
+        return true;
+    size_t lo = 0, hi = o->n_fen_plies;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (o->fen_plies[mid] < ply)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->n_fen_plies && o->fen_plies[lo] == ply;
+}
+
 /* The move row, from the position after the move and what the move changed (u). */
 static void push_move_row(GameReader *r, Game *g, const Position *after, const Undo *u,
                           const char *san, size_t san_len, int status)
@@ -415,8 +434,9 @@ static void push_move_row(GameReader *r, Game *g, const Position *after, const U
         memcpy(text, "0000", 4);
     if (!strcol_push_short(&b->strs[S_SAN], san, san_len) || !strcol_push_short(&b->strs[S_UCI], text, uci_len))
         b->failed = true;
-    if (r->opt.fen_every_ply)
-        game_push_text(r, S_FEN, text, fen_format(after, text, r->opt.fen_options), false);
+    if (r->opt.fen_every_ply) /* (a ply not asked for: an empty FEN, the column stays one a move) */
+        game_push_text(r, S_FEN, text, fen_wanted(&r->opt, g->ply) ? fen_format(after, text, r->opt.fen_options) : 0,
+                       false);
     if (r->opt.keys_every_ply) /* (not a move column batch_reserve_move_row grows: checked push) */
         COL_PUSH(b, M_KEY, uint64_t, pos_key(after));
     g->pending = true;

@@ -20,13 +20,13 @@ from pgntools.exits import EXIT_INTERNAL, EXIT_INVALID, EXIT_IO, EXIT_PIPE, EXIT
 EXIT_STATUS_HELP = """
     Exit status: 0 every game valid or fixed (also with --exit-zero when some are invalid),
     1 some game invalid, 2 usage error or unreadable input, 74 an output could not be written
-    (a full disk), 141 stdout or a pipe output was closed by its reader (as `| head` does; no
+    (a full disk) or the --scheduler cluster lost its workers, 141 stdout or a pipe output was closed by its reader (as `| head` does; no
     message), 130/143 interrupted, 70 internal error.
 """
 DATA_EXIT_STATUS_HELP = """
     Exit status: 0 the run completed (invalid games are counted in the summary; 1 for them with
     --fail-on-invalid), 2 usage error or unreadable input, 74 an output could not be written (a
-    full disk), 141 stdout or a pipe output was closed by its reader (as `| head` does; no
+    full disk) or the --scheduler cluster lost its workers, 141 stdout or a pipe output was closed by its reader (as `| head` does; no
     message), 130/143 interrupted, 70 internal error.
 """
 

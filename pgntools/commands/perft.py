@@ -23,7 +23,9 @@ def perft(depth, fen, chess960, variant):
 
     Example: pgntools perft 5   prints 4865609.
 
-    Exit status: 0, 2 usage error (a depth over 12, an invalid --fen, a variant not played).
+    Exit status: 0, 2 usage error (a depth over 12, an invalid --fen, a variant not played), 74
+    stdout could not be written (a full disk), 141 stdout closed by its reader, 130/143
+    interrupted, 70 internal error.
     """
     if chess960 and not fen:
         raise OptionError("--chess960 reads --fen as a Chess960 position, and no --fen is given")

@@ -16,7 +16,7 @@ def scan(files):
     several FILES: a line a file (its games, a tab, its name), then the total.
 
     Exit status: 0, 2 unreadable input, 74 stdout could not be written, 141 stdout closed by its
-    reader.
+    reader, 130/143 interrupted, 70 internal error.
     """
     from pgntools.runner.run import Run
 

@@ -29,10 +29,13 @@ class FenRows(NamedTuple):
     raw: dict
 
 
-def fen_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]], include_invalid: bool) -> FenRows:
-    """The rows of to-fen's table formats (pgntools/tables/fen_rows.py's, made in C)."""
+def fen_rows(batch: GameBatch, per_ply: bool, plies: Optional[Sequence[int]], include_invalid: bool,
+             window: Tuple[int, int] = (0, -1)) -> FenRows:
+    """The rows of to-fen's table formats (pgntools/tables/fen_rows.py's, made in C); with
+    ``per_ply``, of the plies [first, last] of ``window`` (last -1: to the game's end)."""
     n, game_id, ply, san, fen = _core.fen_rows(batch.raw, batch.ids, batch.first_game, per_ply,
-                                               sorted(set(plies)) if plies else None, include_invalid, STATUS_INVALID)
+                                               sorted(set(plies)) if plies else None, include_invalid, STATUS_INVALID,
+                                               window)
     return FenRows(n, {"game_id": game_id, "ply": ply, "san": san, "fen": fen})
 
 

@@ -19,12 +19,17 @@ class PositionSink(Sink):
     goes with the run's first game, and each chunk's Parquet row groups are appended to the one file."""
 
     def __init__(self, output, fmt: str, every_ply: bool, plies, include_invalid: bool, c0: bool = False,
-                 keep_invalid: bool = False, en_passant: str = "legal", shredder: bool = False):
+                 keep_invalid: bool = False, en_passant: str = "legal", shredder: bool = False,
+                 ply_window: tuple = (0, -1)):
         self.output, self.format = output, fmt
         self.every_ply, self.plies, self.include_invalid, self.c0 = every_ply, plies, include_invalid, c0
         self.keep_invalid = keep_invalid  # fen and epd: a marker line (MARKER) where an invalid game's would be
+        self.ply_window = tuple(ply_window)  # --every-ply's plies [first, last] (--max-plies, --drop-plies)
         per_ply = every_ply or bool(plies)
+        # the recorder makes the FEN of the plies asked for only (fen_plies, fen_ply_window): fen_format
+        # is most of a recorded ply's cost, and --ply 20 wants one position of a game's ~80
         self.needs = {"moves": per_ply or fmt in ("csv", "jsonl", "parquet"), "fen_every_ply": per_ply,
+                      "fen_plies": tuple(sorted(set(plies))) if plies else (), "fen_ply_window": self.ply_window,
                       "final_fen": not per_ply, "numbered": fmt != "fen" or keep_invalid,  # (markers name the games)
                       "tag_values": c0, "en_passant": en_passant, "shredder": shredder}
         if self.final_lines_only():  # the batch's columns copied only when asked for (a few are)
@@ -55,7 +60,8 @@ class PositionSink(Sink):
         # alone is ~100 MB of RSS, three times what the rest of a run takes (issue 37 A5)
         from pgntools.parquet.fen_rows_file import fen_rows
 
-        rows = fen_rows(batch, self.every_ply or self.plies is not None, self.plies, self.include_invalid)
+        rows = fen_rows(batch, self.every_ply or self.plies is not None, self.plies, self.include_invalid,
+                        self.ply_window)
         if self.format == "parquet":
             self.parquet.add(rows)
             return

@@ -124,6 +124,7 @@ class SplitPlan(NamedTuple):
     others: Tuple[str, ...]  # the run's other output files (--rejects, --report, --summary)
     outcome: dict
     pgn_shape: Optional[dict] = None  # with normalize: the writer's output options (PgnSink's pgn_shape, line_length)
+    game_format: str = "pgn"  # json: each valid or fixed game a JSON line (pgntools.sinks.json_games)
 
     def parsed(self) -> Template:
         return Template(self.template, self.by or "n", fields(), by=self.by is not None)
@@ -131,6 +132,10 @@ class SplitPlan(NamedTuple):
     @property
     def needs(self) -> Dict[str, object]:
         needs: Dict[str, object] = {"pgn": True, "tag_values": True} if self.normalize else {"raw_all": True}
+        if self.game_format == "json":
+            from pgntools.sinks.json_games import NEEDS
+
+            needs = dict(NEEDS)
         if self.normalize and self.pgn_shape:
             needs.update((k, v) for k, v in self.pgn_shape.items() if k != "split_variations")
         if self.by:
@@ -271,7 +276,12 @@ class SplitSink(Sink):
             self.part, self.in_part = 1, 0  # --games: the part being written, its games so far
 
     def write(self, batch: GameBatch):
-        texts = game_texts(batch, self.plan.normalize)
+        if self.plan.game_format == "json":
+            from pgntools.sinks.json_games import game_lines
+
+            texts = game_lines(batch)
+        else:
+            texts = game_texts(batch, self.plan.normalize)
         if self.plan.normalize and (self.plan.pgn_shape or {}).get("split_variations"):  # (each variation a game)
             from pgntools.split_variations import split_game
 
@@ -328,7 +338,8 @@ class SplitSink(Sink):
 
 
 def split_plan(template: str, games: Optional[int], by: Optional[str], normalize: bool, max_open: int,
-               inputs: Sequence[str], others: Sequence[Optional[str]], pgn_shape: Optional[dict] = None) -> SplitPlan:
+               inputs: Sequence[str], others: Sequence[Optional[str]], pgn_shape: Optional[dict] = None,
+               game_format: str = "pgn") -> SplitPlan:
     """The plan of a split, its options checked (an OptionError, before any input is read)."""
     from pgntools.usage import OptionError
 
@@ -344,7 +355,7 @@ def split_plan(template: str, games: Optional[int], by: Optional[str], normalize
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise OptionError(f"--by {by}: no such field: {hint}the fields are {', '.join(fields())}")
     plan = SplitPlan(template, by, games, normalize, max_open, tuple(inputs),
-                     tuple(p for p in others if p not in (None, "-")), {}, pgn_shape)
+                     tuple(p for p in others if p not in (None, "-")), {}, pgn_shape, game_format)
     plan.parsed()  # the template's mistakes, now
     return plan
 
