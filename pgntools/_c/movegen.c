@@ -238,6 +238,8 @@ int pos_variant_check_status(const Position *p)
 
 bb_t pos_legal_origins(const Position *p, int piece, int to, int promo)
 {
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_legal_origins(p, piece, to, promo);
     MoveList ml;
     bb_t origins = 0;
     pos_gen_legal(p, &ml, 1 << piece, ~0ULL, BB(to));

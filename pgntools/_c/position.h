@@ -180,8 +180,10 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
  * pos_unmake needs besides the state. */
 void pos_make_other(Position *p, move_t m, Undo *u);
 
-/* The move of chess m of a plain or promotion type (pos_make's common path). */
-static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m)
+/* The move of chess m of a plain or promotion type (pos_make's common path). `checks`: whether to
+ * find the checkers and the en-passant square's legality by chess's rules (atomic decides both
+ * after its explosion). */
+static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m, bool checks)
 {
     int type = mv_type(m);
     int us = p->turn, them = us ^ 1, from = mv_from(m), to = mv_to(m);
@@ -214,6 +216,8 @@ static inline __attribute__((always_inline)) void pos_make_plain(Position *p, mo
         pos_lose_castling(p, piece, from, to, captured != 0);
     p->turn = (uint8_t)them;
     p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
+    if (!checks)
+        return;
     p->checkers = pos_checkers_after(p, from, to);
     /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
      * legal: asked only when an enemy pawn stands beside the pawn that stepped (the Horde's
@@ -233,7 +237,7 @@ static inline __attribute__((always_inline)) void pos_make_with(Position *p, mov
         pos_make_other(p, m, u);
         return;
     }
-    pos_make_plain(p, m);
+    pos_make_plain(p, m, true);
 }
 
 /* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what
