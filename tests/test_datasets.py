@@ -165,3 +165,54 @@ def test_game_uid_is_stable_and_distinct_across_inputs(tmp_path, month):
     # the two inputs differ in the uid's high bits, not only in the offsets
     highs = {(uid >> 40, source) for source, _, uid in uids["one"]}
     assert len(highs) == 2
+
+
+def many_months(n_games: int = 2400, months: int = 40) -> bytes:
+    """Games cycling through ``months`` months and the three speeds: every batch of the reader
+    holds games of every partition (as a historical collection by year and month does)."""
+    out = []
+    for i in range(n_games):
+        control = list(SPEEDS)[i % 3]
+        year, month = 2000 + (i // 3) % months // 12, 1 + (i // 3) % months % 12
+        out.append(f'[Event "e{i}"]\n[UTCDate "{year}.{month:02d}.01"]\n[White "w{i}"]\n[Black "b"]\n'
+                   f'[TimeControl "{control}"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n')
+    return "".join(out).encode()
+
+
+def test_many_partitions_written_whole(tmp_path):
+    """A partition's rows of every batch go to one file while the open files' rows fit in
+    PARTITION_BYTES: each part of 120 partitions, fed by five batches, is one row group (when
+    only 16 files were kept open, each was closed and reopened per batch: 5 row groups a part,
+    assembled from 5 fragments)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "history.pgn"
+    source.write_bytes(many_months())
+    out = tmp_path / "out"
+    invoke("export", "--parquet", out, "--partition-by", "year,month,speed", "--jobs", 1, source)
+    parts = sorted(out.rglob("*.parquet"))
+    assert len(parts) == 2 * 120
+    assert [p for p in parts if pq.ParquetFile(p).metadata.num_row_groups != 1] == []
+    assert rows(f"SELECT count(*), count(DISTINCT (year, month, speed)) FROM {hive(out, 'games')}") == [(2400, 120)]
+
+
+def test_partitions_over_the_memory_bound_are_closed_and_assembled(tmp_path, monkeypatch):
+    """Past PARTITION_BYTES the file written to least recently is closed and a later batch's
+    rows of its partition start another fragment: the parts are assembled from them, the rows
+    are the flat export's."""
+    from pgntools.sinks import parquet as parquet_sink
+
+    monkeypatch.setattr(parquet_sink, "PARTITION_BYTES", 20_000)
+    source = tmp_path / "history.pgn"
+    source.write_bytes(many_months())
+    flat, parted = tmp_path / "flat", tmp_path / "parted"
+    invoke("export", "--parquet", flat, source)
+    invoke("export", "--parquet", parted, "--partition-by", "year,month,speed", "--jobs", 1, source)
+    pq = pytest.importorskip("pyarrow.parquet")
+    groups = [pq.ParquetFile(p).metadata.num_row_groups for p in parted.rglob("*.parquet")]
+    assert max(groups) > 1  # (closed and reopened: the bound was reached)
+    assert not list(parted.rglob("*.tmp"))
+    for table, key, columns, flat_columns in (("games", "game_id", "* EXCLUDE (year, month)", "* EXCLUDE (year, month)"),
+                                              ("moves", "game_id, ply", "* EXCLUDE (year, month, speed)", "*")):
+        got = rows(f"SELECT {columns} FROM {hive(parted, table)} ORDER BY {key}")
+        want = rows(f"SELECT {flat_columns} FROM read_parquet('{flat}/{table}/*.parquet') ORDER BY {key}")
+        assert got == want and len(want) > 0

@@ -13,10 +13,14 @@ bool pq_init(PqColumn *c, PqKind kind, int max_def, int max_rep, int value_width
     c->max_rep = max_rep;
     c->value_width = value_width;
     if (kind == PQ_DICT_FIXED || kind == PQ_DICT_STRING) {
-        c->table_cap = 256;
+        c->table_cap = 16; /* grows with the dictionary (grow_table); small for the many files of --partition-by */
         c->table = calloc(c->table_cap, sizeof *c->table);
-        if (!c->table)
-            return false;
+    }
+    if (kind == PQ_DICT_FIXED)
+        c->small = calloc(PQ_SMALL, sizeof *c->small);
+    if ((c->table_cap && !c->table) || (kind == PQ_DICT_FIXED && !c->small)) {
+        pq_free(c);
+        return false;
     }
     pq_reset(c);
     return true;
@@ -31,12 +35,15 @@ void pq_free(PqColumn *c)
     VEC_FREE(c->dict_page);
     free(c->table);
     c->table = NULL;
+    free(c->small);
+    c->small = NULL;
 }
 
 static void clear_table(PqColumn *c)
 {
     memset(c->table, 0, c->table_cap * sizeof *c->table);
-    memset(c->small, 0, sizeof c->small);
+    if (c->small)
+        memset(c->small, 0, PQ_SMALL * sizeof *c->small);
     c->last_index = 0;
 }
 

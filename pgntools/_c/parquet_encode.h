@@ -64,7 +64,9 @@ typedef struct {
     uint32_t dict_count, fixed_entries;
     PqSlot *table;
     size_t table_cap;   /* a power of two, at least twice dict_count */
-    uint32_t small[PQ_SMALL]; /* fixed values 0 .. PQ_SMALL - 1 (squares, plies): index + 1, no hashing */
+    uint32_t *small;    /* PQ_DICT_FIXED: fixed values 0 .. PQ_SMALL - 1 (squares, plies): index + 1, no
+                           hashing. On the heap, for that kind only: an export with --partition-by
+                           keeps many files' encoders, and 4 KB an encoder was most of their memory */
     uint64_t last_key;  /* fast path: the same value as the last one (game_id runs) */
     uint32_t last_index;
 } PqColumn;

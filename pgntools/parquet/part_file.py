@@ -501,12 +501,23 @@ class ParquetPartFile:
         self.arrow_feeds: Optional[list] = None  # add_table's, made at its first call
         self.codec = CODECS[compression]
         self.compress = _compressor(compression)
-        self.file = file  # opened for writing (a local file, or an fsspec one)
-        self.file.write(b"PAR1")
+        # opened for writing (a local file, or an fsspec one), or a function that opens it: then
+        # it is opened at the first write (a partition's file holds no descriptor until then)
+        self._file = None if callable(file) else file
+        self._open = file if callable(file) else None
+        if self._file is not None:
+            self._file.write(b"PAR1")
         self.offset = 4
         self.row_groups: List[RowGroup] = []
         self.rows = 0
         self.group_rows = 0
+
+    @property
+    def file(self):
+        if self._file is None:
+            self._file = self._open()
+            self._file.write(b"PAR1")
+        return self._file
 
     def add(self, batch: GameBatch):
         if self.feeder is not None and batch.ids is None and type(batch.raw) is BatchColumns:
@@ -649,7 +660,8 @@ class ParquetPartFile:
             self.file.close()
 
     def abort(self):
-        self.file.close()
+        if self._file is not None:
+            self._file.close()
 
 
 @functools.lru_cache(maxsize=16)

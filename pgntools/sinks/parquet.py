@@ -10,6 +10,7 @@ under temporary names carrying a run- and chunk-unique prefix and hands their pa
 """
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 from collections import OrderedDict, deque
@@ -50,8 +51,14 @@ COMMENT_BYTES_PER_GAME = 600
 # Arrow feed costs +43 % CPU at --jobs 1 (+64 % at --jobs 2) and imports pyarrow; so the columns
 # feed export until building the Arrow table costs less (issue 35 item 7).
 ARROW_FEED = False
-# --partition-by: the parts open at a time in each table (each holds up to a row group in memory)
-MAX_OPEN_PARTITIONS = 16
+# --partition-by: a table keeps a file open for each partition written to lately, so that a
+# partition's rows of many batches become one fragment (closing a file ends its row group: a
+# historical collection by year and month has ~1,000 partitions, a few games each per batch).
+# At most this many open files, holding at most PARTITION_BYTES of encoded rows in all; past
+# either, the file written to least recently is closed (a fragment; later rows start another).
+# A file is opened at its first row group's write: the small partitions hold no descriptor.
+MAX_OPEN_PARTITIONS = 4096
+PARTITION_BYTES = 32 << 20
 
 
 class Background:
@@ -118,8 +125,8 @@ class TableParts:
     copied into one file (a single fragment is renamed), under a temporary name, then renamed
     to part-N.parquet (N = first_part + part). A batch may go to a partition
     (``add(batch, part, "year=2024/month=01")``: a hive directory under the table's); at most
-    MAX_OPEN_PARTITIONS files are open at a time (the one least recently written to is closed
-    first: memory stays bounded)."""
+    MAX_OPEN_PARTITIONS files holding PARTITION_BYTES of rows are open at a time (the one least
+    recently written to is closed first: memory stays bounded)."""
 
     def __init__(self, storage: LocalStorage, directory: str, table: str, columns: Sequence[Column], compression: str,
                  prefix: str = "", first_part: int = 0):
@@ -131,6 +138,8 @@ class TableParts:
         self.compression = compression
         self.first_part = first_part
         self.files: "OrderedDict[tuple, ParquetPartFile]" = OrderedDict()  # open files by (part, partition)
+        self.held: dict = {}  # the encoded bytes of each open file's row group, as of its last add
+        self.held_total = 0
         self.paths: dict = {}  # their temporary paths
         self.fragments: "OrderedDict[tuple, List[Fragment]]" = OrderedDict()  # finished, by (part, partition)
         self.sequence = 0  # temporary names made so far
@@ -158,11 +167,12 @@ class TableParts:
         key = (part, partition)
         file = self.files.get(key)
         if file is None:
-            while len(self.files) >= MAX_OPEN_PARTITIONS:
+            if len(self.files) >= MAX_OPEN_PARTITIONS:
                 self._close(next(iter(self.files)))
             path = self.paths[key] = self.temp_path(partition)
-            file = self.files[key] = ParquetPartFile(self.storage.open_write(path), self.table, self.columns,
-                                                     self.compression)
+            file = self.files[key] = ParquetPartFile(functools.partial(self.storage.open_write, path), self.table,
+                                                     self.columns, self.compression)
+            self.held[key] = 0
         else:
             self.files.move_to_end(key)
         if ARROW_FEED:  # the batch's Arrow table, to_arrow's (tables/build.py), encoded from its arrays
@@ -170,11 +180,18 @@ class TableParts:
         else:
             file.add(batch)
         rows_per_group = GAME_ROWS_PER_GROUP if self.table == "games" else MOVE_ROWS_PER_GROUP  # (positions too)
-        if file.group_rows >= rows_per_group or file.group_bytes >= GROUP_BYTES[self.table]:
+        held = file.group_bytes
+        if file.group_rows >= rows_per_group or held >= GROUP_BYTES[self.table]:
             file.end_row_group()
+            held = 0
+        self.held_total += held - self.held[key]
+        self.held[key] = held
+        while self.held_total > PARTITION_BYTES and len(self.files) > 1:
+            self._close(next(iter(self.files)))
 
     def _close(self, key: tuple):
         file = self.files.pop(key)
+        self.held_total -= self.held.pop(key)
         file.close()
         self.fragments.setdefault(key, []).append(Fragment(self.paths.pop(key), file.pages_end, file.row_groups,
                                                            file.rows))
@@ -254,6 +271,7 @@ class TableParts:
         for key in list(self.files):
             self.files.pop(key).abort()
             self.fragments.setdefault(key, []).append(Fragment(self.paths.pop(key), 0, [], 0))
+        self.held, self.held_total = {}, 0
         for fragments in self.fragments.values():
             for fragment in fragments:
                 self.storage.remove(fragment.path)
