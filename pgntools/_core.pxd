@@ -349,6 +349,7 @@ cdef extern from "stats.h":
         const uint8_t *automatic_end
         const uint8_t *fixes
         const uint8_t *speed
+        const uint8_t *variant
         const uint8_t *opening_state
         const int32_t *ply_count
         const int32_t *clock_start

@@ -299,3 +299,28 @@ def test_html_uses_the_screen_width(tmp_path):
     assert layout["body"] >= 1100  # (it was 736 of 1280)
     assert len(layout["lefts"]) >= 2  # charts side by side
     assert max(layout["widths"]) <= layout["body"]
+
+
+def test_games_counted_by_variant(tmp_path):
+    # issue 38: the rules each game was played by; python-chess (test-only oracle) makes the
+    # variant games, so each is a legal game of its variant
+    import chess.variant
+
+    games = []
+    for cls, tag, sans in ((chess.variant.AtomicBoard, "Atomic", ["e4", "d5", "exd5"]),
+                           (chess.variant.CrazyhouseBoard, "Crazyhouse", ["e4", "d5", "exd5", "Qxd5"]),
+                           (chess.variant.CrazyhouseBoard, "Crazyhouse", ["d4"])):
+        board = cls()
+        for san in sans:
+            board.push_san(san)
+        games.append(f'[Event "v"]\n[Variant "{tag}"]\n[Result "*"]\n\n{" ".join(sans)} *\n')
+    games += ['[Event "s"]\n[Result "*"]\n\n1. e4 e5 *\n'] * 2
+    games.append('[Event "d"]\n[Variant "Duck Chess"]\n[Result "*"]\n\n1. e4 *\n')
+    pgn = tmp_path / "variants.pgn"
+    pgn.write_text("\n".join(games))
+    doc = stats_json(tmp_path, pgn)
+    assert doc["variants"] == {"standard": 3, "crazyhouse": 2, "atomic": 1}
+    assert doc["errors"]["unsupported_variant"]["count"] == 1
+    assert doc == stats_json(tmp_path, pgn, "--jobs", "2", "--chunk-bytes", "1", name="j2.json")
+    text = run("stats", pgn, "--exit-zero").stdout
+    assert "variants    standard 3, crazyhouse 2, atomic 1" in text

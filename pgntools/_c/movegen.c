@@ -238,6 +238,16 @@ int pos_variant_check_status(const Position *p)
 
 bb_t pos_legal_origins(const Position *p, int piece, int to, int promo)
 {
+    if (p->variant == VARIANT_ATOMIC)
+        return atomic_legal_origins(p, piece, to, promo);
+    if (!variant_moves_differ(p)) { /* chess's moves until the variant's end: its narrowed searches */
+        bool last_rank = RANK_OF(to) == (p->turn == WHITE ? 7 : 0);
+        if (pos_variant_end(p) || (piece == PAWN ? last_rank != (promo != 0) : promo != 0))
+            return 0;
+        return piece == PAWN ? pos_pawn_origins(p, to, ~0ULL)
+               : piece == KING ? (pos_king_step_legal(p, to) ? pos_pieces(p, p->turn, KING) : 0)
+                               : pos_piece_origins(p, piece, to);
+    }
     MoveList ml;
     bb_t origins = 0;
     pos_gen_legal(p, &ml, 1 << piece, ~0ULL, BB(to));

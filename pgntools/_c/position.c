@@ -210,7 +210,7 @@ void pos_make_other(Position *p, move_t m, Undo *u)
 {
     if (p->variant == VARIANT_STANDARD) {
         if (mv_type(m) == MT_PROMOTION)
-            pos_make_plain(p, m, true);
+            pos_make_plain(p, m, true, true);
         else
             pos_make_special(p, m);
         return;
@@ -234,11 +234,10 @@ void pos_make_other(Position *p, move_t m, Undo *u)
     if (mv_type(m) >= MT_EN_PASSANT)
         pos_make_special(p, m);
     else
-        pos_make_plain(p, m, true);
-    if (explodes) {
-        atomic_explode(p, mv_to(m));
-        p->checkers = atomic_checkers(p);
-    } else if (p->variant == VARIANT_ATOMIC) { /* (the kings may touch now) */
+        pos_make_plain(p, m, true, p->variant != VARIANT_ATOMIC);
+    if (p->variant == VARIANT_ATOMIC) { /* (after the explosion; the kings may touch now) */
+        if (explodes)
+            atomic_explode(p, mv_to(m));
         p->checkers = atomic_checkers(p);
     }
     /* the en-passant square is part of the position only when a capture there is legal (FIDE
@@ -287,12 +286,8 @@ int pos_variant_end(const Position *p)
     case VARIANT_HORDE:
     case VARIANT_ANTICHESS:
         return variant_rules_end(p);
-    case VARIANT_ATOMIC: { /* a side whose king exploded has lost */
-        bb_t kings = p->by_type[KING];
-        return !kings ? VARIANT_END_NONE : !(kings & p->by_color[us]) ? VARIANT_END_LOSS
-               : !(kings & p->by_color[them])                       ? VARIANT_END_WIN
-                                                                     : VARIANT_END_NONE;
-    }
+    case VARIANT_ATOMIC:
+        return atomic_end(p);
     default:
         return VARIANT_END_NONE;
     }

@@ -181,8 +181,11 @@ _Static_assert(sizeof(PosState) == sizeof(Position) - offsetof(Position, turn) &
 void pos_make_other(Position *p, move_t m, Undo *u);
 
 /* The move of chess m of a plain type, or of the promotion type when `may_promote` (a constant:
- * pos_make's inline path makes plain moves only, promotions are made out of line). */
-static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m, bool may_promote)
+ * pos_make's inline path makes plain moves only, promotions are made out of line). `checks`:
+ * whether to find the checkers and the en-passant square's legality by chess's rules (atomic
+ * decides both after its explosion). */
+static inline __attribute__((always_inline)) void pos_make_plain(Position *p, move_t m, bool may_promote,
+                                                                 bool checks)
 {
     int type = mv_type(m);
     int us = p->turn, them = us ^ 1, from = mv_from(m), to = mv_to(m);
@@ -216,6 +219,8 @@ static inline __attribute__((always_inline)) void pos_make_plain(Position *p, mo
         pos_lose_castling(p, piece, from, to, captured != 0);
     p->turn = (uint8_t)them;
     p->fullmove += (uint32_t)us & (uint32_t)(p->fullmove != UINT32_MAX); /* (BLACK is 1: after Black's move) */
+    if (!checks)
+        return;
     p->checkers = pos_checkers_after(p, from, to);
     /* the en-passant square is part of the position (FIDE 9.2.3.1) only when a capture there is
      * legal: asked only when an enemy pawn stands beside the pawn that stepped (the Horde's
@@ -235,7 +240,7 @@ static inline __attribute__((always_inline)) void pos_make_with(Position *p, mov
         pos_make_other(p, m, u);
         return;
     }
-    pos_make_plain(p, m, false);
+    pos_make_plain(p, m, false, true);
 }
 
 /* Makes the legal move m (MOVE_NULL: the side to move passes). pos_make_undo also records what

@@ -361,6 +361,7 @@ bool stats_add(Stats *s, const StatsBatch *b)
         s->totals[ST_RESULT_TAG_FIXES] += (b->fixes[g] & FIX_RESULT_TAG) != 0;
         s->totals[ST_RESULT_MARKER_FIXES] += (b->fixes[g] & FIX_RESULT_MARKER) != 0;
         s->plies[bin_of(b->ply_count[g], 0, STATS_PLY_WIDTH, STATS_PLY_BINS)]++;
+        s->variants[b->variant && b->variant[g] < VARIANT_COUNT ? b->variant[g] : VARIANT_STANDARD]++;
 
         Text tags[SF_COUNT];
         for (int f = 0; f < SF_COUNT; f++) {
@@ -401,7 +402,7 @@ bool stats_add(Stats *s, const StatsBatch *b)
     X(SA_OUTCOMES, outcomes, "outcomes") X(SA_AUTOMATIC_ENDS, automatic_ends, "automatic_ends")           \
     X(SA_PLIES, plies, "plies") X(SA_WHITE_ELO, white_elo, "white_elo") X(SA_BLACK_ELO, black_elo, "black_elo") \
     X(SA_DIFFERENCE, difference, "difference") X(SA_DIFFERENCE_POINTS, difference_points, "difference_points") \
-    X(SA_PRESENT, present, "present") X(SA_SPEEDS, speeds, "speeds") X(SA_ERRORS, errors, "errors")       \
+    X(SA_PRESENT, present, "present") X(SA_SPEEDS, speeds, "speeds") X(SA_VARIANTS, variants, "variants") X(SA_ERRORS, errors, "errors")       \
     X(SA_NOTES, notes, "notes") X(SA_FIXES, fixes, "fixes") X(SA_OPENING_SOURCES, opening_sources, "opening_sources") \
     X(SA_CLOCKS, clocks, "clocks")
 

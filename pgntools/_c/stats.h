@@ -43,6 +43,7 @@ typedef struct {
 typedef struct {
     size_t n_games, n_clocks, n_errors, n_notes, n_fixes;
     const uint8_t *status, *result, *outcome, *automatic_end, *fixes, *speed, *opening_state;
+    const uint8_t *variant; /* the rules played (VARIANT_*; NULL: all standard) */
     const int32_t *ply_count, *clock_start;
     const uint16_t *first_move;
     const int64_t *length;
@@ -81,6 +82,7 @@ typedef struct {
     int64_t difference[STATS_DIFF_BINS], difference_points[STATS_DIFF_BINS]; /* games; White's half points */
     int64_t present[SF_COUNT];
     int64_t speeds[SPEED_COUNT];
+    int64_t variants[VARIANT_COUNT]; /* games by the rules played (VARIANT_*) */
     int64_t errors[ERR_COUNT], notes[NOTE_KIND_COUNT], fixes[FIX_KIND_COUNT];
     int64_t opening_sources[OS_COUNT];
     int64_t clocks[(STATS_MAX_MOVE + 1) * STATS_CLOCK_BINS]; /* [move number][clock bin] */
@@ -94,7 +96,7 @@ typedef struct {
 
 /* The count arrays, by name for the Python side: stats_array(s, i, &n) for i < SA_COUNT. */
 enum { SA_TOTALS, SA_STATUS, SA_RESULTS, SA_OUTCOMES, SA_AUTOMATIC_ENDS, SA_PLIES, SA_WHITE_ELO, SA_BLACK_ELO,
-       SA_DIFFERENCE, SA_DIFFERENCE_POINTS, SA_PRESENT, SA_SPEEDS, SA_ERRORS, SA_NOTES, SA_FIXES,
+       SA_DIFFERENCE, SA_DIFFERENCE_POINTS, SA_PRESENT, SA_SPEEDS, SA_VARIANTS, SA_ERRORS, SA_NOTES, SA_FIXES,
        SA_OPENING_SOURCES, SA_CLOCKS, SA_COUNT };
 int64_t *stats_array(Stats *s, int which, size_t *n);
 const char *stats_array_name(int which);

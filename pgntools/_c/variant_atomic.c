@@ -87,21 +87,32 @@ static inline bool kings_touch(const Position *p)
 }
 
 /* The pieces of `color` attacking sq (kings aside: a king never captures here). */
+/* The pieces among `them` (of `color`; by_type: the position's piece bitboards) attacking sq on
+ * the board occ, kings aside. */
+static inline bb_t attacks_on(const bb_t *by_type, bb_t them, int color, int sq, bb_t occ)
+{
+    bb_t a = (BB_PAWN_ATTACKS[color ^ 1][sq] & by_type[PAWN]) | (BB_KNIGHT[sq] & by_type[KNIGHT]);
+    bb_t diagonal = (by_type[BISHOP] | by_type[QUEEN]) & them & BB_BISHOP_PSEUDO[sq];
+    bb_t straight = (by_type[ROOK] | by_type[QUEEN]) & them & BB_ROOK_PSEUDO[sq];
+    if (diagonal) /* (the sliders' lines only when one stands on them) */
+        a |= bb_bishop_attacks(sq, occ) & diagonal;
+    if (straight)
+        a |= bb_rook_attacks(sq, occ) & straight;
+    return a & them;
+}
+
 static bb_t attackers_of(const Position *p, int sq, int color, bb_t occ)
 {
-    bb_t them = p->by_color[color];
-    bb_t a = (BB_PAWN_ATTACKS[color ^ 1][sq] & p->by_type[PAWN]) | (BB_KNIGHT[sq] & p->by_type[KNIGHT]) |
-             (bb_bishop_attacks(sq, occ) & (p->by_type[BISHOP] | p->by_type[QUEEN])) |
-             (bb_rook_attacks(sq, occ) & (p->by_type[ROOK] | p->by_type[QUEEN]));
-    return a & them & occ;
+    return attacks_on(p->by_type, p->by_color[color] & occ, color, sq, occ);
 }
 
 bb_t atomic_checkers(const Position *p)
 {
-    int k = pos_king(p, p->turn);
-    if (k == NO_SQ || pos_king(p, p->turn ^ 1) == NO_SQ || kings_touch(p))
+    bb_t ours = p->by_type[KING] & p->by_color[p->turn], theirs = p->by_type[KING] & p->by_color[p->turn ^ 1];
+    if (!ours || !theirs)
         return 0;
-    return attackers_of(p, k, p->turn ^ 1, pos_occ(p));
+    int k = bb_lsb(ours);
+    return BB_KING[k] & theirs ? 0 : attackers_of(p, k, p->turn ^ 1, pos_occ(p));
 }
 
 /* The pieces of a position after a move, as bitboards alone (what the legality test reads). */
@@ -126,11 +137,17 @@ static inline int king_of(const Pieces *q, int color)
  * exploded or stands beside it, unattacked. */
 static bool legal_after(const Position *p, move_t m)
 {
+    int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
+    uint8_t mover = p->board[from];
+    if (!p->checkers && type <= MT_PROMOTION && !p->board[to] && PIECE_TYPE(mover) != KING) {
+        /* nothing explodes, the king stays and was in no check: it can be attacked after the move
+         * only along the line the piece leaves (kings side by side stay so: no check) */
+        int ksq = pos_king(p, us);
+        return ksq != NO_SQ && (!pos_uncovers_king(p, ksq, from, to, pos_occ(p)) || kings_touch(p));
+    }
     Pieces q;
     memcpy(q.by_type, p->by_type, sizeof q.by_type);
     memcpy(q.by_color, p->by_color, sizeof q.by_color);
-    int us = p->turn, from = mv_from(m), to = mv_to(m), type = mv_type(m);
-    uint8_t mover = p->board[from];
     if (type == MT_CASTLE) {
         int side = castle_side_of(p, us, to);
         flip(&q, from, mover);
@@ -155,11 +172,7 @@ static bool legal_after(const Position *p, move_t m)
         return false;
     if (theirs == NO_SQ || (BB_KING[ours] & BB(theirs)))
         return true;
-    bb_t occ = q.by_color[WHITE] | q.by_color[BLACK], them = q.by_color[us ^ 1];
-    return !(((BB_PAWN_ATTACKS[us][ours] & q.by_type[PAWN]) | (BB_KNIGHT[ours] & q.by_type[KNIGHT]) |
-              (bb_bishop_attacks(ours, occ) & (q.by_type[BISHOP] | q.by_type[QUEEN])) |
-              (bb_rook_attacks(ours, occ) & (q.by_type[ROOK] | q.by_type[QUEEN]))) &
-             them);
+    return !attacks_on(q.by_type, q.by_color[us ^ 1], us ^ 1, ours, q.by_color[WHITE] | q.by_color[BLACK]);
 }
 
 bool atomic_has_legal_ep(const Position *p)
@@ -178,15 +191,88 @@ typedef struct {
     int wanted;
 } Found;
 
-static void add_if_legal(const Position *p, Found *f, move_t m)
+/* Adds m when legal; whether the moves wanted are all found (the search ends). */
+static bool add_if_legal(const Position *p, Found *f, move_t m)
 {
-    if (f->ml->n < f->wanted && legal_after(p, m))
+    if (legal_after(p, m))
         f->ml->moves[f->ml->n++] = m;
+    return f->ml->n >= f->wanted;
+}
+
+/* The squares a piece of `type` of the side to move may come from to reach `to` (a pawn: to take
+ * there, or to step there along its file): SAN names one target, and only these pieces are tried. */
+static bb_t origins_toward(const Position *p, int type, int to)
+{
+    bb_t occ = pos_occ(p);
+    switch (type) {
+    case PAWN: return BB_PAWN_ATTACKS[p->turn ^ 1][to] | (FILE_A << FILE_OF(to));
+    case KNIGHT: return BB_KNIGHT[to];
+    case BISHOP: return bb_bishop_attacks(to, occ);
+    case ROOK: return bb_rook_attacks(to, occ);
+    case QUEEN: return bb_bishop_attacks(to, occ) | bb_rook_attacks(to, occ);
+    default: return BB_KING[to];
+    }
+}
+
+/* The squares the piece of `type` of the side to move on `from` may move to, legal or not: a
+ * pawn's steps and captures (en passant too; none from its first or last rank), a king's steps to
+ * empty squares (a king never captures: it would explode), the other pieces' as in chess. */
+static bb_t targets_of(const Position *p, int type, int from)
+{
+    int us = p->turn;
+    bb_t occ = pos_occ(p);
+    switch (type) {
+    case PAWN: {
+        if (BB(from) & (RANK_1 | RANK_8))
+            return 0;
+        int forward = us == WHITE ? 8 : -8, one = from + forward;
+        bb_t takes = p->by_color[us ^ 1] | (p->ep != NO_SQ && !(occ & BB(p->ep)) ? BB(p->ep) : 0);
+        bb_t t = BB_PAWN_ATTACKS[us][from] & takes;
+        if (!(occ & BB(one))) {
+            t |= BB(one);
+            if (RANK_OF(from) == (us == WHITE ? 1 : 6) && !(occ & BB(one + forward)))
+                t |= BB(one + forward);
+        }
+        return t;
+    }
+    case KNIGHT: return BB_KNIGHT[from] & ~p->by_color[us];
+    case BISHOP: return bb_bishop_attacks(from, occ) & ~p->by_color[us];
+    case ROOK: return bb_rook_attacks(from, occ) & ~p->by_color[us];
+    case QUEEN: return (bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ)) & ~p->by_color[us];
+    default: return BB_KING[from] & ~occ;
+    }
+}
+
+/* The move of the piece of `type` from `from` to one of its targets (promoting to `promo`). */
+static inline move_t move_of(const Position *p, int type, int from, int to, int promo)
+{
+    if (type == PAWN && to == p->ep)
+        return mv_make(from, to, MT_EN_PASSANT, 0);
+    return mv_make(from, to, promo ? MT_PROMOTION : MT_NORMAL, promo);
+}
+
+static inline bool on_last_rank(int to) { return RANK_OF(to) == 0 || RANK_OF(to) == 7; }
+
+bb_t atomic_legal_origins(const Position *p, int piece, int to, int promo)
+{
+    if (atomic_end(p) || (piece == PAWN ? on_last_rank(to) != (promo != 0) : promo != 0))
+        return 0;
+    /* a piece's moves are symmetric (it reaches `to` from the squares it would attack from `to`):
+     * only a pawn's targets are asked for */
+    if (piece != PAWN && (BB(to) & (piece == KING ? pos_occ(p) : p->by_color[p->turn])))
+        return 0;
+    bb_t legal = 0;
+    for (bb_t s = pos_pieces(p, p->turn, piece) & origins_toward(p, piece, to); s;) {
+        int from = bb_pop(&s);
+        if ((piece != PAWN || (targets_of(p, PAWN, from) & BB(to))) && legal_after(p, move_of(p, piece, from, to, promo)))
+            legal |= BB(from);
+    }
+    return legal;
 }
 
 /* Castling as in chess (the squares between empty, the king not in check, no square it crosses
  * or lands on attacked), but a square beside the enemy king counts as unattacked. */
-static void gen_castling(const Position *p, Found *ml, int ksq, bb_t to_mask)
+static bool gen_castling(const Position *p, Found *ml, int ksq, bb_t to_mask)
 {
     int us = p->turn, them = us ^ 1, enemy_king = pos_king(p, them);
     bb_t shielded = enemy_king == NO_SQ ? ~0ULL : BB_KING[enemy_king];
@@ -203,60 +289,44 @@ static void gen_castling(const Position *p, Found *ml, int ksq, bb_t to_mask)
         bool attacked = false;
         for (bb_t path = (BB_BETWEEN[ksq][kt] | BB(kt) | BB(ksq)) & ~shielded; path && !attacked;)
             attacked = attackers_of(p, bb_pop(&path), them, without) != 0;
-        if (!attacked)
-            add_if_legal(p, ml, mv_make(ksq, rsq, MT_CASTLE, 0));
+        if (!attacked && add_if_legal(p, ml, mv_make(ksq, rsq, MT_CASTLE, 0)))
+            return true;
     }
+    return false;
 }
 
+/* The legal moves wanted (all, or the first to know whether one exists): the king's steps first
+ * (the likeliest legal move), then the other pieces'. */
 static void gen_moves(const Position *p, Found *ml, int gen, bb_t from_mask, bb_t to_mask)
 {
-    int us = p->turn, them = us ^ 1;
-    bb_t occ = pos_occ(p), ours = p->by_color[us], enemies = p->by_color[them];
+    int us = p->turn;
     ml->ml->n = 0;
-    if (gen & (1 << PAWN)) {
-        int forward = us == WHITE ? 8 : -8, start_rank = us == WHITE ? 1 : 6;
-        for (bb_t pawns = pos_pieces(p, us, PAWN) & from_mask & ~(RANK_1 | RANK_8); pawns;) {
-            int from = bb_pop(&pawns), one = from + forward;
-            bb_t moves = BB_PAWN_ATTACKS[us][from] & enemies;
-            if (!(occ & BB(one))) {
-                moves |= BB(one);
-                if (RANK_OF(from) == start_rank && !(occ & BB(one + forward)))
-                    moves |= BB(one + forward);
-            }
-            for (moves &= to_mask; moves;) {
-                int to = bb_pop(&moves);
-                if (RANK_OF(to) == 0 || RANK_OF(to) == 7)
-                    for (int promo = QUEEN; promo >= KNIGHT; promo--)
-                        add_if_legal(p, ml, mv_make(from, to, MT_PROMOTION, promo));
-                else
-                    add_if_legal(p, ml, mv_make(from, to, MT_NORMAL, 0));
-            }
-        }
-        if (p->ep != NO_SQ && (BB(p->ep) & to_mask) && !(occ & BB(p->ep)))
-            for (bb_t s = BB_PAWN_ATTACKS[them][p->ep] & pos_pieces(p, us, PAWN) & from_mask; s;)
-                add_if_legal(p, ml, mv_make(bb_pop(&s), p->ep, MT_EN_PASSANT, 0));
+    int ksq = pos_king(p, us);
+    if (ksq != NO_SQ && (BB(ksq) & from_mask)) {
+        if (gen & (1 << KING))
+            for (bb_t moves = targets_of(p, KING, ksq) & to_mask; moves;)
+                if (add_if_legal(p, ml, mv_make(ksq, bb_pop(&moves), MT_NORMAL, 0)))
+                    return;
+        if ((gen & GEN_CASTLING) && !atomic_checkers(p) && gen_castling(p, ml, ksq, to_mask))
+            return;
     }
-    for (int type = KNIGHT; type <= QUEEN; type++) {
+    for (int type = PAWN; type <= QUEEN; type++) {
         if (!(gen & (1 << type)))
             continue;
         for (bb_t pieces = pos_pieces(p, us, type) & from_mask; pieces;) {
             int from = bb_pop(&pieces);
-            bb_t moves = type == KNIGHT ? BB_KNIGHT[from]
-                         : type == BISHOP ? bb_bishop_attacks(from, occ)
-                         : type == ROOK ? bb_rook_attacks(from, occ)
-                                        : bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ);
-            for (moves &= ~ours & to_mask; moves;)
-                add_if_legal(p, ml, mv_make(from, bb_pop(&moves), MT_NORMAL, 0));
+            for (bb_t moves = targets_of(p, type, from) & to_mask; moves;) {
+                int to = bb_pop(&moves);
+                if (type == PAWN && on_last_rank(to)) {
+                    for (int promo = QUEEN; promo >= KNIGHT; promo--)
+                        if (add_if_legal(p, ml, move_of(p, type, from, to, promo)))
+                            return;
+                } else if (add_if_legal(p, ml, move_of(p, type, from, to, 0))) {
+                    return;
+                }
+            }
         }
     }
-    int ksq = pos_king(p, us);
-    if (ksq == NO_SQ || !(BB(ksq) & from_mask))
-        return;
-    if (gen & (1 << KING)) /* a king never captures: it would explode */
-        for (bb_t moves = BB_KING[ksq] & ~occ & to_mask; moves;)
-            add_if_legal(p, ml, mv_make(ksq, bb_pop(&moves), MT_NORMAL, 0));
-    if ((gen & GEN_CASTLING) && !atomic_checkers(p))
-        gen_castling(p, ml, ksq, to_mask);
 }
 
 void atomic_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask)

@@ -8,6 +8,16 @@
 
 #include "movegen.h"
 
+/* The end of an atomic game (VARIANT_END_*, for the side to move): the side whose king exploded has
+ * lost (a position without kings, set up so, is played on). */
+static inline int atomic_end(const Position *p)
+{
+    bb_t kings = p->by_type[KING];
+    return !kings ? VARIANT_END_NONE : !(kings & p->by_color[p->turn]) ? VARIANT_END_LOSS
+           : !(kings & p->by_color[p->turn ^ 1])                      ? VARIANT_END_WIN
+                                                                       : VARIANT_END_NONE;
+}
+
 /* Whether m takes a piece (en passant too): the moves that explode. */
 static inline bool atomic_is_capture(const Position *p, move_t m)
 {
@@ -27,6 +37,9 @@ bb_t atomic_checkers(const Position *p);
 bool atomic_has_legal_ep(const Position *p);
 /* pos_gen_legal's answer in atomic chess (the game not ended). */
 void atomic_gen_legal(const Position *p, MoveList *ml, int gen, bb_t from_mask, bb_t to_mask);
+/* pos_legal_origins in atomic chess: the squares of our pieces of type `piece` with a legal move
+ * to `to` (promoting to `promo`, 0 for none), only the pieces that may reach it tried. */
+bb_t atomic_legal_origins(const Position *p, int piece, int to, int promo);
 /* Whether a legal move exists (the game not ended): the first one found ends the search. */
 bool atomic_has_legal_move(const Position *p);
 /* Whether `color` cannot win by any series of moves (python-chess's rule for atomic). */

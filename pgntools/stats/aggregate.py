@@ -8,7 +8,7 @@ from bisect import bisect_right
 from typing import Dict, List, Optional
 
 from pgntools import _core
-from pgntools.reader import ERROR_KINDS, FIX_KINDS, NOTE_KINDS, OUTCOMES, RESULTS, STATUSES, GameBatch
+from pgntools.reader import ERROR_KINDS, FIX_KINDS, NOTE_KINDS, OUTCOMES, RESULTS, STATUSES, VARIANTS, GameBatch
 from pgntools.stats.counts import ValueCounts, histogram_dict, quantile_of, top_of_sources
 
 SCHEMA_VERSION = 2  # 2: eco/opening from the opening classifier (each entry's source), sources' rates
@@ -156,6 +156,9 @@ class Aggregates:
             "years_without_month": dict(sorted(counts["years_only"].items())),
             "games_without_year": games - counts["months"].total - counts["years_only"].total,
             "speeds": {name: 0 for name in SPEEDS} | _speeds(arrays["speeds"]),
+            # games by the rules they were played by (a Variant pgntools does not play: an
+            # unsupported_variant error, its game counted as standard here)
+            "variants": _by_count(zip(VARIANTS, arrays["variants"])),
             "time_controls": counts["time_controls"].top(TOP),
             "events": counts["events"].top(TOP),
             "players": counts["players"].top(TOP),

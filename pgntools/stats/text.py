@@ -36,6 +36,8 @@ def summary_text(doc: dict) -> str:
     lines.append(f"first move  {_top(doc['first_moves'])}")
     speeds = ", ".join(f"{k} {n:,}" for k, n in doc["speeds"].items() if n)
     lines.append(f"speed       {speeds or 'no TimeControl'}")
+    if set(doc.get("variants", {})) - {"standard"}:
+        lines.append("variants    " + ", ".join(f"{k} {n:,}" for k, n in doc["variants"].items()))
     months, years_only = doc["months"], doc.get("years_without_month", {})
     if months or years_only:
         first = min([*months, *years_only])
