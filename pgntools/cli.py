@@ -45,7 +45,8 @@ COMMANDS = {
     "scan": ("scan", "scan", "Count the games in FILES without replaying them (the scanner alone; for benchmarks)."),
     "split": ("split", "split", "Write the games of FILES that --where (and --sample, --limit) select into one "
               "file per N games (--games N) or per value of a field (--by FIELD), each game byte for byte as in "
-              "the input (as filter writes it) or in the export format with --normalize."),
+              "the input (as filter writes it), in the export format with --normalize, or as JSON Lines with "
+              "--format json (one object a valid or fixed game, as validate -o writes them)."),
     "stats": ("stats", "stats", "Look at the games of FILES before using them: validity and errors by kind, "
               "results, lengths, ratings, openings, dates, speeds, clocks and sources, counted in one pass in "
               "bounded memory."),

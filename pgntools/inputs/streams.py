@@ -120,7 +120,12 @@ class ZstdReader(io.RawIOBase):
                         raise EOFError("compressed file ended inside a zstd frame")
                     break
                 self.taken += len(chunk)
-                self.pending = memoryview(self._decompress(chunk))
+                try:
+                    self.pending = memoryview(self._decompress(chunk))
+                except OSError:  # (self.error: raised by the next call, after the bytes before it)
+                    if n:
+                        break
+                    raise
                 continue
             k = min(len(view) - n, len(self.pending))
             view[n:n + k] = self.pending[:k]
